@@ -1,0 +1,82 @@
+//! Data out: CSV text and file names for what the charts show. Pure; the UI only saves the text.
+
+use std::fmt::Write;
+
+use crate::format::group_thousands;
+use crate::math::matrix::Matrix;
+
+/// The most cells a CSV export writes (4096 × 1024, about 45 MB of text).
+pub const MAX_CSV_CELLS: usize = 4096 * 1024;
+
+/// A number with nine significant digits: plain decimals for ordinary magnitudes, an exponent for
+/// tiny or huge ones; "NaN" for a cell that does not exist.
+pub fn format_value(v: f64) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v);
+    s
+}
+
+fn write_value(out: &mut String, v: f64) {
+    if v.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if v == 0.0 {
+        out.push('0');
+        return;
+    }
+    let exponent = v.abs().log10().floor() as i32;
+    if (-4..9).contains(&exponent) {
+        let decimals = (8 - exponent).max(0) as usize;
+        let _ = write!(out, "{v:.decimals$}");
+    } else {
+        let _ = write!(out, "{v:.8e}");
+    }
+}
+
+/// Why an export was not written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TooLarge {
+    pub cells: usize,
+}
+
+impl TooLarge {
+    pub fn message(&self) -> String {
+        format!(
+            "This matrix has {} values; CSV export stops at {} (4096 positions × 1024 \
+             dimensions). Make length or d_model smaller and try again.",
+            group_thousands(self.cells),
+            group_thousands(MAX_CSV_CELLS)
+        )
+    }
+}
+
+/// The whole matrix as CSV: a header row (`first_header`, then one name per column), then one
+/// row per matrix row starting with its index.
+pub fn matrix_csv(
+    matrix: &dyn Matrix,
+    first_header: &str,
+    column_name: impl Fn(usize) -> String,
+) -> Result<String, TooLarge> {
+    let (rows, cols) = (matrix.rows(), matrix.cols());
+    let cells = rows.saturating_mul(cols);
+    if cells > MAX_CSV_CELLS {
+        return Err(TooLarge { cells });
+    }
+    let mut out = String::with_capacity(cells * 13 + cols * 8 + 64);
+    out.push_str(first_header);
+    for c in 0..cols {
+        out.push(',');
+        out.push_str(&column_name(c));
+    }
+    out.push('\n');
+    for r in 0..rows {
+        let _ = write!(out, "{r}");
+        for c in 0..cols {
+            out.push(',');
+            write_value(&mut out, matrix.value(r, c));
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}

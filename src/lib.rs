@@ -1,0 +1,8 @@
+//! Positional Encoding Explorer: transformer positional encodings computed and drawn in the browser.
+
+pub mod export;
+pub mod format;
+pub mod math;
+pub mod plot;
+pub mod state;
+pub mod ui;

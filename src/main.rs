@@ -1,0 +1,3 @@
+fn main() {
+    pe_explorer::ui::start();
+}

@@ -1,0 +1,71 @@
+//! A matrix the heatmap can draw: exact cells for the readout and exports, block means for pixels.
+
+use super::binning::Bins;
+
+/// A read-only matrix of numbers; NaN marks a cell that does not exist (e.g. a learned position
+/// past the table).
+pub trait Matrix {
+    fn rows(&self) -> usize;
+    fn cols(&self) -> usize;
+
+    /// The exact value of one cell.
+    fn value(&self, row: usize, col: usize) -> f64;
+
+    /// Row-major means of each block `rows.range(r) × cols.range(c)`, ignoring undefined cells
+    /// (NaN when a whole block is undefined). The default visits every cell; large matrices
+    /// override it with something that does not.
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let (nr, nc) = (rows.count(), cols.count());
+        let mut out = Vec::with_capacity(nr * nc);
+        for r in 0..nr {
+            for c in 0..nc {
+                let (mut sum, mut n) = (0.0, 0usize);
+                for row in rows.range(r) {
+                    for col in cols.range(c) {
+                        let v = self.value(row, col);
+                        if !v.is_nan() {
+                            sum += v;
+                            n += 1;
+                        }
+                    }
+                }
+                out.push(if n == 0 {
+                    f32::NAN
+                } else {
+                    (sum / n as f64) as f32
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A small dense matrix held in memory, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    pub rows: usize,
+    pub cols: usize,
+    pub data: Vec<f64>,
+}
+
+impl Dense {
+    pub fn new(rows: usize, cols: usize, data: Vec<f64>) -> Dense {
+        debug_assert_eq!(data.len(), rows * cols);
+        Dense { rows, cols, data }
+    }
+}
+
+impl Matrix for Dense {
+    fn rows(&self) -> usize {
+        self.rows
+    }
+    fn cols(&self) -> usize {
+        self.cols
+    }
+    fn value(&self, row: usize, col: usize) -> f64 {
+        self.data
+            .get(row * self.cols + col)
+            .copied()
+            .unwrap_or(f64::NAN)
+    }
+}

@@ -1,0 +1,348 @@
+//! A heatmap of any [`Matrix`]: pixels written through `ImageData` at (at most) canvas resolution,
+//! axes and a colour bar drawn with plotters.
+
+use std::ops::Range;
+
+use plotters::prelude::*;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{HtmlCanvasElement, ImageData};
+
+use super::colormap::ColorScale;
+use super::frame::{err, Surface, Theme, TickedAxis};
+use super::ticks::{format_tick, index_ticks, nice_ticks};
+use crate::math::binning::Bins;
+use crate::math::matrix::Matrix;
+
+/// One axis of a heatmap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub title: String,
+    /// Names of the rows or columns (tokens); `None` labels them by index.
+    pub names: Option<Vec<String>>,
+}
+
+impl Axis {
+    pub fn indexed(title: &str) -> Axis {
+        Axis {
+            title: title.to_string(),
+            names: None,
+        }
+    }
+
+    fn ticks(&self, window: &Range<usize>, max_ticks: usize) -> Vec<usize> {
+        match &self.names {
+            Some(_) if window.len() <= max_ticks * 2 => window.clone().collect(),
+            _ => index_ticks(window.start, window.end.saturating_sub(1), max_ticks),
+        }
+    }
+
+    fn label(&self, index: usize) -> String {
+        match &self.names {
+            Some(names) => names.get(index).cloned().unwrap_or_default(),
+            None => index.to_string(),
+        }
+    }
+}
+
+/// Everything a heatmap draws.
+pub struct HeatmapSpec<'a> {
+    pub matrix: &'a dyn Matrix,
+    /// The visible rows and columns.
+    pub rows: Range<usize>,
+    pub cols: Range<usize>,
+    /// The axis along the columns (x) and along the rows (y, first row at the top).
+    pub x: &'a Axis,
+    pub y: &'a Axis,
+    pub scale: &'a ColorScale,
+    pub colorbar_title: &'a str,
+    /// A caption drawn above the plot, so exported images say what they show.
+    pub caption: &'a str,
+    /// What one row and one column are called, plural ("positions", "dimensions").
+    pub nouns: (&'a str, &'a str),
+}
+
+/// Where the cells landed, in CSS pixels, and how many cells each drawn pixel block averages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeatmapLayout {
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+    pub rows: Bins,
+    pub cols: Bins,
+}
+
+impl HeatmapLayout {
+    /// The cell under a point, if the point is inside the plot.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let fx = (x - self.left) / self.width;
+        let fy = (y - self.top) / self.height;
+        if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
+            return None;
+        }
+        let row = self.rows.start + (fy * (self.rows.end - self.rows.start) as f64) as usize;
+        let col = self.cols.start + (fx * (self.cols.end - self.cols.start) as f64) as usize;
+        Some((row.min(self.rows.end - 1), col.min(self.cols.end - 1)))
+    }
+
+    /// The rectangle (left, top, width, height) a cell occupies.
+    pub fn cell_rect(&self, row: usize, col: usize) -> (f64, f64, f64, f64) {
+        let cw = self.width / (self.cols.end - self.cols.start).max(1) as f64;
+        let rh = self.height / (self.rows.end - self.rows.start).max(1) as f64;
+        (
+            self.left + (col.saturating_sub(self.cols.start)) as f64 * cw,
+            self.top + (row.saturating_sub(self.rows.start)) as f64 * rh,
+            cw,
+            rh,
+        )
+    }
+
+    /// A sentence for the chart when a pixel shows the mean of several cells; `None` otherwise.
+    pub fn averaging_note(&self, row_noun: &str, col_noun: &str) -> Option<String> {
+        let (r, c) = (self.rows.stride, self.cols.stride);
+        match (r > 1, c > 1) {
+            (false, false) => None,
+            (true, false) => Some(format!("each pixel row is the mean of {r} {row_noun}")),
+            (false, true) => Some(format!("each pixel column is the mean of {c} {col_noun}")),
+            (true, true) => Some(format!(
+                "each pixel is the mean of {r} {row_noun} × {c} {col_noun}"
+            )),
+        }
+    }
+}
+
+const CAPTION_HEIGHT: f64 = 26.0;
+const X_AREA: f64 = 46.0;
+const COLORBAR_AREA: f64 = 78.0;
+const TICK_FONT: f64 = 12.0;
+const TITLE_FONT: f64 = 13.0;
+
+/// Draws the heatmap onto `canvas`, sized `width × height` CSS pixels at `ratio` device pixels
+/// each, and returns where the cells are.
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    width: f64,
+    height: f64,
+    ratio: f64,
+    spec: &HeatmapSpec,
+    theme: &Theme,
+) -> Result<HeatmapLayout, String> {
+    let surface = Surface::prepare(canvas, width, height, ratio)?;
+    let rows = spec.rows.start.min(spec.matrix.rows())..spec.rows.end.min(spec.matrix.rows());
+    let cols = spec.cols.start.min(spec.matrix.cols())..spec.cols.end.min(spec.matrix.cols());
+    let root = surface.backend()?.into_drawing_area();
+    root.fill(&theme.background).map_err(err)?;
+
+    let y_ticks = spec
+        .y
+        .ticks(&rows, ((height - 80.0) / 28.0).max(2.0) as usize);
+    let x_ticks = spec
+        .x
+        .ticks(&cols, ((width - 140.0) / 70.0).max(2.0) as usize);
+    let y_label_width = widest(&surface, y_ticks.iter().map(|&t| spec.y.label(t)));
+    let y_area = y_label_width + 34.0;
+
+    let (main, side) = root.split_horizontally(surface.px(width - COLORBAR_AREA));
+    let mut chart = ChartBuilder::on(&main)
+        .margin_top(surface.px(CAPTION_HEIGHT) as u32)
+        .margin_right(surface.px(6.0) as u32)
+        .x_label_area_size(surface.px(X_AREA) as u32)
+        .y_label_area_size(surface.px(y_area) as u32)
+        .build_cartesian_2d(
+            TickedAxis::new(
+                cols.start as f64 - 0.5,
+                cols.end as f64 - 0.5,
+                x_ticks.iter().map(|&t| t as f64).collect(),
+            ),
+            TickedAxis::new(
+                rows.end as f64 - 0.5,
+                rows.start as f64 - 0.5,
+                y_ticks.iter().map(|&t| t as f64).collect(),
+            ),
+        )
+        .map_err(err)?;
+    let (px, py) = chart.plotting_area().get_pixel_range();
+    let (plot_w, plot_h) = ((px.end - px.start).max(1), (py.end - py.start).max(1));
+    let layout = HeatmapLayout {
+        left: px.start as f64 / surface.ratio,
+        top: py.start as f64 / surface.ratio,
+        width: plot_w as f64 / surface.ratio,
+        height: plot_h as f64 / surface.ratio,
+        rows: Bins::fit(rows.start, rows.end, plot_h as usize),
+        cols: Bins::fit(cols.start, cols.end, plot_w as usize),
+    };
+
+    if !rows.is_empty() && !cols.is_empty() {
+        let means = spec.matrix.block_means(&layout.rows, &layout.cols);
+        let (nc, nr) = (layout.cols.count(), layout.rows.count());
+        // The last bin may be short: draw every bin at full stride and clip to the plot.
+        let dw = plot_w as f64 * (nc * layout.cols.stride) as f64 / cols.len() as f64;
+        let dh = plot_h as f64 * (nr * layout.rows.stride) as f64 / rows.len() as f64;
+        let target = (
+            px.start as f64,
+            py.start as f64,
+            plot_w as f64,
+            plot_h as f64,
+        );
+        blit(
+            &surface,
+            &spec.scale.paint(&means),
+            (nc as u32, nr as u32),
+            (target.0, target.1, dw, dh),
+            target,
+        )?;
+    }
+
+    let (x_axis, y_axis) = (spec.x.clone(), spec.y.clone());
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc(spec.x.title.as_str())
+        .y_desc(spec.y.title.as_str())
+        .axis_desc_style(surface.font(TITLE_FONT, theme.text))
+        .label_style(surface.font(TICK_FONT, theme.muted))
+        .axis_style(theme.axis)
+        .set_all_tick_mark_size(surface.px(4.0))
+        .x_label_formatter(&|v| x_axis.label(v.round().max(0.0) as usize))
+        .y_label_formatter(&|v| y_axis.label(v.round().max(0.0) as usize))
+        .draw()
+        .map_err(err)?;
+
+    root.draw_text(
+        spec.caption,
+        &surface.font(TITLE_FONT, theme.text),
+        (surface.px(8.0), surface.px(6.0)),
+    )
+    .map_err(err)?;
+    if let Some(note) = layout.averaging_note(spec.nouns.0, spec.nouns.1) {
+        let style =
+            surface
+                .font(TICK_FONT, theme.muted)
+                .pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Right,
+                    plotters::style::text_anchor::VPos::Top,
+                ));
+        root.draw_text(
+            &note,
+            &style,
+            (surface.px(width - COLORBAR_AREA - 6.0), surface.px(8.0)),
+        )
+        .map_err(err)?;
+    }
+
+    draw_colorbar(&surface, &side, spec, theme, &layout)?;
+    root.present().map_err(err)?;
+    Ok(layout)
+}
+
+fn draw_colorbar(
+    surface: &Surface,
+    side: &DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    spec: &HeatmapSpec,
+    theme: &Theme,
+    layout: &HeatmapLayout,
+) -> Result<(), String> {
+    let (min, max) = (spec.scale.min, spec.scale.max);
+    let ticks = nice_ticks(min, max, 5);
+    let top = layout.top * surface.ratio;
+    let bottom = (layout.top + layout.height) * surface.ratio;
+    let side_left = side.get_base_pixel().0;
+    let mut bar = ChartBuilder::on(side)
+        .margin_top(top.round() as u32)
+        .margin_left(surface.px(10.0) as u32)
+        .right_y_label_area_size(surface.px(44.0) as u32)
+        .margin_bottom((surface.height * surface.ratio - bottom).round().max(0.0) as u32)
+        .build_cartesian_2d(0.0..1.0, TickedAxis::new(min, max, ticks))
+        .map_err(err)?;
+    let (bx, by) = bar.plotting_area().get_pixel_range();
+    let steps = 256u32;
+    let colors: Vec<f32> = (0..steps)
+        .map(|k| (max - (max - min) * k as f64 / (steps - 1) as f64) as f32)
+        .collect();
+    let rect = (
+        bx.start as f64,
+        by.start as f64,
+        (bx.end - bx.start) as f64,
+        (by.end - by.start) as f64,
+    );
+    blit(surface, &spec.scale.paint(&colors), (1, steps), rect, rect)?;
+    bar.configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .label_style(surface.font(TICK_FONT, theme.muted))
+        .axis_style(theme.axis)
+        .set_all_tick_mark_size(surface.px(3.0))
+        .y_label_formatter(&|v| format_tick(*v))
+        .draw()
+        .map_err(err)?;
+    let title_x = (side_left + bx.start) as f64 / surface.ratio - 4.0;
+    side.draw_text(
+        spec.colorbar_title,
+        &surface.font(TICK_FONT, theme.text),
+        (
+            surface.px(title_x) - side_left,
+            (top - surface.ratio * 18.0).round() as i32,
+        ),
+    )
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Draws RGBA pixels of size `size` stretched into `dest` (device pixels, nearest neighbour),
+/// clipped to `clip`.
+fn blit(
+    surface: &Surface,
+    rgba: &[u8],
+    size: (u32, u32),
+    dest: (f64, f64, f64, f64),
+    clip: (f64, f64, f64, f64),
+) -> Result<(), String> {
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), size.0, size.1)
+        .map_err(|_| "could not create the image".to_string())?;
+    let scratch = scratch_canvas()?;
+    scratch.set_width(size.0);
+    scratch.set_height(size.1);
+    let sctx = Surface::prepare(&scratch, size.0 as f64, size.1 as f64, 1.0)?.context;
+    sctx.put_image_data(&image, 0.0, 0.0)
+        .map_err(|_| "could not write the image".to_string())?;
+    let ctx = &surface.context;
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(clip.0, clip.1, clip.2, clip.3);
+    ctx.clip();
+    ctx.set_image_smoothing_enabled(false);
+    let drawn = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+        &scratch, dest.0, dest.1, dest.2, dest.3,
+    );
+    ctx.restore();
+    drawn.map_err(|_| "could not draw the image".to_string())
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Option<HtmlCanvasElement>> = const { std::cell::RefCell::new(None) };
+}
+
+/// One off-screen canvas reused by every blit.
+fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
+    SCRATCH.with(|cell| {
+        if let Some(c) = cell.borrow().as_ref() {
+            return Ok(c.clone());
+        }
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+            .ok_or("could not create a canvas")?;
+        *cell.borrow_mut() = Some(canvas.clone());
+        Ok(canvas)
+    })
+}
+
+/// Width in CSS pixels of the widest label at the tick font.
+fn widest(surface: &Surface, labels: impl Iterator<Item = String>) -> f64 {
+    let ctx = &surface.context;
+    ctx.set_font(&format!("{}px {}", TICK_FONT, super::frame::FONT));
+    labels
+        .filter_map(|l| ctx.measure_text(&l).ok().map(|m| m.width()))
+        .fold(12.0, f64::max)
+}

@@ -1,0 +1,6 @@
+//! Drawing: colour scales and ticks (pure), and functions that draw plain data onto a canvas.
+
+pub mod colormap;
+pub mod frame;
+pub mod heatmap;
+pub mod ticks;

@@ -1,0 +1,223 @@
+//! The app's settings, the limits every user-supplied value is held to, and the reducer.
+
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use crate::format::plain as fmt;
+use crate::math::sinusoidal::Variant;
+use crate::plot::colormap::Palette;
+
+/// The allowed range of one numeric setting, and how typed text becomes a value inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    /// The name users see (and that the controls' accessible names contain).
+    pub name: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Whole numbers only.
+    pub integer: bool,
+}
+
+pub const D_MODEL: Limit = Limit {
+    name: "d_model",
+    min: 2.0,
+    max: 4096.0,
+    integer: true,
+};
+
+pub const LENGTH: Limit = Limit {
+    name: "length",
+    min: 1.0,
+    max: 65_536.0,
+    integer: true,
+};
+
+pub const BASE: Limit = Limit {
+    name: "base",
+    min: 10.0,
+    max: 1_000_000.0,
+    integer: false,
+};
+
+/// A value that was accepted, and what was done to it on the way in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Accepted {
+    pub value: f64,
+    /// A plain sentence when the value had to be rounded or clamped.
+    pub note: Option<String>,
+}
+
+impl Limit {
+    /// Rounds (for whole-number settings) and clamps a number, saying what changed.
+    pub fn accept(&self, value: f64) -> Accepted {
+        if value.is_nan() {
+            return Accepted {
+                value: self.min,
+                note: Some(format!(
+                    "{} must be a number; using {}.",
+                    self.name,
+                    fmt(self.min)
+                )),
+            };
+        }
+        let rounded = if self.integer { value.round() } else { value };
+        let clamped = rounded.clamp(self.min, self.max);
+        let note = if clamped != rounded {
+            let side = if rounded > self.max {
+                "above the maximum"
+            } else {
+                "below the minimum"
+            };
+            Some(format!(
+                "{} is {side} for {} ({} … {}); using {}.",
+                fmt(value),
+                self.name,
+                fmt(self.min),
+                fmt(self.max),
+                fmt(clamped)
+            ))
+        } else if rounded != value {
+            Some(format!(
+                "{} takes whole numbers; rounded {} to {}.",
+                self.name,
+                fmt(value),
+                fmt(rounded)
+            ))
+        } else {
+            None
+        };
+        Accepted {
+            value: clamped,
+            note,
+        }
+    }
+
+    /// Reads typed text. Text that is not a number is refused with a message saying so; numbers
+    /// are accepted through [`Limit::accept`]. Thousands separators ("10,000") and spaces are fine.
+    pub fn parse(&self, text: &str) -> Result<Accepted, String> {
+        let cleaned: String = text
+            .trim()
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect();
+        let shown: String = text.trim().chars().take(24).collect();
+        if cleaned.is_empty() {
+            return Err(format!("Type a number for {}.", self.name));
+        }
+        let digits = if looks_grouped(&cleaned) {
+            cleaned.replace(',', "")
+        } else {
+            cleaned
+        };
+        match digits.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(self.accept(v)),
+            _ => Err(format!(
+                "“{shown}” is not a number; {} is unchanged.",
+                self.name
+            )),
+        }
+    }
+
+    /// Position in [0, 1] of a value on this setting's logarithmic slider.
+    pub fn to_slider(&self, value: f64) -> f64 {
+        let v = value.clamp(self.min, self.max);
+        ((v.ln() - self.min.ln()) / (self.max.ln() - self.min.ln())).clamp(0.0, 1.0)
+    }
+
+    /// The value at slider position `t` in [0, 1], snapped to what the number field can show:
+    /// whole numbers, or three significant digits for the base.
+    pub fn from_slider(&self, t: f64) -> f64 {
+        let t = if t.is_finite() {
+            t.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let raw = (self.min.ln() + t * (self.max.ln() - self.min.ln())).exp();
+        let snapped = if self.integer {
+            raw.round()
+        } else {
+            round_significant(raw, 3)
+        };
+        snapped.clamp(self.min, self.max)
+    }
+}
+
+/// "10,000" or "1,234,567.5": comma groups of three digits, read as thousands separators.
+fn looks_grouped(s: &str) -> bool {
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let whole = unsigned.split('.').next().unwrap_or("");
+    let mut groups = whole.split(',');
+    let first = groups.next().unwrap_or("");
+    whole.contains(',')
+        && (1..=3).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_digit())
+        && groups.all(|g| g.len() == 3 && g.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Rounds to `digits` significant digits.
+pub fn round_significant(v: f64, digits: i32) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(digits - 1 - v.abs().log10().floor() as i32);
+    (v * scale).round() / scale
+}
+
+/// Everything the controls set. The views derive all they draw from this.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Width of each encoding vector (columns of the heatmap).
+    pub d_model: usize,
+    /// Number of positions (rows of the heatmap).
+    pub length: usize,
+    /// Base of the geometric progression of wavelengths (10000 in the paper).
+    pub base: f64,
+    /// Which formula variant builds the matrix.
+    pub variant: Variant,
+    /// Colour scale of every heatmap.
+    pub palette: Palette,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            d_model: 128,
+            length: 100,
+            base: 10_000.0,
+            variant: Variant::Paper,
+            palette: Palette::BlueRed,
+        }
+    }
+}
+
+/// A change to the settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    SetDModel(f64),
+    SetLength(f64),
+    SetBase(f64),
+    SetVariant(Variant),
+    SetPalette(Palette),
+}
+
+impl Reducible for Settings {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        // The controls validate first; the reducer clamps again so no path can store a bad value.
+        match action {
+            Action::SetDModel(v) => next.d_model = D_MODEL.accept(v).value as usize,
+            Action::SetLength(v) => next.length = LENGTH.accept(v).value as usize,
+            Action::SetBase(v) => next.base = BASE.accept(v).value,
+            Action::SetVariant(v) => next.variant = v,
+            Action::SetPalette(p) => next.palette = p,
+        }
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The encoding-matrix view: the heatmap of PE, a readout of the cell under the cursor, and a
+//! short explanation whose numbers are computed from the current settings.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::heatmap::{CsvExport, Heatmap, Shared};
+use crate::export::matrix_csv;
+use crate::format::{file_number, group_thousands, plain, significant};
+use crate::math::matrix::Matrix;
+use crate::math::sinusoidal::{CellFormula, Sinusoidal, SinusoidalMatrix, Wave};
+use crate::plot::colormap::ColorScale;
+use crate::plot::heatmap::Axis;
+use crate::state::Settings;
+
+#[derive(Properties, PartialEq)]
+pub struct EncodingViewProps {
+    pub settings: Settings,
+}
+
+/// A short stem naming the current matrix, for captions' file names.
+pub fn file_stem(s: &Settings) -> String {
+    format!(
+        "pe_sinusoidal_{}_d{}_len{}_base{}",
+        s.variant.id(),
+        s.d_model,
+        s.length,
+        file_number(s.base)
+    )
+}
+
+#[function_component(EncodingView)]
+pub fn encoding_view(props: &EncodingViewProps) -> Html {
+    let s = &props.settings;
+    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let matrix = use_memo((encoding, s.length), |(e, len)| {
+        SinusoidalMatrix::new(*e, *len)
+    });
+    let scale = use_memo(s.palette, |p| ColorScale::symmetric(*p, 1.0));
+    let x = use_memo((), |_| Axis::indexed("dimension (column)"));
+    let y = use_memo((), |_| Axis::indexed("position (row)"));
+    let cell = use_state(|| None::<(usize, usize)>);
+
+    let on_cell = {
+        let cell = cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
+    let stem = file_stem(s);
+    let csv: CsvExport = {
+        let (matrix, stem) = (matrix.clone(), stem.clone());
+        Callback::from(move |_| {
+            matrix_csv(&*matrix, "position", |c| format!("dim_{c}"))
+                .map(|text| (format!("{stem}.csv"), text))
+                .map_err(|e| e.message())
+        })
+    };
+    let dyn_matrix: Rc<dyn Matrix> = matrix.clone();
+    let caption = format!(
+        "Sinusoidal PE ({}) · d_model {} · length {} · base {}",
+        s.variant.id(),
+        s.d_model,
+        s.length,
+        plain(s.base)
+    );
+    let readout = cell
+        .filter(|(r, c)| *r < s.length && *c < s.d_model)
+        .map(|(r, c)| encoding.explain(r, c));
+
+    html! {
+        <section class="panel" aria-labelledby="encoding-title">
+            <header class="panel-head">
+                <h2 id="encoding-title">{ "The encoding matrix" }</h2>
+                <p class="panel-lead">
+                    { "Each row is the vector added to the token at that position; each column \
+                       is one wave running down the positions. Blue is −1, white 0, red +1." }
+                </p>
+            </header>
+            <div class="panel-body">
+                <Heatmap
+                    id="encoding-heatmap"
+                    matrix={Shared(dyn_matrix)}
+                    x={x}
+                    y={y}
+                    scale={scale}
+                    colorbar_title="PE value"
+                    caption={caption}
+                    description={format!(
+                        "Heatmap of the {} by {} sinusoidal encoding matrix: rows are positions, \
+                         columns are dimensions, colour is the value from −1 to 1.",
+                        s.length, s.d_model)}
+                    row_noun="positions"
+                    col_noun="dimensions"
+                    file_stem={stem}
+                    on_cell={on_cell}
+                    csv={Some(csv)}
+                />
+                <aside class="panel-side">
+                    <Readout formula={readout} encoding={encoding} />
+                    <Explanation encoding={encoding} length={s.length} />
+                </aside>
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ReadoutProps {
+    formula: Option<CellFormula>,
+    encoding: Sinusoidal,
+}
+
+/// Everything about the cell under the cursor, with the formula's numbers filled in.
+#[function_component(Readout)]
+fn readout(props: &ReadoutProps) -> Html {
+    let Some(f) = props.formula else {
+        return html! {
+            <div class="readout" aria-live="polite">
+                <h3 class="readout-title">{ "Read one cell" }</h3>
+                <p class="muted">
+                    { "Hover over the heatmap, tap it, or focus it (Tab) and use the arrow keys." }
+                </p>
+            </div>
+        };
+    };
+    let e = props.encoding;
+    let base = plain(e.base);
+    let wave = f.column.wave;
+    let role = match (wave, f.column.pair) {
+        (Wave::Zero, _) | (_, None) => "padding column, always 0".to_string(),
+        (w, Some(i)) => match e.partner(f.dim) {
+            Some(p) => format!(
+                "{} of pair i = {i}; its {} partner is dimension {p}",
+                w.name(),
+                if w == Wave::Sin { "cosine" } else { "sine" }
+            ),
+            None => format!("{} of pair i = {i}, with no partner", w.name()),
+        },
+    };
+    let rows: Vec<(&str, String)> = match (f.column.pair, f.exponent) {
+        (Some(_), Some(x)) => vec![
+            ("value", significant(f.value, 9)),
+            ("column", role),
+            (
+                "ω",
+                format!(
+                    "{base}^(−{}) = {base}^(−{}/{}) = {} rad per position",
+                    e.variant.exponent_symbol(),
+                    x.numerator,
+                    x.denominator,
+                    significant(f.column.omega, 6)
+                ),
+            ),
+            (
+                "wavelength",
+                format!("2π/ω = {} positions", significant(f.column.wavelength(), 5)),
+            ),
+            (
+                "formula",
+                format!(
+                    "PE({}, {}) = {}({} × {}) = {}({}) = {}",
+                    f.position,
+                    f.dim,
+                    wave.name(),
+                    f.position,
+                    significant(f.column.omega, 6),
+                    wave.name(),
+                    significant(f.angle, 6),
+                    significant(f.value, 7)
+                ),
+            ),
+        ],
+        _ => vec![("value", "0".into()), ("column", role)],
+    };
+    html! {
+        <div class="readout" aria-live="polite">
+            <h3 class="readout-title">
+                { format!("position {}, dimension {}", f.position, f.dim) }
+            </h3>
+            <dl class="readout-list">
+                { for rows.into_iter().map(|(k, v)| html! {
+                    <><dt>{ k }</dt><dd>{ v }</dd></>
+                }) }
+            </dl>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExplanationProps {
+    encoding: Sinusoidal,
+    length: usize,
+}
+
+/// What the student is looking at, with facts computed from the current settings.
+#[function_component(Explanation)]
+fn explanation(props: &ExplanationProps) -> Html {
+    let e = props.encoding;
+    let pairs = e.pair_count();
+    let omegas: Vec<f64> = (0..pairs).map(|i| e.omega(i)).collect();
+    let fastest = omegas.iter().cloned().fold(0.0, f64::max);
+    let slowest = omegas.iter().cloned().fold(f64::INFINITY, f64::min);
+    let last = props.length.saturating_sub(1) as f64;
+    // A pair that turns by less than a quarter circle over the whole sequence looks constant.
+    let still = omegas
+        .iter()
+        .filter(|w| **w * last < std::f64::consts::FRAC_PI_2)
+        .count();
+    html! {
+        <div class="explain">
+            <h3>{ "What you are looking at" }</h3>
+            <p>
+                { format!("Column pairs turn at {} different speeds. The fastest pair has a \
+                    wavelength of {} positions; each further pair is slower by the same factor, \
+                    down to {} positions for the slowest.",
+                    pairs,
+                    significant(std::f64::consts::TAU / fastest, 4),
+                    group_or_sig(std::f64::consts::TAU / slowest)) }
+            </p>
+            <p>
+                { format!("Over these {} positions, {} of the {} pairs turn by less than a \
+                    quarter circle, so their columns look almost constant: they only start to \
+                    matter in longer sequences.", props.length, still, pairs) }
+            </p>
+            <p>{ e.variant.description() }</p>
+            if let Some(note) = e.odd_column_note() {
+                <p class="note-inline">{ note }</p>
+            }
+            <p class="muted">
+                { "Try it: drag base down to 10 and the slow columns on the right start to \
+                   wave; switch the variant to tutorial-bug and watch half of them freeze." }
+            </p>
+        </div>
+    }
+}
+
+/// Large wavelengths read best as whole numbers with separators.
+fn group_or_sig(v: f64) -> String {
+    if (1e4..1e15).contains(&v) {
+        group_thousands(v.round() as usize)
+    } else {
+        significant(v, 4)
+    }
+}

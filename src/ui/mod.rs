@@ -1,0 +1,14 @@
+//! Yew components. Views take the shared settings and hold no arithmetic beyond formatting.
+
+pub mod app;
+pub mod browser;
+pub mod controls;
+pub mod encoding;
+pub mod heatmap;
+pub mod settings;
+
+/// Mounts the app on the page's body.
+pub fn start() {
+    browser::install_panic_hook();
+    yew::Renderer::<app::App>::new().render();
+}

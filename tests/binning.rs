@@ -1,0 +1,79 @@
+//! The fast block means used for drawing agree with brute-force averages of exact cells.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::binning::Bins;
+use pe_explorer::math::matrix::{Dense, Matrix};
+use pe_explorer::math::sinusoidal::{Sinusoidal, SinusoidalMatrix, Variant};
+use proptest::prelude::*;
+
+fn brute_force(m: &SinusoidalMatrix, rows: &Bins, cols: &Bins) -> Vec<f32> {
+    let dense = Dense::new(
+        m.rows(),
+        m.cols(),
+        (0..m.rows())
+            .flat_map(|r| (0..m.cols()).map(move |c| (r, c)))
+            .map(|(r, c)| m.value(r, c))
+            .collect(),
+    );
+    dense.block_means(rows, cols)
+}
+
+#[test]
+fn bins_cover_every_index_once() {
+    let bins = Bins::fit(5, 105, 7);
+    assert_eq!(bins.stride, 15);
+    assert_eq!(bins.count(), 7);
+    let covered: Vec<usize> = (0..bins.count()).flat_map(|k| bins.range(k)).collect();
+    assert_eq!(covered, (5..105).collect::<Vec<_>>());
+    assert_eq!(bins.bin_of(5), Some(0));
+    assert_eq!(bins.bin_of(104), Some(6));
+    assert_eq!(bins.bin_of(105), None);
+    assert_eq!(Bins::fit(0, 3, 1000).stride, 1);
+}
+
+#[test]
+fn one_bin_per_cell_reproduces_the_exact_matrix() {
+    let m = SinusoidalMatrix::new(Sinusoidal::new(Variant::Paper, 64, 10_000.0), 300);
+    let means = m.block_means(&Bins::each(0, 300), &Bins::each(0, 64));
+    for r in 0..300 {
+        for c in 0..64 {
+            let exact = m.value(r, c) as f32;
+            assert!((means[r * 64 + c] - exact).abs() < 1e-6, "({r}, {c})");
+        }
+    }
+}
+
+#[test]
+fn long_runs_stay_accurate() {
+    // 65,536 positions, one bin each: the rotation recurrence must not drift.
+    let m = SinusoidalMatrix::new(Sinusoidal::new(Variant::Paper, 2, 10.0), 65_536);
+    let means = m.block_means(&Bins::each(0, 65_536), &Bins::each(0, 2));
+    let worst = (0..65_536)
+        .map(|r| (means[2 * r] as f64 - (r as f64).sin()).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-6, "worst error {worst}");
+}
+
+proptest! {
+    #[test]
+    fn block_means_match_brute_force(
+        variant in prop::sample::select(Variant::ALL.to_vec()),
+        d in 2usize..40,
+        length in 1usize..400,
+        base in 10.0f64..1e6,
+        max_rows in 1usize..80,
+        max_cols in 1usize..50,
+        start_frac in 0.0f64..1.0,
+    ) {
+        let m = SinusoidalMatrix::new(Sinusoidal::new(variant, d, base), length);
+        let start = ((length - 1) as f64 * start_frac) as usize;
+        let rows = Bins::fit(start, length, max_rows);
+        let cols = Bins::fit(0, d, max_cols);
+        let fast = m.block_means(&rows, &cols);
+        let slow = brute_force(&m, &rows, &cols);
+        prop_assert_eq!(fast.len(), slow.len());
+        for (i, (a, b)) in fast.iter().zip(&slow).enumerate() {
+            prop_assert!((a - b).abs() < 1e-5, "cell {}: {} vs {}", i, a, b);
+        }
+    }
+}

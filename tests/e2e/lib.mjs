@@ -1,0 +1,96 @@
+// Shared helpers for the end-to-end tests and benchmarks: a static server for the built app and
+// a headless Chromium launched through playwright-core (the system browser, never a download).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/** Serves `root` on 127.0.0.1 (a free port), optionally under a path prefix such as `/courses/pe/`. */
+export async function serve(root, prefix = '/') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let rel = decodeURIComponent(url.pathname);
+    if (!rel.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    rel = rel.slice(prefix.length);
+    let file = path.join(root, rel);
+    if (!file.startsWith(path.resolve(root))) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!fs.existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Headless Chromium with the flags that work as root on a machine without internet. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The built app's directory (set DIST to test another build). */
+export const DIST = process.env.DIST ?? path.resolve(import.meta.dirname, '../../dist');
+
+/** Waits until the heatmap with `id` has been drawn at least `count` times. */
+export async function waitForDraws(page, id, count = 1) {
+  await page.waitForFunction(
+    ([id, count]) => Number(document.getElementById(id)?.dataset.draws ?? 0) >= count,
+    [id, count],
+    { timeout: 15000 },
+  );
+}
+
+/** Number of draws so far of the heatmap with `id`. */
+export async function draws(page, id) {
+  return page.evaluate((id) => Number(document.getElementById(id)?.dataset.draws ?? 0), id);
+}
+
+/** Sets a range input to `value` and fires `input`, as a drag does. */
+export async function slide(page, selector, value) {
+  await page.evaluate(
+    ([selector, value]) => {
+      const el = document.querySelector(selector);
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [selector, value],
+  );
+}

@@ -1,0 +1,16 @@
+// Saves a screenshot of the built app: node screenshot.mjs out.png [width] [height] [query]
+import { serve, launch, DIST, waitForDraws } from './lib.mjs';
+
+const [out = 'shot.png', width = '1440', height = '1000', query = ''] = process.argv.slice(2);
+const server = await serve(DIST);
+const browser = await launch();
+const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
+page.on('console', (m) => console.log(`[${m.type()}] ${m.text()}`));
+page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
+await page.goto(server.url + query);
+await waitForDraws(page, 'encoding-heatmap');
+await page.waitForTimeout(300);
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
+await server.close();
+console.log(`saved ${out}`);

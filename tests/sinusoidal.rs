@@ -1,0 +1,246 @@
+//! Native tests of the sinusoidal encoding against hand-derived values and its properties.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::sinusoidal::{Sinusoidal, Variant, Wave};
+
+const TOL: f64 = 1e-9;
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+fn assert_row(enc: Sinusoidal, position: usize, expected: &[f64]) {
+    let row = enc.row(position);
+    assert_eq!(row.len(), expected.len(), "width of {enc:?}");
+    for (dim, (got, want)) in row.iter().zip(expected).enumerate() {
+        assert!(
+            close(*got, *want, TOL),
+            "{} PE({position}, {dim}) = {got}, expected {want}",
+            enc.variant
+        );
+    }
+}
+
+#[test]
+fn position_zero_is_sin_zero_cos_one() {
+    for d in [2, 4, 7, 128, 1024] {
+        let row = Sinusoidal::new(Variant::Paper, d, 10_000.0).row(0);
+        for (dim, v) in row.iter().enumerate() {
+            let want = if dim % 2 == 0 { 0.0 } else { 1.0 };
+            assert_eq!(*v, want, "PE(0, {dim}) at d = {d}");
+        }
+    }
+}
+
+// Hand-derived: d = 4, base = 10000 gives ω₀ = 10000⁰ = 1 and ω₁ = 10000^(−2/4) = 0.01.
+// sin 1 = 0.8414709848, cos 1 = 0.5403023059, sin 0.01 = 0.0099998333, cos 0.01 = 0.9999500004,
+// sin 2 = 0.9092974268, cos 2 = −0.4161468365, sin 0.02 = 0.0199986667, cos 0.02 = 0.9998000067.
+#[test]
+fn paper_d4_by_hand() {
+    let enc = Sinusoidal::new(Variant::Paper, 4, 10_000.0);
+    assert_row(
+        enc,
+        1,
+        &[0.8414709848, 0.5403023059, 0.0099998333, 0.9999500004],
+    );
+    assert_row(
+        enc,
+        2,
+        &[0.9092974268, -0.4161468365, 0.0199986667, 0.9998000067],
+    );
+}
+
+#[test]
+fn split_d4_by_hand() {
+    let enc = Sinusoidal::new(Variant::Split, 4, 10_000.0);
+    assert_row(
+        enc,
+        1,
+        &[0.8414709848, 0.0099998333, 0.5403023059, 0.9999500004],
+    );
+}
+
+// t2t at d = 4: d/2 − 1 = 1, so ω_i = 10000^(−i): 1 and 1e-4.
+// sin 1e-4 = 0.0000999999998, cos 1e-4 = 0.999999995.
+#[test]
+fn t2t_d4_by_hand() {
+    let enc = Sinusoidal::new(Variant::T2t, 4, 10_000.0);
+    assert_row(
+        enc,
+        1,
+        &[0.8414709848, 0.0000999999998, 0.5403023059, 0.999999995],
+    );
+}
+
+// The doubled exponent at d = 4: ω₁ = 10000^(−4/4) = 1e-4 instead of 0.01.
+#[test]
+fn tutorial_bug_d4_by_hand() {
+    let enc = Sinusoidal::new(Variant::TutorialBug, 4, 10_000.0);
+    assert_row(
+        enc,
+        1,
+        &[0.8414709848, 0.5403023059, 0.0000999999998, 0.999999995],
+    );
+}
+
+#[test]
+fn frequencies_per_variant_d8() {
+    let base = 10_000.0_f64;
+    // Paper and split: 10000^(−2i/8) = 1, 0.1, 0.01, 0.001.
+    for v in [Variant::Paper, Variant::Split] {
+        let enc = Sinusoidal::new(v, 8, base);
+        for (i, want) in [1.0, 0.1, 0.01, 0.001].iter().enumerate() {
+            assert!(close(enc.omega(i), *want, 1e-15), "{v} ω_{i}");
+        }
+    }
+    // t2t: 10000^(−i/3) = 1, 0.0464158883, 0.00215443469, 1e-4.
+    let t2t = Sinusoidal::new(Variant::T2t, 8, base);
+    for (i, want) in [1.0, 0.0464158883, 0.00215443469, 1e-4].iter().enumerate() {
+        assert!(close(t2t.omega(i), *want, 1e-10), "t2t ω_{i}");
+    }
+    // Tutorial bug: 10000^(−4i/8) = 1, 0.01, 1e-4, 1e-6.
+    let bug = Sinusoidal::new(Variant::TutorialBug, 8, base);
+    for (i, want) in [1.0, 0.01, 1e-4, 1e-6].iter().enumerate() {
+        assert!(close(bug.omega(i), *want, 1e-15), "tutorial-bug ω_{i}");
+    }
+}
+
+#[test]
+fn paper_wavelengths_run_geometrically_from_two_pi_towards_two_pi_base() {
+    let enc = Sinusoidal::new(Variant::Paper, 512, 10_000.0);
+    let n = enc.pair_count();
+    let ratio = 10_000f64.powf(2.0 / 512.0);
+    let first = enc.column(0).wavelength();
+    assert!(close(first, std::f64::consts::TAU, 1e-12));
+    for i in 1..n {
+        let q = enc.column(2 * i).wavelength() / enc.column(2 * i - 2).wavelength();
+        assert!(close(q, ratio, 1e-12), "pair {i}: ratio {q}");
+    }
+    let last = enc.column(2 * n - 1).wavelength();
+    assert!(last < std::f64::consts::TAU * 10_000.0 && last > std::f64::consts::TAU * 9_000.0);
+}
+
+#[test]
+fn t2t_slowest_pair_reaches_the_full_base() {
+    let enc = Sinusoidal::new(Variant::T2t, 128, 10_000.0);
+    assert!(close(enc.omega(63), 1e-4, 1e-18));
+}
+
+#[test]
+fn every_row_norm_is_sqrt_half_d_for_even_d() {
+    for variant in Variant::ALL {
+        for d in [2, 4, 16, 128, 1024] {
+            let enc = Sinusoidal::new(variant, d, 10_000.0);
+            for position in [0, 1, 7, 100, 4095, 65_535] {
+                let norm = enc.row(position).iter().map(|v| v * v).sum::<f64>().sqrt();
+                let want = (d as f64 / 2.0).sqrt();
+                assert!(
+                    close(norm, want, 1e-9),
+                    "{variant} d={d} p={position}: {norm}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn split_is_the_paper_with_columns_reordered() {
+    for d in [2, 5, 8, 127, 256] {
+        let paper = Sinusoidal::new(Variant::Paper, d, 500.0);
+        let split = Sinusoidal::new(Variant::Split, d, 500.0);
+        let order: Vec<usize> = (0..d).step_by(2).chain((1..d).step_by(2)).collect();
+        for position in [0, 3, 99] {
+            let p = paper.row(position);
+            let s = split.row(position);
+            let reordered: Vec<f64> = order.iter().map(|&c| p[c]).collect();
+            assert_eq!(s, reordered, "d = {d}, position {position}");
+        }
+    }
+}
+
+#[test]
+fn odd_width_paper_ends_with_a_lone_sine() {
+    // d = 5: ω = 10000^(−2i/5) for i = 0, 1, 2.
+    let enc = Sinusoidal::new(Variant::Paper, 5, 10_000.0);
+    let last = enc.column(4);
+    assert_eq!(last.wave, Wave::Sin);
+    assert!(close(last.omega, 10_000f64.powf(-0.8), 1e-15));
+    assert_eq!(enc.row(3).len(), 5);
+    assert!(enc.odd_column_note().unwrap().contains("no cosine partner"));
+}
+
+#[test]
+fn odd_width_t2t_pads_with_zeros_like_fairseq() {
+    let enc = Sinusoidal::new(Variant::T2t, 5, 10_000.0);
+    // d // 2 = 2 pairs, divisor max(2 − 1, 1) = 1: ω = 1, 1e-4.
+    assert_row(
+        enc,
+        1,
+        &[
+            0.8414709848,
+            0.0000999999998,
+            0.5403023059,
+            0.999999995,
+            0.0,
+        ],
+    );
+    for position in [0, 17, 4000] {
+        assert_eq!(enc.value(position, 4), 0.0);
+    }
+    assert!(enc.odd_column_note().unwrap().contains("zeros"));
+    assert!(Sinusoidal::new(Variant::T2t, 6, 10_000.0)
+        .odd_column_note()
+        .is_none());
+}
+
+#[test]
+fn d_model_two_is_one_unit_circle() {
+    for variant in Variant::ALL {
+        let enc = Sinusoidal::new(variant, 2, 10_000.0);
+        assert_eq!(enc.pair_count(), 1, "{variant}");
+        for position in [0, 1, 2, 1000] {
+            let p = position as f64;
+            assert_row(enc, position, &[p.sin(), p.cos()]);
+        }
+    }
+}
+
+#[test]
+fn values_stay_finite_at_the_extremes() {
+    for variant in Variant::ALL {
+        for d in [2, 3, 4096] {
+            for base in [10.0, 1e6] {
+                let enc = Sinusoidal::new(variant, d, base);
+                for dim in [0, d / 2, d - 1] {
+                    for position in [0, 65_535] {
+                        let v = enc.value(position, dim);
+                        assert!(
+                            v.is_finite() && v.abs() <= 1.0,
+                            "{variant} {d} {base} {dim}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn explain_uses_the_same_numbers_as_the_matrix() {
+    let enc = Sinusoidal::new(Variant::T2t, 128, 10_000.0);
+    let f = enc.explain(37, 70);
+    assert_eq!(f.column.wave, Wave::Cos);
+    assert_eq!(f.column.pair, Some(6));
+    let e = f.exponent.unwrap();
+    assert_eq!((e.numerator, e.denominator), (6, 63));
+    assert_eq!(f.value, enc.value(37, 70));
+    assert!(close(f.angle, 37.0 * 10_000f64.powf(-6.0 / 63.0), 1e-12));
+}
+
+#[test]
+fn variant_ids_round_trip() {
+    for v in Variant::ALL {
+        assert_eq!(Variant::from_id(v.id()), Some(v));
+    }
+    assert_eq!(Variant::from_id("Paper"), None);
+}

@@ -1,0 +1,78 @@
+//! Every value a user can type is clamped or refused with a message, never stored out of range.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::state::{Action, Settings, BASE, D_MODEL, LENGTH};
+use std::rc::Rc;
+use yew::Reducible;
+
+#[test]
+fn values_inside_the_range_pass_unchanged() {
+    let a = D_MODEL.parse("128").unwrap();
+    assert_eq!(a.value, 128.0);
+    assert!(a.note.is_none());
+    assert_eq!(BASE.parse("10,000").unwrap().value, 10_000.0);
+    assert_eq!(BASE.parse(" 5e5 ").unwrap().value, 500_000.0);
+}
+
+#[test]
+fn out_of_range_values_are_clamped_with_a_note() {
+    let a = D_MODEL.parse("5000").unwrap();
+    assert_eq!(a.value, 4096.0);
+    let note = a.note.unwrap();
+    assert!(
+        note.contains("above the maximum") && note.contains("4096"),
+        "{note}"
+    );
+    let b = LENGTH.parse("-5").unwrap();
+    assert_eq!(b.value, 1.0);
+    assert!(b.note.unwrap().contains("below the minimum"));
+    let c = BASE.parse("1e12").unwrap();
+    assert_eq!(c.value, 1_000_000.0);
+}
+
+#[test]
+fn fractions_are_rounded_for_whole_number_settings() {
+    let a = D_MODEL.parse("12.6").unwrap();
+    assert_eq!(a.value, 13.0);
+    assert!(a.note.unwrap().contains("rounded"));
+    assert_eq!(BASE.parse("12.5").unwrap().value, 12.5);
+}
+
+#[test]
+fn text_that_is_not_a_number_is_refused() {
+    for text in ["abc", "", "  ", "NaN", "inf", "1,5", "<script>", "12abc"] {
+        let err = D_MODEL.parse(text).unwrap_err();
+        assert!(err.contains("d_model"), "{text}: {err}");
+    }
+}
+
+#[test]
+fn sliders_are_logarithmic_and_land_on_showable_values() {
+    assert_eq!(BASE.from_slider(0.0), 10.0);
+    assert_eq!(BASE.from_slider(1.0), 1_000_000.0);
+    // Midway on a log scale from 10 to 10⁶ is 10^3.5 = 3162.3, shown with three digits.
+    assert_eq!(BASE.from_slider(0.5), 3160.0);
+    assert!((BASE.to_slider(10_000.0) - 0.6).abs() < 1e-12);
+    for t in [0.0, 0.123, 0.5, 0.77, 1.0] {
+        let d = D_MODEL.from_slider(t);
+        assert_eq!(d, d.round());
+        assert!((2.0..=4096.0).contains(&d));
+    }
+    assert_eq!(LENGTH.from_slider(f64::NAN), 1.0);
+}
+
+#[test]
+fn the_reducer_never_stores_an_out_of_range_value() {
+    let s = Rc::new(Settings::default());
+    let s = s.reduce(Action::SetDModel(1e9));
+    assert_eq!(s.d_model, 4096);
+    let s = s.reduce(Action::SetLength(f64::NAN));
+    assert_eq!(s.length, 1);
+    let s = s.reduce(Action::SetBase(-3.0));
+    assert_eq!(s.base, 10.0);
+    let same = s.clone().reduce(Action::SetBase(10.0));
+    assert!(
+        Rc::ptr_eq(&s, &same),
+        "an unchanged setting keeps the same state"
+    );
+}
