@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what building (and, with --test, testing) the app needs. Idempotent: every step checks
+# first and skips what is already present at the right version. Works offline except for the
+# package registries (crates.io, npm, PyPI, Debian); nothing is downloaded from GitHub.
+#
+#   bash scripts/setup.sh          # toolchain to build and serve the app
+#   bash scripts/setup.sh --test   # plus Chromium, chromedriver, playwright-core, numpy
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+# trunk refuses a wasm-bindgen CLI whose version differs from the library's in Cargo.lock.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
+
+say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1
+  fi
+}
+
+want_test=false
+[ "${1:-}" = "--test" ] && want_test=true
+
+if ! command -v cargo >/dev/null; then
+  echo "Rust is not installed: get it from https://rustup.rs and run this again." >&2
+  exit 1
+fi
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 12 minutes on 2 cores, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 5 minutes, once)"
+  # Not --locked: its lockfile pins a crate version the registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+  say "installing wasm-opt (binaryen $BINARYEN_VERSION) from npm"
+  as_root npm install -g --no-audit --no-fund "binaryen@$BINARYEN_VERSION"
+fi
+
+if $want_test; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing Chromium and chromedriver from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  if ! (cd tests/e2e && node -e "require.resolve('playwright-core')" 2>/dev/null) ||
+     [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
+    say "installing playwright-core (drives the system Chromium; downloads no browser)"
+    (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  fi
+fi
+
+say "ready"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets the machine up (once) and runs every check and test:
+#   formatting, clippy (host and wasm32), native tests of the math, browser tests of the
+#   components (wasm-bindgen-test in headless Chromium), a release build, and end-to-end tests
+#   of the built page (playwright-core driving headless Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --test
+export PATH="$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+step() { printf '\n\033[1;32m==> %s\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "clippy (host)"
+cargo clippy --all-targets --locked -- -D warnings
+
+step "clippy (wasm32)"
+cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests"
+cargo test --locked
+
+step "browser tests of the components (headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --locked --target wasm32-unknown-unknown --test web
+
+step "release build"
+trunk build --release --offline
+
+step "end-to-end tests of the built page (headless Chromium)"
+(cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs)
+
+step "all checks passed"
