@@ -19,16 +19,41 @@ fn brute_force(m: &SinusoidalMatrix, rows: &Bins, cols: &Bins) -> Vec<f32> {
 }
 
 #[test]
-fn bins_cover_every_index_once() {
+fn bins_cover_every_index_once_with_sizes_differing_by_at_most_one() {
     let bins = Bins::fit(5, 105, 7);
-    assert_eq!(bins.stride, 15);
     assert_eq!(bins.count(), 7);
+    assert_eq!(bins.sizes(), (14, 15));
     let covered: Vec<usize> = (0..bins.count()).flat_map(|k| bins.range(k)).collect();
     assert_eq!(covered, (5..105).collect::<Vec<_>>());
-    assert_eq!(bins.bin_of(5), Some(0));
-    assert_eq!(bins.bin_of(104), Some(6));
+    for k in 0..bins.count() {
+        assert!((14..=15).contains(&bins.range(k).len()));
+        for i in bins.range(k) {
+            assert_eq!(bins.bin_of(i), Some(k), "index {i}");
+        }
+    }
+    assert_eq!(bins.bin_of(4), None);
     assert_eq!(bins.bin_of(105), None);
-    assert_eq!(Bins::fit(0, 3, 1000).stride, 1);
+    let small = Bins::fit(0, 3, 1000);
+    assert_eq!((small.count(), small.sizes()), (3, (1, 1)));
+}
+
+#[test]
+fn grouped_bins_keep_pairs_together() {
+    let bins = Bins::grouped(0, 1023, 440, 2);
+    assert_eq!(
+        bins.sizes(),
+        (3, 4),
+        "stride 4; the last bin holds the 3 columns left over"
+    );
+    for k in 0..bins.count() - 1 {
+        let r = bins.range(k);
+        assert_eq!((r.start % 2, r.len()), (0, 4));
+    }
+    assert_eq!(bins.count(), 256);
+    assert_eq!(bins.span(), 1024);
+    assert_eq!(bins.bin_of(1022), Some(255));
+    // Fewer columns than pixels: one bin each, whatever the group.
+    assert_eq!(Bins::grouped(0, 300, 440, 2).sizes(), (1, 1));
 }
 
 #[test]
@@ -68,7 +93,7 @@ proptest! {
         let m = SinusoidalMatrix::new(Sinusoidal::new(variant, d, base), length);
         let start = ((length - 1) as f64 * start_frac) as usize;
         let rows = Bins::fit(start, length, max_rows);
-        let cols = Bins::fit(0, d, max_cols);
+        let cols = Bins::grouped(0, d, max_cols, 2);
         let fast = m.block_means(&rows, &cols);
         let slow = brute_force(&m, &rows, &cols);
         prop_assert_eq!(fast.len(), slow.len());

@@ -8,24 +8,53 @@ use std::ops::Range;
 
 use super::sinusoidal::Wave;
 
-/// A split of the indices `start..end` into consecutive bins of `stride` items; the last bin
-/// may be shorter.
+/// How [`Bins`] cut their range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// `count` bins whose sizes differ by at most one: bin k starts at ⌊k·len/count⌋. With one
+    /// bin per canvas pixel the image lands on the canvas without resampling.
+    Even { count: usize },
+    /// Bins of exactly `stride` indices (the last may be shorter), for data whose neighbouring
+    /// indices are not alike: averaging an interleaved sine with its cosine in some pixels but
+    /// not in others would draw stripes that are not in the data.
+    Stride(usize),
+}
+
+/// A split of the indices `start..end` into consecutive bins, each drawn as one pixel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bins {
     pub start: usize,
     pub end: usize,
-    pub stride: usize,
+    cut: Cut,
 }
 
 impl Bins {
-    /// The smallest uniform stride that fits `start..end` into at most `max_bins` bins.
+    /// At most `max_bins` bins: one per index when they fit, otherwise exactly `max_bins`.
     pub fn fit(start: usize, end: usize, max_bins: usize) -> Bins {
-        let len = end.saturating_sub(start);
-        let stride = len.div_ceil(max_bins.max(1)).max(1);
+        let end = end.max(start);
+        let count = (end - start).min(max_bins.max(1));
         Bins {
             start,
-            end: start + len,
-            stride,
+            end,
+            cut: Cut::Even { count },
+        }
+    }
+
+    /// At most `max_bins` bins of one uniform size that is a multiple of `group`; one per index
+    /// when they fit.
+    pub fn grouped(start: usize, end: usize, max_bins: usize, group: usize) -> Bins {
+        let end = end.max(start);
+        let len = end - start;
+        let max_bins = max_bins.max(1);
+        if len <= max_bins {
+            return Bins::fit(start, end, max_bins);
+        }
+        let group = group.max(1);
+        let stride = len.div_ceil(max_bins).div_ceil(group) * group;
+        Bins {
+            start,
+            end,
+            cut: Cut::Stride(stride),
         }
     }
 
@@ -35,20 +64,63 @@ impl Bins {
     }
 
     pub fn count(&self) -> usize {
-        (self.end - self.start).div_ceil(self.stride)
+        match self.cut {
+            Cut::Even { count } => count,
+            Cut::Stride(s) => self.len().div_ceil(s),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn edge(&self, k: usize) -> usize {
+        match self.cut {
+            // u128: the product must not wrap whatever the sizes.
+            Cut::Even { count } => {
+                self.start + (k as u128 * self.len() as u128 / count.max(1) as u128) as usize
+            }
+            Cut::Stride(s) => (self.start + k * s).min(self.end),
+        }
     }
 
     /// The indices bin `k` covers.
     pub fn range(&self, k: usize) -> Range<usize> {
-        let lo = self.start + k * self.stride;
-        lo..(lo + self.stride).min(self.end)
+        self.edge(k)..self.edge(k + 1)
+    }
+
+    /// How many indices the bins would span if the last one were full; the image of the bins
+    /// is this wide in index units.
+    pub fn span(&self) -> usize {
+        match self.cut {
+            Cut::Even { .. } => self.len(),
+            Cut::Stride(s) => self.count() * s,
+        }
+    }
+
+    /// The smallest and largest number of indices in a bin.
+    pub fn sizes(&self) -> (usize, usize) {
+        let len = self.len();
+        match self.cut {
+            Cut::Even { count: 0 } => (0, 0),
+            Cut::Even { count } => (len / count, len.div_ceil(count)),
+            Cut::Stride(s) if len % s == 0 => (s, s),
+            Cut::Stride(s) => (len % s, s),
+        }
     }
 
     /// The bin holding `index`, if it is inside.
     pub fn bin_of(&self, index: usize) -> Option<usize> {
-        (self.start..self.end)
-            .contains(&index)
-            .then(|| (index - self.start) / self.stride)
+        if !(self.start..self.end).contains(&index) {
+            return None;
+        }
+        let j = index - self.start;
+        Some(match self.cut {
+            Cut::Even { count } => {
+                (((j as u128 + 1) * count as u128 - 1) / self.len() as u128) as usize
+            }
+            Cut::Stride(s) => j / s,
+        })
     }
 }
 
@@ -103,25 +175,26 @@ pub fn add_wave_means(wave: Wave, omega: f64, bins: &Bins, out: &mut [f64]) {
         return;
     }
     let count = bins.count().min(out.len());
-    let stride = bins.stride;
-    let full = mean_phasor(omega, stride);
-    let step = Complex::polar(stride as f64 * omega);
+    // Every bin holds one of two sizes: two rotations and two mean phasors cover them all.
+    let (small, large) = bins.sizes();
+    let means = [mean_phasor(omega, small), mean_phasor(omega, large)];
+    let steps = [
+        Complex::polar(small as f64 * omega),
+        Complex::polar(large as f64 * omega),
+    ];
     let mut phase = Complex::polar(0.0);
     for (k, slot) in out.iter_mut().enumerate().take(count) {
+        let range = bins.range(k);
         if k % REANCHOR == 0 {
-            phase = Complex::polar((bins.start + k * stride) as f64 * omega);
+            phase = Complex::polar(range.start as f64 * omega);
         }
-        let len = bins.range(k).len();
-        let mean = if len == stride {
-            phase.mul(full)
-        } else {
-            phase.mul(mean_phasor(omega, len))
-        };
+        let which = usize::from(range.len() == large);
+        let mean = phase.mul(means[which]);
         *slot += match wave {
             Wave::Sin => mean.im,
             Wave::Cos => mean.re,
             Wave::Zero => 0.0,
         };
-        phase = phase.mul(step);
+        phase = phase.mul(steps[which]);
     }
 }

@@ -11,6 +11,12 @@ pub trait Matrix {
     /// The exact value of one cell.
     fn value(&self, row: usize, col: usize) -> f64;
 
+    /// How many neighbouring columns form one unit (2 when sines and cosines interleave). When
+    /// columns must be averaged for drawing, they are averaged in whole units.
+    fn column_group(&self) -> usize {
+        1
+    }
+
     /// Row-major means of each block `rows.range(r) × cols.range(c)`, ignoring undefined cells
     /// (NaN when a whole block is undefined). The default visits every cell; large matrices
     /// override it with something that does not.

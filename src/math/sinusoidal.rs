@@ -99,7 +99,8 @@ impl Variant {
         }
     }
 
-    fn is_interleaved(self) -> bool {
+    /// Sines and cosines alternate column by column.
+    pub fn is_interleaved(self) -> bool {
         matches!(self, Variant::Paper | Variant::TutorialBug)
     }
 }
@@ -376,6 +377,14 @@ impl Matrix for SinusoidalMatrix {
         self.columns
             .get(col)
             .map_or(f64::NAN, |c| c.value(row as f64))
+    }
+
+    fn column_group(&self) -> usize {
+        if self.encoding.variant.is_interleaved() {
+            2
+        } else {
+            1
+        }
     }
 
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {

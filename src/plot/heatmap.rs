@@ -99,21 +99,27 @@ impl HeatmapLayout {
 
     /// A sentence for the chart when a pixel shows the mean of several cells; `None` otherwise.
     pub fn averaging_note(&self, row_noun: &str, col_noun: &str) -> Option<String> {
-        let (r, c) = (self.rows.stride, self.cols.stride);
-        match (r > 1, c > 1) {
+        let many = |bins: &Bins| match bins.sizes() {
+            (a, b) if a == b => a.to_string(),
+            (a, b) => format!("{a}–{b}"),
+        };
+        let (r, c) = (self.rows.sizes().1 > 1, self.cols.sizes().1 > 1);
+        let (rn, cn) = (many(&self.rows), many(&self.cols));
+        match (r, c) {
             (false, false) => None,
-            (true, false) => Some(format!("each pixel row is the mean of {r} {row_noun}")),
-            (false, true) => Some(format!("each pixel column is the mean of {c} {col_noun}")),
+            (true, false) => Some(format!("Each pixel row is the mean of {rn} {row_noun}.")),
+            (false, true) => Some(format!("Each pixel column is the mean of {cn} {col_noun}.")),
             (true, true) => Some(format!(
-                "each pixel is the mean of {r} {row_noun} × {c} {col_noun}"
+                "Each pixel is the mean of {rn} {row_noun} × {cn} {col_noun}."
             )),
         }
     }
 }
 
-const CAPTION_HEIGHT: f64 = 26.0;
+const LINE_HEIGHT: f64 = 18.0;
 const X_AREA: f64 = 46.0;
 const COLORBAR_AREA: f64 = 78.0;
+const COLORBAR_AREA_NARROW: f64 = 62.0;
 const TICK_FONT: f64 = 12.0;
 const TITLE_FONT: f64 = 13.0;
 
@@ -132,6 +138,15 @@ pub fn draw(
     let cols = spec.cols.start.min(spec.matrix.cols())..spec.cols.end.min(spec.matrix.cols());
     let root = surface.backend()?.into_drawing_area();
     root.fill(&theme.background).map_err(err)?;
+    let colorbar_area = if width < 480.0 {
+        COLORBAR_AREA_NARROW
+    } else {
+        COLORBAR_AREA
+    };
+    // The caption (wrapped to fit) and one line for the averaging note sit above the plot, so
+    // the plot does not move when the note appears.
+    let caption = wrap(&surface, spec.caption, width - 16.0, TITLE_FONT);
+    let header = 8.0 + LINE_HEIGHT * (caption.len() + 1) as f64;
 
     let y_ticks = spec
         .y
@@ -142,9 +157,9 @@ pub fn draw(
     let y_label_width = widest(&surface, y_ticks.iter().map(|&t| spec.y.label(t)));
     let y_area = y_label_width + 34.0;
 
-    let (main, side) = root.split_horizontally(surface.px(width - COLORBAR_AREA));
+    let (main, side) = root.split_horizontally(surface.px(width - colorbar_area));
     let mut chart = ChartBuilder::on(&main)
-        .margin_top(surface.px(CAPTION_HEIGHT) as u32)
+        .margin_top(surface.px(header) as u32)
         .margin_right(surface.px(6.0) as u32)
         .x_label_area_size(surface.px(X_AREA) as u32)
         .y_label_area_size(surface.px(y_area) as u32)
@@ -169,27 +184,31 @@ pub fn draw(
         width: plot_w as f64 / surface.ratio,
         height: plot_h as f64 / surface.ratio,
         rows: Bins::fit(rows.start, rows.end, plot_h as usize),
-        cols: Bins::fit(cols.start, cols.end, plot_w as usize),
+        cols: Bins::grouped(
+            cols.start,
+            cols.end,
+            plot_w as usize,
+            spec.matrix.column_group(),
+        ),
     };
 
     if !rows.is_empty() && !cols.is_empty() {
         let means = spec.matrix.block_means(&layout.rows, &layout.cols);
-        let (nc, nr) = (layout.cols.count(), layout.rows.count());
-        // The last bin may be short: draw every bin at full stride and clip to the plot.
-        let dw = plot_w as f64 * (nc * layout.cols.stride) as f64 / cols.len() as f64;
-        let dh = plot_h as f64 * (nr * layout.rows.stride) as f64 / rows.len() as f64;
-        let target = (
+        let size = (layout.cols.count() as u32, layout.rows.count() as u32);
+        let plot = (
             px.start as f64,
             py.start as f64,
             plot_w as f64,
             plot_h as f64,
         );
+        // A short last column bin still gets a full bin's width; the clip trims the overhang.
+        let width = plot.2 * layout.cols.span() as f64 / cols.len() as f64;
         blit(
             &surface,
             &spec.scale.paint(&means),
-            (nc as u32, nr as u32),
-            (target.0, target.1, dw, dh),
-            target,
+            size,
+            (plot.0, plot.1, width, plot.3),
+            plot,
         )?;
     }
 
@@ -208,24 +227,22 @@ pub fn draw(
         .draw()
         .map_err(err)?;
 
-    root.draw_text(
-        spec.caption,
-        &surface.font(TITLE_FONT, theme.text),
-        (surface.px(8.0), surface.px(6.0)),
-    )
-    .map_err(err)?;
+    for (i, line) in caption.iter().enumerate() {
+        root.draw_text(
+            line,
+            &surface.font(TITLE_FONT, theme.text),
+            (surface.px(8.0), surface.px(6.0 + LINE_HEIGHT * i as f64)),
+        )
+        .map_err(err)?;
+    }
     if let Some(note) = layout.averaging_note(spec.nouns.0, spec.nouns.1) {
-        let style =
-            surface
-                .font(TICK_FONT, theme.muted)
-                .pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Right,
-                    plotters::style::text_anchor::VPos::Top,
-                ));
         root.draw_text(
             &note,
-            &style,
-            (surface.px(width - COLORBAR_AREA - 6.0), surface.px(8.0)),
+            &surface.font(TICK_FONT, theme.muted),
+            (
+                surface.px(8.0),
+                surface.px(7.0 + LINE_HEIGHT * caption.len() as f64),
+            ),
         )
         .map_err(err)?;
     }
@@ -288,7 +305,7 @@ fn draw_colorbar(
     Ok(())
 }
 
-/// Draws RGBA pixels of size `size` stretched into `dest` (device pixels, nearest neighbour),
+/// Draws RGBA pixels of size `size` stretched onto `dest` (device pixels, nearest neighbour),
 /// clipped to `clip`.
 fn blit(
     surface: &Surface,
@@ -306,16 +323,9 @@ fn blit(
     sctx.put_image_data(&image, 0.0, 0.0)
         .map_err(|_| "could not write the image".to_string())?;
     let ctx = &surface.context;
-    ctx.save();
-    ctx.begin_path();
-    ctx.rect(clip.0, clip.1, clip.2, clip.3);
-    ctx.clip();
     ctx.set_image_smoothing_enabled(false);
-    let drawn = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
-        &scratch, dest.0, dest.1, dest.2, dest.3,
-    );
-    ctx.restore();
-    drawn.map_err(|_| "could not draw the image".to_string())
+    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, dest.0, dest.1, dest.2, dest.3)
+        .map_err(|_| "could not draw the image".to_string())
 }
 
 thread_local! {
@@ -338,11 +348,31 @@ fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
     })
 }
 
+/// Width in CSS pixels of `text` at `size` in the chart font.
+fn text_width(surface: &Surface, text: &str, size: f64) -> f64 {
+    let ctx = &surface.context;
+    ctx.set_font(&format!("{size}px {}", super::frame::FONT));
+    ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0)
+}
+
 /// Width in CSS pixels of the widest label at the tick font.
 fn widest(surface: &Surface, labels: impl Iterator<Item = String>) -> f64 {
-    let ctx = &surface.context;
-    ctx.set_font(&format!("{}px {}", TICK_FONT, super::frame::FONT));
     labels
-        .filter_map(|l| ctx.measure_text(&l).ok().map(|m| m.width()))
+        .map(|l| text_width(surface, &l, TICK_FONT))
         .fold(12.0, f64::max)
+}
+
+/// Splits a caption at its " · " separators into lines no wider than `max_width`.
+fn wrap(surface: &Surface, text: &str, max_width: f64, size: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in text.split(" · ") {
+        match lines.last_mut() {
+            Some(line) if text_width(surface, &format!("{line} · {part}"), size) <= max_width => {
+                line.push_str(" · ");
+                line.push_str(part);
+            }
+            _ => lines.push(part.to_string()),
+        }
+    }
+    lines
 }

@@ -210,17 +210,24 @@ fn explanation(props: &ExplanationProps) -> Html {
         <div class="explain">
             <h3>{ "What you are looking at" }</h3>
             <p>
-                { format!("Column pairs turn at {} different speeds. The fastest pair has a \
-                    wavelength of {} positions; each further pair is slower by the same factor, \
-                    down to {} positions for the slowest.",
-                    pairs,
-                    significant(std::f64::consts::TAU / fastest, 4),
-                    group_or_sig(std::f64::consts::TAU / slowest)) }
+                if pairs == 1 {
+                    { format!("With d_model = {}, there is a single pair of columns: one \
+                        sine and one cosine with a wavelength of {} positions.",
+                        e.d_model, significant(std::f64::consts::TAU / fastest, 4)) }
+                } else {
+                    { format!("Column pairs turn at {} different speeds. The fastest pair has \
+                        a wavelength of {} positions; each further pair is slower by the same \
+                        factor, down to {} positions for the slowest.",
+                        pairs,
+                        significant(std::f64::consts::TAU / fastest, 4),
+                        group_or_sig(std::f64::consts::TAU / slowest)) }
+                }
             </p>
             <p>
-                { format!("Over these {} positions, {} of the {} pairs turn by less than a \
-                    quarter circle, so their columns look almost constant: they only start to \
-                    matter in longer sequences.", props.length, still, pairs) }
+                { format!("Over {}, {} of the {} turn by less than a quarter circle, so \
+                    their columns look almost constant: they only start to matter in longer \
+                    sequences.",
+                    count(props.length, "position", "these"), still, count(pairs, "pair", "")) }
             </p>
             <p>{ e.variant.description() }</p>
             if let Some(note) = e.odd_column_note() {
@@ -231,6 +238,16 @@ fn explanation(props: &ExplanationProps) -> Html {
                    wave; switch the variant to tutorial-bug and watch half of them freeze." }
             </p>
         </div>
+    }
+}
+
+/// "1 position", "these 100 positions", "1 pair", "64 pairs".
+fn count(n: usize, noun: &str, these: &str) -> String {
+    match (n, these.is_empty()) {
+        (1, true) => format!("1 {noun}"),
+        (1, false) => format!("a single {noun}"),
+        (_, true) => format!("{n} {noun}s"),
+        (_, false) => format!("{these} {n} {noun}s"),
     }
 }
 

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds the release app and prints the benchmark tables recorded in the README.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --test
+export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+trunk build --release --offline
+cd tests/e2e && node bench.mjs
