@@ -323,9 +323,16 @@ fn blit(
     sctx.put_image_data(&image, 0.0, 0.0)
         .map_err(|_| "could not write the image".to_string())?;
     let ctx = &surface.context;
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(clip.0, clip.1, clip.2, clip.3);
+    ctx.clip();
     ctx.set_image_smoothing_enabled(false);
-    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, dest.0, dest.1, dest.2, dest.3)
-        .map_err(|_| "could not draw the image".to_string())
+    let drawn = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+        &scratch, dest.0, dest.1, dest.2, dest.3,
+    );
+    ctx.restore();
+    drawn.map_err(|_| "could not draw the image".to_string())
 }
 
 thread_local! {
