@@ -206,6 +206,22 @@ fn d_model_two_is_one_unit_circle() {
 }
 
 #[test]
+fn t2t_explains_its_divisor_guard_at_small_widths() {
+    for d in [2, 3] {
+        let note = Sinusoidal::new(Variant::T2t, d, 1e4)
+            .divisor_note()
+            .unwrap();
+        assert!(note.contains("max(d/2 − 1, 1)"), "{note}");
+    }
+    assert!(Sinusoidal::new(Variant::T2t, 4, 1e4)
+        .divisor_note()
+        .is_none());
+    assert!(Sinusoidal::new(Variant::Paper, 2, 1e4)
+        .divisor_note()
+        .is_none());
+}
+
+#[test]
 fn values_stay_finite_at_the_extremes() {
     for variant in Variant::ALL {
         for d in [2, 3, 4096] {

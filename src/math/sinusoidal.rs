@@ -319,6 +319,17 @@ impl Sinusoidal {
         })
     }
 
+    /// What the UI says when t2t's divisor d/2 − 1 would be zero (d_model 2 or 3).
+    pub fn divisor_note(&self) -> Option<String> {
+        (self.variant == Variant::T2t && self.d_model / 2 <= 1).then(|| {
+            format!(
+                "With d_model = {}, d/2 − 1 is 0. Like tensor2tensor, the app divides by \
+                 max(d/2 − 1, 1) = 1; fairseq's version would divide by zero here.",
+                self.d_model
+            )
+        })
+    }
+
     /// The formula of one cell with the numbers filled in.
     pub fn explain(&self, position: usize, dim: usize) -> CellFormula {
         let column = self.column(dim);

@@ -36,7 +36,11 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
             }
         })
     };
-    let odd_note = Sinusoidal::new(s.variant, s.d_model, s.base).odd_column_note();
+    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let notes: Vec<String> = [encoding.odd_column_note(), encoding.divisor_note()]
+        .into_iter()
+        .flatten()
+        .collect();
     html! {
         <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2 class="settings-title">{ "Settings" }</h2>
@@ -56,9 +60,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <p class="control-help">
                     { format!("ω_i = base^(−{})", s.variant.exponent_symbol()) }
                 </p>
-                if let Some(note) = odd_note {
-                    <p class="control-help">{ note }</p>
-                }
+                { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
             </Choice>
             <Choice
                 id="palette"
