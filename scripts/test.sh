@@ -26,7 +26,7 @@ cargo test --locked
 step "browser tests of the components (headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --locked --target wasm32-unknown-unknown --test web
+  cargo test --locked --target wasm32-unknown-unknown --test web --test kernels
 
 step "release build"
 trunk build --release --offline

@@ -2,36 +2,16 @@
 
 use std::fmt::Write;
 
-use crate::format::group_thousands;
+use crate::format::{group_thousands, significant};
 use crate::math::matrix::Matrix;
 
 /// The most cells a CSV export writes (4096 × 1024, about 45 MB of text).
 pub const MAX_CSV_CELLS: usize = 4096 * 1024;
 
-/// A number with nine significant digits: plain decimals for ordinary magnitudes, an exponent for
-/// tiny or huge ones; "NaN" for a cell that does not exist.
+/// A number with nine significant digits (an exponent for tiny or huge magnitudes); "NaN" for
+/// a cell that does not exist.
 pub fn format_value(v: f64) -> String {
-    let mut s = String::new();
-    write_value(&mut s, v);
-    s
-}
-
-fn write_value(out: &mut String, v: f64) {
-    if v.is_nan() {
-        out.push_str("NaN");
-        return;
-    }
-    if v == 0.0 {
-        out.push('0');
-        return;
-    }
-    let exponent = v.abs().log10().floor() as i32;
-    if (-4..9).contains(&exponent) {
-        let decimals = (8 - exponent).max(0) as usize;
-        let _ = write!(out, "{v:.decimals$}");
-    } else {
-        let _ = write!(out, "{v:.8e}");
-    }
+    significant(v, 9)
 }
 
 /// Why an export was not written.
@@ -45,8 +25,8 @@ impl TooLarge {
         format!(
             "This matrix has {} values; CSV export stops at {} (4096 positions × 1024 \
              dimensions). Make length or d_model smaller and try again.",
-            group_thousands(self.cells),
-            group_thousands(MAX_CSV_CELLS)
+            group_thousands(self.cells as u64),
+            group_thousands(MAX_CSV_CELLS as u64)
         )
     }
 }
@@ -74,7 +54,7 @@ pub fn matrix_csv(
         let _ = write!(out, "{r}");
         for c in 0..cols {
             out.push(',');
-            write_value(&mut out, matrix.value(r, c));
+            out.push_str(&format_value(matrix.value(r, c)));
         }
         out.push('\n');
     }

@@ -112,6 +112,25 @@ impl Limit {
         };
         match digits.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(self.accept(v)),
+            // "1e400" is a number too large for f64, not a word: clamp it like any other.
+            Ok(v) if v.is_infinite() && digits.chars().any(|c| c.is_ascii_digit()) => {
+                let value = if v > 0.0 { self.max } else { self.min };
+                let side = if v > 0.0 {
+                    "above the maximum"
+                } else {
+                    "below the minimum"
+                };
+                Ok(Accepted {
+                    value,
+                    note: Some(format!(
+                        "{shown} is {side} for {} ({} … {}); using {}.",
+                        self.name,
+                        fmt(self.min),
+                        fmt(self.max),
+                        fmt(value)
+                    )),
+                })
+            }
             _ => Err(format!(
                 "“{shown}” is not a number; {} is unchanged.",
                 self.name
@@ -140,6 +159,39 @@ impl Limit {
             round_significant(raw, 3)
         };
         snapped.clamp(self.min, self.max)
+    }
+}
+
+/// Positions along a logarithmic slider.
+pub const SLIDER_STEPS: usize = 1000;
+
+impl Limit {
+    /// The distinct values the slider can land on, smallest first. Each position of the range
+    /// input is one stop, so every arrow-key press and every drag step changes the value (a plain
+    /// logarithmic track would round several positions to the same small integer).
+    pub fn stops(&self) -> Vec<f64> {
+        let mut stops: Vec<f64> = (0..=SLIDER_STEPS)
+            .map(|k| self.from_slider(k as f64 / SLIDER_STEPS as f64))
+            .collect();
+        stops.dedup();
+        stops
+    }
+}
+
+/// The index of the stop nearest to `value` on a logarithmic scale.
+pub fn nearest_stop(stops: &[f64], value: f64) -> usize {
+    let i = stops.partition_point(|s| *s < value);
+    if i == 0 {
+        return 0;
+    }
+    if i >= stops.len() {
+        return stops.len().saturating_sub(1);
+    }
+    let (lo, hi) = (stops[i - 1], stops[i]);
+    if value.ln() - lo.ln() <= hi.ln() - value.ln() {
+        i - 1
+    } else {
+        i
     }
 }
 

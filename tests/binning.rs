@@ -1,9 +1,9 @@
 //! The fast block means used for drawing agree with brute-force averages of exact cells.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::math::binning::Bins;
+use pe_explorer::math::binning::{add_wave_means, Bins};
 use pe_explorer::math::matrix::{Dense, Matrix};
-use pe_explorer::math::sinusoidal::{Sinusoidal, SinusoidalMatrix, Variant};
+use pe_explorer::math::sinusoidal::{Sinusoidal, SinusoidalMatrix, Variant, Wave};
 use proptest::prelude::*;
 
 fn brute_force(m: &SinusoidalMatrix, rows: &Bins, cols: &Bins) -> Vec<f32> {
@@ -69,14 +69,26 @@ fn one_bin_per_cell_reproduces_the_exact_matrix() {
 }
 
 #[test]
-fn long_runs_stay_accurate() {
-    // 65,536 positions, one bin each: the rotation recurrence must not drift.
-    let m = SinusoidalMatrix::new(Sinusoidal::new(Variant::Paper, 2, 10.0), 65_536);
-    let means = m.block_means(&Bins::each(0, 65_536), &Bins::each(0, 2));
-    let worst = (0..65_536)
-        .map(|r| (means[2 * r] as f64 - (r as f64).sin()).abs())
-        .fold(0.0, f64::max);
-    assert!(worst < 1e-6, "worst error {worst}");
+fn long_runs_stay_accurate_in_f64() {
+    // 65,536 positions in bins of one and of two sizes: the rotation recurrence must agree with
+    // direct means of sin and cos to near the rounding of p·ω itself.
+    for omega in [1.0, 0.7, 1e-3, 2.5e-5] {
+        for bins in [Bins::each(0, 65_536), Bins::fit(0, 65_536, 40_000)] {
+            for wave in [Wave::Sin, Wave::Cos] {
+                let mut fast = vec![0.0; bins.count()];
+                add_wave_means(wave, omega, &bins, &mut fast);
+                let worst = (0..bins.count())
+                    .map(|k| {
+                        let r = bins.range(k);
+                        let n = r.len() as f64;
+                        let direct: f64 = r.map(|p| wave.at(p as f64 * omega)).sum::<f64>() / n;
+                        (fast[k] - direct).abs()
+                    })
+                    .fold(0.0, f64::max);
+                assert!(worst < 1e-10, "ω = {omega} {wave:?}: worst error {worst}");
+            }
+        }
+    }
 }
 
 proptest! {

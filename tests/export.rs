@@ -70,6 +70,6 @@ fn oversized_exports_are_refused_with_a_message() {
     let err = matrix_csv(&big, "position", |c| c.to_string()).unwrap_err();
     assert_eq!(err.cells, 4096 * 65_536);
     assert!(err.message().contains("268,435,456"));
-    assert_eq!(group_thousands(1000), "1,000");
-    assert_eq!(group_thousands(999), "999");
+    assert_eq!(group_thousands(1000u64), "1,000");
+    assert_eq!(group_thousands(999u64), "999");
 }

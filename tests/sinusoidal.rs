@@ -260,3 +260,23 @@ fn variant_ids_round_trip() {
     }
     assert_eq!(Variant::from_id("Paper"), None);
 }
+
+#[test]
+fn every_column_with_a_partner_has_the_same_frequency_and_the_other_wave() {
+    for variant in Variant::ALL {
+        for d in [2, 3, 8, 9, 64] {
+            let enc = Sinusoidal::new(variant, d, 10_000.0);
+            let mut partnered = 0;
+            for dim in 0..d {
+                if let Some(p) = enc.partner(dim) {
+                    partnered += 1;
+                    let (a, b) = (enc.column(dim), enc.column(p));
+                    assert_eq!(a.omega, b.omega, "{variant} d={d} dim {dim} ↔ {p}");
+                    assert_ne!(a.wave, b.wave);
+                    assert_eq!(enc.partner(p), Some(dim));
+                }
+            }
+            assert_eq!(partnered, 2 * (d / 2), "{variant} d={d}");
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Every value a user can type is clamped or refused with a message, never stored out of range.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::state::{Action, Settings, BASE, D_MODEL, LENGTH};
+use pe_explorer::state::{nearest_stop, Action, Settings, BASE, D_MODEL, LENGTH};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -75,4 +75,38 @@ fn the_reducer_never_stores_an_out_of_range_value() {
         Rc::ptr_eq(&s, &same),
         "an unchanged setting keeps the same state"
     );
+}
+
+#[test]
+fn every_slider_stop_is_a_different_value() {
+    for limit in [D_MODEL, LENGTH, BASE] {
+        let stops = limit.stops();
+        assert_eq!(stops[0], limit.min);
+        assert_eq!(*stops.last().unwrap(), limit.max);
+        assert!(
+            stops.windows(2).all(|w| w[0] < w[1]),
+            "{} stops repeat",
+            limit.name
+        );
+        // Small whole numbers are all reachable one arrow press at a time.
+        if limit.integer {
+            let first: Vec<f64> = stops.iter().take(20).cloned().collect();
+            let expected: Vec<f64> = (0..20).map(|k| limit.min + k as f64).collect();
+            assert_eq!(first, expected, "{}", limit.name);
+        }
+    }
+    let stops = D_MODEL.stops();
+    assert_eq!(stops[nearest_stop(&stops, 2.0)], 2.0);
+    assert_eq!(stops[nearest_stop(&stops, 4096.0)], 4096.0);
+    assert_eq!(stops[nearest_stop(&stops, 1e9)], 4096.0);
+    let i = nearest_stop(&stops, 3001.0);
+    assert!((stops[i] - 3001.0).abs() <= (stops[i + 1] - stops[i]).max(stops[i] - stops[i - 1]));
+}
+
+#[test]
+fn numbers_too_large_for_f64_are_clamped_not_refused() {
+    let a = LENGTH.parse("1e400").unwrap();
+    assert_eq!(a.value, 65_536.0);
+    assert!(a.note.unwrap().contains("above the maximum"));
+    assert_eq!(LENGTH.parse("-1e400").unwrap().value, 1.0);
 }

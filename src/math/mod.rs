@@ -1,5 +1,11 @@
 //! Pure math: encodings and the numbers derived from them. No web dependency; tested natively.
 
 pub mod binning;
+pub mod cost;
+pub mod embedding;
+pub mod kernels;
 pub mod matrix;
+pub mod offsets;
+pub mod rng;
+pub mod rotation;
 pub mod sinusoidal;

@@ -76,8 +76,8 @@ impl Variant {
                  transformer tutorial lay it out this way."
             }
             Variant::T2t => {
-                "Sines first, cosines second, and the exponent divides by d/2 − 1 instead of d, \
-                 so the slowest pair reaches the full base. These are slightly different \
+                "Sines first, cosines second, and the exponent is i/(d/2 − 1) instead of the \
+                 paper's i/(d/2), so the slowest pair reaches the full base. These are slightly different \
                  frequencies, not just a reordering. tensor2tensor's get_timing_signal_1d and \
                  fairseq's SinusoidalPositionalEmbedding compute this."
             }
@@ -202,13 +202,18 @@ impl Sinusoidal {
         }
     }
 
-    /// Number of distinct frequencies (pairs; an odd interleaved width adds one lone sine).
-    pub fn pair_count(&self) -> usize {
-        if self.variant.is_interleaved() || self.variant == Variant::Split {
-            self.d_model.div_ceil(2)
-        } else {
+    /// How many columns hold sines: ⌈d/2⌉, except t2t's ⌊d/2⌋ (it pads the odd column with zeros).
+    fn sine_count(&self) -> usize {
+        if self.variant == Variant::T2t {
             self.d_model / 2
+        } else {
+            self.d_model.div_ceil(2)
         }
+    }
+
+    /// Number of distinct frequencies: one per sine column.
+    pub fn pair_count(&self) -> usize {
+        self.sine_count()
     }
 
     /// The exponent of pair `i` as the variant writes it.
@@ -246,11 +251,7 @@ impl Sinusoidal {
         } else {
             // Split keeps every paper column (the sine half is the larger one when d is odd);
             // t2t has d/2 of each and pads the odd column with zeros.
-            let sines = if self.variant == Variant::Split {
-                d.div_ceil(2)
-            } else {
-                d / 2
-            };
+            let sines = self.sine_count();
             let cosines = d / 2;
             if dim < sines {
                 (Wave::Sin, Some(dim))
@@ -266,12 +267,21 @@ impl Sinusoidal {
 
     /// The column holding the other half (sin ↔ cos) of `dim`'s pair, if it has one.
     pub fn partner(&self, dim: usize) -> Option<usize> {
-        let column = self.column(dim);
-        let pair = column.pair?;
-        (0..self.d_model).find(|&other| {
-            let c = self.column(other);
-            other != dim && c.pair == Some(pair) && c.wave != column.wave
-        })
+        if dim >= self.d_model {
+            return None;
+        }
+        let other = if self.variant.is_interleaved() {
+            dim ^ 1
+        } else {
+            let sines = self.sine_count();
+            match self.column(dim).wave {
+                Wave::Sin => dim + sines,
+                Wave::Cos => dim - sines,
+                Wave::Zero => return None,
+            }
+        };
+        let (a, b) = (self.column(dim), self.column(other.min(self.d_model - 1)));
+        (other < self.d_model && a.pair == b.pair && a.wave != b.wave).then_some(other)
     }
 
     /// All columns, left to right.
@@ -288,17 +298,6 @@ impl Sinusoidal {
     pub fn row(&self, position: usize) -> Vec<f64> {
         let p = position as f64;
         self.columns().iter().map(|c| c.value(p)).collect()
-    }
-
-    /// The `length × d_model` matrix, row-major.
-    pub fn matrix(&self, length: usize) -> Vec<f64> {
-        let columns = self.columns();
-        let mut out = Vec::with_capacity(length * columns.len());
-        for position in 0..length {
-            let p = position as f64;
-            out.extend(columns.iter().map(|c| c.value(p)));
-        }
-        out
     }
 
     /// What the UI says about the column d_model leaves over when it is odd; `None` when even.

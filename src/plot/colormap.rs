@@ -91,6 +91,15 @@ impl Palette {
         [mix(0), mix(1), mix(2)]
     }
 
+    /// What the two ends look like, in words: ("blue", "red").
+    pub fn end_names(self) -> (&'static str, &'static str) {
+        match self {
+            Palette::BlueRed => ("Blue", "red"),
+            Palette::PurpleOrange => ("Purple", "orange"),
+            Palette::Grey => ("Black", "white"),
+        }
+    }
+
     /// The colour a table shows for cells that do not exist.
     pub fn undefined(self) -> Rgb {
         match self {
@@ -151,9 +160,4 @@ impl ColorScale {
         }
         out
     }
-}
-
-/// A CSS colour string for an RGB triple.
-pub fn css(rgb: Rgb) -> String {
-    format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])
 }

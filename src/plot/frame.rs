@@ -10,7 +10,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 pub const FONT: &str =
     "system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, sans-serif";
 
-/// Chart colours; taken from the page so charts follow light and dark mode.
+/// Chart colours.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Theme {
     pub background: RGBColor,

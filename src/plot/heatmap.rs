@@ -2,6 +2,7 @@
 //! axes and a colour bar drawn with plotters.
 
 use std::ops::Range;
+use std::rc::Rc;
 
 use plotters::prelude::*;
 use wasm_bindgen::{Clamped, JsCast};
@@ -17,15 +18,26 @@ use crate::math::matrix::Matrix;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
     pub title: String,
+    /// What one row or column is called ("position"), for readouts.
+    pub unit: String,
     /// Names of the rows or columns (tokens); `None` labels them by index.
     pub names: Option<Vec<String>>,
 }
 
 impl Axis {
-    pub fn indexed(title: &str) -> Axis {
+    pub fn indexed(title: &str, unit: &str) -> Axis {
         Axis {
             title: title.to_string(),
+            unit: unit.to_string(),
             names: None,
+        }
+    }
+
+    pub fn named(title: &str, unit: &str, names: Vec<String>) -> Axis {
+        Axis {
+            title: title.to_string(),
+            unit: unit.to_string(),
+            names: Some(names),
         }
     }
 
@@ -36,10 +48,41 @@ impl Axis {
         }
     }
 
-    fn label(&self, index: usize) -> String {
+    /// The label of row or column `index`: its name, or the index itself.
+    pub fn label(&self, index: usize) -> String {
         match &self.names {
             Some(names) => names.get(index).cloned().unwrap_or_default(),
             None => index.to_string(),
+        }
+    }
+}
+
+/// A heatmap's content, owned, so a view can memoise it and hand it to the chart component.
+pub struct HeatmapData {
+    pub matrix: Rc<dyn Matrix>,
+    pub x: Axis,
+    pub y: Axis,
+    pub scale: ColorScale,
+    pub colorbar_title: String,
+    pub caption: String,
+    /// Plural names of rows and columns, for the averaging note.
+    pub nouns: (String, String),
+}
+
+impl HeatmapData {
+    /// The whole matrix, drawn.
+    pub fn spec(&self) -> HeatmapSpec<'_> {
+        let m = &*self.matrix;
+        HeatmapSpec {
+            matrix: m,
+            rows: 0..m.rows(),
+            cols: 0..m.cols(),
+            x: &self.x,
+            y: &self.y,
+            scale: &self.scale,
+            colorbar_title: &self.colorbar_title,
+            caption: &self.caption,
+            nouns: (&self.nouns.0, &self.nouns.1),
         }
     }
 }
@@ -203,12 +246,18 @@ pub fn draw(
         );
         // A short last column bin still gets a full bin's width; the clip trims the overhang.
         let width = plot.2 * layout.cols.span() as f64 / cols.len() as f64;
+        // Cells bigger than pixels keep hard edges; averaged bins stretched by less than 2×
+        // are smoothed instead of alternating 1- and 2-pixel columns.
+        let upscaled =
+            |bins: &Bins, pixels: i32| bins.sizes().1 == 1 && bins.count() < pixels as usize;
+        let smooth = !upscaled(&layout.rows, plot_h) && !upscaled(&layout.cols, plot_w);
         blit(
             &surface,
             &spec.scale.paint(&means),
             size,
             (plot.0, plot.1, width, plot.3),
             plot,
+            smooth,
         )?;
     }
 
@@ -282,7 +331,14 @@ fn draw_colorbar(
         (bx.end - bx.start) as f64,
         (by.end - by.start) as f64,
     );
-    blit(surface, &spec.scale.paint(&colors), (1, steps), rect, rect)?;
+    blit(
+        surface,
+        &spec.scale.paint(&colors),
+        (1, steps),
+        rect,
+        rect,
+        true,
+    )?;
     bar.configure_mesh()
         .disable_mesh()
         .disable_x_axis()
@@ -305,14 +361,15 @@ fn draw_colorbar(
     Ok(())
 }
 
-/// Draws RGBA pixels of size `size` stretched onto `dest` (device pixels, nearest neighbour),
-/// clipped to `clip`.
+/// Draws RGBA pixels of size `size` stretched onto `dest` (device pixels), clipped to `clip`;
+/// nearest neighbour unless `smooth`.
 fn blit(
     surface: &Surface,
     rgba: &[u8],
     size: (u32, u32),
     dest: (f64, f64, f64, f64),
     clip: (f64, f64, f64, f64),
+    smooth: bool,
 ) -> Result<(), String> {
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), size.0, size.1)
         .map_err(|_| "could not create the image".to_string())?;
@@ -327,7 +384,7 @@ fn blit(
     ctx.begin_path();
     ctx.rect(clip.0, clip.1, clip.2, clip.3);
     ctx.clip();
-    ctx.set_image_smoothing_enabled(false);
+    ctx.set_image_smoothing_enabled(smooth);
     let drawn = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
         &scratch, dest.0, dest.1, dest.2, dest.3,
     );

@@ -21,8 +21,14 @@ pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> 
     let url = Url::create_object_url_with_blob(&blob)
         .map_err(|_| "the browser could not create the file".to_string())?;
     let result = click_download(file_name, &url);
-    // Revoking right away is safe: the click has started the download synchronously.
-    let _ = Url::revoke_object_url(&url);
+    // Some browsers read the blob after the click returns: release it a little later.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 30_000);
+    }
     result
 }
 

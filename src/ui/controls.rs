@@ -4,10 +4,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::format::plain as fmt;
-use crate::state::{round_significant, Limit};
-
-/// Slider resolution: positions along the logarithmic track.
-const TRACK_STEPS: f64 = 1000.0;
+use crate::state::{nearest_stop, round_significant, Limit};
 
 #[derive(Clone, Debug, PartialEq)]
 enum Note {
@@ -17,12 +14,12 @@ enum Note {
 
 #[derive(Properties, PartialEq)]
 pub struct NumberControlProps {
-    /// Element id prefix; the label, slider, field and note derive their ids from it.
+    /// Element id prefix; the slider, field, hint and note derive their ids from it.
     pub id: AttrValue,
     pub limit: Limit,
     pub value: f64,
     pub on_change: Callback<f64>,
-    /// One line under the label saying what the setting means.
+    /// A few words under the slider saying what the setting means.
     #[prop_or_default]
     pub hint: AttrValue,
 }
@@ -32,22 +29,26 @@ pub struct NumberControlProps {
 #[function_component(NumberControl)]
 pub fn number_control(props: &NumberControlProps) -> Html {
     let note = use_state(|| None::<Note>);
-    let field = use_node_ref();
     let limit = props.limit;
-    let (label_id, slider_id, field_id, note_id) = (
-        format!("{}-label", props.id),
+    let stops = use_memo(limit.name, move |_| limit.stops());
+    let (slider_id, field_id, hint_id, note_id) = (
         format!("{}-slider", props.id),
         format!("{}-value", props.id),
+        format!("{}-hint", props.id),
         format!("{}-note", props.id),
     );
 
     let on_slide = {
-        let (on_change, note) = (props.on_change.clone(), note.clone());
+        let (on_change, note, stops) = (props.on_change.clone(), note.clone(), stops.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            let t = input.value().parse::<f64>().unwrap_or(0.0) / TRACK_STEPS;
-            note.set(None);
-            on_change.emit(limit.from_slider(t));
+            let index = input.value().parse::<usize>().unwrap_or(0);
+            if note.is_some() {
+                note.set(None);
+            }
+            if let Some(v) = stops.get(index.min(stops.len().saturating_sub(1))) {
+                on_change.emit(*v);
+            }
         })
     };
 
@@ -75,8 +76,8 @@ pub fn number_control(props: &NumberControlProps) -> Html {
         })
     };
 
-    // Arrow keys step the exact field: by one for whole numbers, to the next
-    // three-digit value (about 10 %) for the base.
+    // Arrow keys step the exact field from what is typed in it: by one for whole numbers, to the
+    // next three-digit value (about 10 %) for the base.
     let on_field_key = {
         let current = props.value;
         Callback::from(move |e: KeyboardEvent| {
@@ -87,31 +88,34 @@ pub fn number_control(props: &NumberControlProps) -> Html {
             };
             e.prevent_default();
             let input: HtmlInputElement = e.target_unchecked_into();
+            let from = limit.parse(&input.value()).map_or(current, |a| a.value);
             let next = if limit.integer {
-                current + direction
+                from + direction
             } else {
-                round_significant(current * 1.1f64.powf(direction), 3)
+                round_significant(from * 1.1f64.powf(direction), 3)
             };
             commit(&input, &fmt(next.clamp(limit.min, limit.max)));
         })
     };
 
-    let position = (limit.to_slider(props.value) * TRACK_STEPS).round();
+    let position = nearest_stop(&stops, props.value);
     let (note_class, note_text) = match &*note {
         Some(Note::Info(t)) => ("note note-info", t.clone()),
         Some(Note::Error(t)) => ("note note-error", t.clone()),
         None => ("note", String::new()),
     };
     let value_text = fmt(props.value);
+    let described = if props.hint.is_empty() {
+        note_id.clone()
+    } else {
+        format!("{hint_id} {note_id}")
+    };
 
     html! {
         <div class="control">
             <div class="control-head">
-                <label id={label_id.clone()} for={field_id.clone()} class="control-label">
-                    { limit.name }
-                </label>
+                <label for={field_id.clone()} class="control-label">{ limit.name }</label>
                 <input
-                    ref={field}
                     id={field_id}
                     class="control-value"
                     type="text"
@@ -119,7 +123,7 @@ pub fn number_control(props: &NumberControlProps) -> Html {
                     autocomplete="off"
                     spellcheck="false"
                     aria-label={format!("{} value", limit.name)}
-                    aria-describedby={note_id.clone()}
+                    aria-describedby={described.clone()}
                     value={value_text.clone()}
                     onchange={on_field_change}
                     onkeydown={on_field_key}
@@ -130,17 +134,18 @@ pub fn number_control(props: &NumberControlProps) -> Html {
                 class="control-slider"
                 type="range"
                 min="0"
-                max={TRACK_STEPS.to_string()}
+                max={(stops.len() - 1).to_string()}
                 step="1"
                 value={position.to_string()}
                 aria-label={format!("{} slider", limit.name)}
                 aria-valuetext={format!("{} = {}", limit.name, value_text)}
+                aria-describedby={described}
                 oninput={on_slide}
             />
-            <div class="control-range" aria-hidden="true">
-                <span>{ fmt(limit.min) }</span>
-                if !props.hint.is_empty() { <span class="control-hint">{ props.hint.clone() }</span> }
-                <span>{ fmt(limit.max) }</span>
+            <div class="control-range">
+                <span aria-hidden="true">{ fmt(limit.min) }</span>
+                <span id={hint_id} class="control-hint">{ props.hint.clone() }</span>
+                <span aria-hidden="true">{ fmt(limit.max) }</span>
             </div>
             <p id={note_id} class={note_class} role="status" aria-live="polite">{ note_text }</p>
         </div>

@@ -5,13 +5,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::heatmap::{CsvExport, Heatmap, Shared};
+use super::chart::{CsvExport, Shared};
+use super::heatmap::Heatmap;
 use crate::export::matrix_csv;
-use crate::format::{file_number, group_thousands, plain, significant};
-use crate::math::matrix::Matrix;
+use crate::format::{file_number, large, plain, significant};
 use crate::math::sinusoidal::{CellFormula, Sinusoidal, SinusoidalMatrix, Wave};
-use crate::plot::colormap::ColorScale;
-use crate::plot::heatmap::Axis;
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]
@@ -34,64 +34,48 @@ pub fn file_stem(s: &Settings) -> String {
 pub fn encoding_view(props: &EncodingViewProps) -> Html {
     let s = &props.settings;
     let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let matrix = use_memo((encoding, s.length), |(e, len)| {
-        SinusoidalMatrix::new(*e, *len)
+    let data = use_memo((encoding, s.length, s.palette), |(e, length, palette)| {
+        encoding_heatmap(*e, *length, *palette)
     });
-    let scale = use_memo(s.palette, |p| ColorScale::symmetric(*p, 1.0));
-    let x = use_memo((), |_| Axis::indexed("dimension (column)"));
-    let y = use_memo((), |_| Axis::indexed("position (row)"));
     let cell = use_state(|| None::<(usize, usize)>);
-
     let on_cell = {
         let cell = cell.clone();
         Callback::from(move |c| cell.set(c))
     };
     let stem = file_stem(s);
     let csv: CsvExport = {
-        let (matrix, stem) = (matrix.clone(), stem.clone());
+        let (data, stem) = (data.clone(), stem.clone());
         Callback::from(move |_| {
-            matrix_csv(&*matrix, "position", |c| format!("dim_{c}"))
+            matrix_csv(&*data.matrix, "position", |c| format!("dim_{c}"))
                 .map(|text| (format!("{stem}.csv"), text))
                 .map_err(|e| e.message())
         })
     };
-    let dyn_matrix: Rc<dyn Matrix> = matrix.clone();
-    let caption = format!(
-        "Sinusoidal PE ({}) · d_model {} · length {} · base {}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        plain(s.base)
-    );
     let readout = cell
         .filter(|(r, c)| *r < s.length && *c < s.d_model)
         .map(|(r, c)| encoding.explain(r, c));
+    let (negative, positive) = s.palette.end_names();
 
     html! {
         <section class="panel" aria-labelledby="encoding-title">
             <header class="panel-head">
                 <h2 id="encoding-title">{ "The encoding matrix" }</h2>
                 <p class="panel-lead">
-                    { "Each row is the vector added to the token at that position; each column \
-                       is one wave running down the positions. Blue is −1, white 0, red +1." }
+                    { format!("Each row is the vector added to the token at that position; each \
+                       column is one wave running down the positions. {negative} is −1, {positive} \
+                       is +1.") }
                 </p>
             </header>
             <div class="panel-body">
                 <Heatmap
                     id="encoding-heatmap"
-                    matrix={Shared(dyn_matrix)}
-                    x={x}
-                    y={y}
-                    scale={scale}
-                    colorbar_title="PE value"
-                    caption={caption}
+                    data={Shared::new(data)}
                     description={format!(
                         "Heatmap of the {} by {} sinusoidal encoding matrix: rows are positions, \
                          columns are dimensions, colour is the value from −1 to 1.",
                         s.length, s.d_model)}
-                    row_noun="positions"
-                    col_noun="dimensions"
                     file_stem={stem}
+                    cursor={*cell}
                     on_cell={on_cell}
                     csv={Some(csv)}
                 />
@@ -101,6 +85,25 @@ pub fn encoding_view(props: &EncodingViewProps) -> Html {
                 </aside>
             </div>
         </section>
+    }
+}
+
+/// The heatmap of the encoding matrix, with its axes and caption.
+pub fn encoding_heatmap(encoding: Sinusoidal, length: usize, palette: Palette) -> HeatmapData {
+    HeatmapData {
+        matrix: Rc::new(SinusoidalMatrix::new(encoding, length)),
+        x: Axis::indexed("dimension (column)", "dimension"),
+        y: Axis::indexed("position (row)", "position"),
+        scale: ColorScale::symmetric(palette, 1.0),
+        colorbar_title: "PE value".into(),
+        caption: format!(
+            "Sinusoidal PE ({}) · d_model {} · length {} · base {}",
+            encoding.variant.id(),
+            encoding.d_model,
+            length,
+            plain(encoding.base)
+        ),
+        nouns: ("positions".into(), "dimensions".into()),
     }
 }
 
@@ -220,7 +223,7 @@ fn explanation(props: &ExplanationProps) -> Html {
                         factor, down to {} positions for the slowest.",
                         pairs,
                         significant(std::f64::consts::TAU / fastest, 4),
-                        group_or_sig(std::f64::consts::TAU / slowest)) }
+                        large(std::f64::consts::TAU / slowest)) }
                 }
             </p>
             <p>
@@ -230,9 +233,6 @@ fn explanation(props: &ExplanationProps) -> Html {
                     count(props.length, "position", "these"), still, count(pairs, "pair", "")) }
             </p>
             <p>{ e.variant.description() }</p>
-            if let Some(note) = e.odd_column_note() {
-                <p class="note-inline">{ note }</p>
-            }
             <p class="muted">
                 { "Try it: drag base down to 10 and the slow columns on the right start to \
                    wave; switch the variant to tutorial-bug and watch half of them freeze." }
@@ -248,14 +248,5 @@ fn count(n: usize, noun: &str, these: &str) -> String {
         (1, false) => format!("a single {noun}"),
         (_, true) => format!("{n} {noun}s"),
         (_, false) => format!("{these} {n} {noun}s"),
-    }
-}
-
-/// Large wavelengths read best as whole numbers with separators.
-fn group_or_sig(v: f64) -> String {
-    if (1e4..1e15).contains(&v) {
-        group_thousands(v.round() as usize)
-    } else {
-        significant(v, 4)
     }
 }

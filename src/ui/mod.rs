@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod chart;
 pub mod controls;
 pub mod encoding;
 pub mod heatmap;

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, DIST, waitForDraws, draws } from './lib.mjs';
+import { serve, launch, DIST, waitForDraws, draws, plotColours, plotHash } from './lib.mjs';
 
 let server;
 let browser;
@@ -31,16 +31,8 @@ async function open(query = '', viewport = { width: 1400, height: 1000 }) {
   return { page, errors, context };
 }
 
-/** Distinct colours inside the heatmap's plot area (a blank canvas has one or two). */
-async function canvasColours(page) {
-  return page.evaluate(() => {
-    const c = document.getElementById('encoding-heatmap');
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const seen = new Set();
-    for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return seen.size;
-  });
-}
+/** Distinct colours inside the heatmap's plot rectangle (a blank plot has one). */
+const canvasColours = (page) => plotColours(page, 'encoding-heatmap');
 
 /** The paper's formula, written independently of the app. */
 function paper(pos, dim, d, base) {
@@ -96,10 +88,20 @@ test('dragging a slider repaints the heatmap while the pointer is still down', a
   await context.close();
 });
 
-test('the keyboard moves a slider', async () => {
+test('the keyboard moves a slider one value per key, even at the smallest values', async () => {
   const { page, context } = await open();
-  const slider = page.getByRole('slider', { name: /length/ });
-  await slider.focus();
+  await setField(page, 'length', 1);
+  await setField(page, 'd_model', 2);
+  for (const [name, start] of [['length', 1], ['d_model', 2]]) {
+    await page.getByRole('slider', { name: new RegExp(name) }).focus();
+    for (let k = 1; k <= 5; k++) {
+      await page.keyboard.press('ArrowRight');
+      const value = Number(await page.getByRole('textbox', { name: new RegExp(`${name} value`) }).inputValue());
+      assert.equal(value, start + k, `${name} after ${k} × ArrowRight`);
+    }
+  }
+  await setField(page, 'length', 100);
+  await page.getByRole('slider', { name: /length/ }).focus();
   const before = await draws(page, 'encoding-heatmap');
   for (let k = 0; k < 20; k++) await page.keyboard.press('ArrowRight');
   await waitForDraws(page, 'encoding-heatmap', before + 1);
@@ -200,10 +202,16 @@ test('the extremes render without errors', async () => {
     await setField(page, 'length', len);
     await setField(page, 'base', base);
     await waitForDraws(page, 'encoding-heatmap', before + 1);
-    assert.ok((await canvasColours(page)) > 3, `(${d}, ${len}, ${base}) is blank`);
+    assert.ok((await canvasColours(page)) >= 2, `(${d}, ${len}, ${base}) is blank`);
   }
+  await setField(page, 'length', 300);
+  await setField(page, 'd_model', 64);
   for (const variant of ['split', 't2t', 'tutorial-bug', 'paper']) {
+    const before = await plotHash(page, 'encoding-heatmap');
+    const count = await draws(page, 'encoding-heatmap');
     await page.getByRole('combobox', { name: /variant/i }).selectOption(variant);
+    await waitForDraws(page, 'encoding-heatmap', count + 1);
+    assert.notEqual(await plotHash(page, 'encoding-heatmap'), before, `${variant} drew the same pixels`);
   }
   await page.waitForTimeout(200);
   assert.deepEqual(errors, []);

@@ -94,3 +94,37 @@ export async function slide(page, selector, value) {
     [selector, value],
   );
 }
+
+/**
+ * Distinct colours inside a chart's plot rectangle (from its `data-plot` attribute, in CSS
+ * pixels). The axes, caption and colour bar are outside it, so a blank plot gives one colour.
+ */
+export async function plotColours(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    const [left, top, width, height] = c.dataset.plot.split(' ').map(Number);
+    const k = c.width / c.getBoundingClientRect().width;
+    const x = Math.ceil(left * k) + 1;
+    const y = Math.ceil(top * k) + 1;
+    const w = Math.floor(width * k) - 2;
+    const h = Math.floor(height * k) - 2;
+    const d = c.getContext('2d').getImageData(x, y, w, h).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  }, id);
+}
+
+/** A hash of the pixels inside a chart's plot rectangle. */
+export async function plotHash(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    const [left, top, width, height] = c.dataset.plot.split(' ').map(Number);
+    const k = c.width / c.getBoundingClientRect().width;
+    const d = c.getContext('2d').getImageData(Math.ceil(left * k), Math.ceil(top * k),
+      Math.floor(width * k), Math.floor(height * k)).data;
+    let h = 2166136261;
+    for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+    return h >>> 0;
+  }, id);
+}

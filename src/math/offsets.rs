@@ -1,0 +1,446 @@
+//! Dot products between encoding vectors: by offset from an anchor position, the closed form
+//! Σᵢ cos(k·ωᵢ), and the position × position similarity matrix.
+//!
+//! For a sine and a cosine sharing one frequency, sin(pω)·sin(qω) + cos(pω)·cos(qω) =
+//! cos((q − p)·ω): the product depends only on the offset. The anchor curves here are computed
+//! as real dot products of encoding rows, so the chart *shows* that they coincide with the
+//! closed form rather than assuming it.
+
+use super::binning::{add_wave_means, Bins};
+use super::kernels;
+use super::matrix::Matrix;
+use super::sinusoidal::{Column, Sinusoidal, Wave};
+
+/// The columns of an encoding sorted by role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairStructure {
+    /// Angular frequencies of complete sin/cos pairs.
+    pub pairs: Vec<f64>,
+    /// Columns with no partner of the same frequency (the lone sine of an odd interleaved width).
+    pub lone: Vec<Column>,
+}
+
+impl PairStructure {
+    pub fn of(encoding: &Sinusoidal) -> PairStructure {
+        let count = encoding.pair_count();
+        let mut has = vec![(false, false); count];
+        let mut lone = Vec::new();
+        let columns = encoding.columns();
+        for c in &columns {
+            if let Some(i) = c.pair {
+                match c.wave {
+                    Wave::Sin => has[i].0 = true,
+                    Wave::Cos => has[i].1 = true,
+                    Wave::Zero => {}
+                }
+            }
+        }
+        let mut pairs = Vec::with_capacity(count);
+        for (i, (sin, cos)) in has.iter().enumerate() {
+            if *sin && *cos {
+                pairs.push(encoding.omega(i));
+            }
+        }
+        for c in columns {
+            if let Some(i) = c.pair {
+                if !(has[i].0 && has[i].1) {
+                    lone.push(c);
+                }
+            }
+        }
+        PairStructure { pairs, lone }
+    }
+
+    /// |PE(q)|²: one per complete pair, plus the lone columns' squares.
+    pub fn norm_squared(&self, position: usize) -> f64 {
+        let p = position as f64;
+        self.pairs.len() as f64 + self.lone.iter().map(|c| c.value(p).powi(2)).sum::<f64>()
+    }
+}
+
+/// PE(p) · PE(q), straight from the formula.
+pub fn dot(encoding: &Sinusoidal, p: usize, q: usize) -> f64 {
+    let (p, q) = (p as f64, q as f64);
+    encoding
+        .columns()
+        .iter()
+        .map(|c| c.value(p) * c.value(q))
+        .sum()
+}
+
+/// |PE(p)|, straight from the formula.
+pub fn norm(encoding: &Sinusoidal, position: usize) -> f64 {
+    dot(encoding, position, position).sqrt()
+}
+
+/// The closed form Σᵢ cos(k·ωᵢ) over complete pairs.
+pub fn closed_form(encoding: &Sinusoidal, offset: i64) -> f64 {
+    let k = offset as f64;
+    PairStructure::of(encoding)
+        .pairs
+        .iter()
+        .map(|w| (k * w).cos())
+        .sum()
+}
+
+/// How often a walk is re-anchored with exact sin/cos (keeps its error near 1e-14).
+const REANCHOR: usize = 256;
+
+/// e^{i·q·ωᵢ} for every complete pair, at positions q = start, start + stride, …
+struct PairWalk<'a> {
+    omegas: &'a [f64],
+    start: usize,
+    stride: usize,
+    steps: usize,
+    re: Vec<f64>,
+    im: Vec<f64>,
+    step_re: Vec<f64>,
+    step_im: Vec<f64>,
+}
+
+impl<'a> PairWalk<'a> {
+    fn new(omegas: &'a [f64], start: usize, stride: usize) -> Self {
+        let turn = stride as f64;
+        let mut walk = PairWalk {
+            omegas,
+            start,
+            stride,
+            steps: 0,
+            re: vec![0.0; omegas.len()],
+            im: vec![0.0; omegas.len()],
+            step_re: omegas.iter().map(|w| (turn * w).cos()).collect(),
+            step_im: omegas.iter().map(|w| (turn * w).sin()).collect(),
+        };
+        walk.anchor();
+        walk
+    }
+
+    fn position(&self) -> usize {
+        self.start + self.steps * self.stride
+    }
+
+    fn anchor(&mut self) {
+        let q = self.position() as f64;
+        for (i, w) in self.omegas.iter().enumerate() {
+            let (s, c) = (q * w).sin_cos();
+            self.re[i] = c;
+            self.im[i] = s;
+        }
+    }
+
+    fn advance(&mut self) {
+        self.steps += 1;
+        if self.steps % REANCHOR == 0 {
+            self.anchor();
+        } else {
+            kernels::rotate(&mut self.re, &mut self.im, &self.step_re, &self.step_im);
+        }
+    }
+
+    /// Σᵢ cos(qωᵢ): the closed form at offset q.
+    fn sum_cos(&self) -> f64 {
+        kernels::sum(&self.re)
+    }
+
+    /// The pairs' part of PE(p)·PE(q) for an anchor row given as (sin pωᵢ, cos pωᵢ).
+    fn dot(&self, row: &AnchorRow) -> f64 {
+        kernels::dot2(&row.sin, &self.im, &row.cos, &self.re)
+    }
+}
+
+/// An anchor position's encoding in the pair basis, plus its lone columns.
+struct AnchorRow {
+    sin: Vec<f64>,
+    cos: Vec<f64>,
+    lone: Vec<f64>,
+}
+
+impl AnchorRow {
+    fn new(structure: &PairStructure, position: usize) -> Self {
+        let p = position as f64;
+        let (sin, cos) = structure.pairs.iter().map(|w| (p * w).sin_cos()).unzip();
+        AnchorRow {
+            sin,
+            cos,
+            lone: structure.lone.iter().map(|c| c.value(p)).collect(),
+        }
+    }
+
+    /// The lone columns' part of PE(p)·PE(q).
+    fn lone_dot(&self, structure: &PairStructure, q: usize) -> f64 {
+        let q = q as f64;
+        structure
+            .lone
+            .iter()
+            .zip(&self.lone)
+            .map(|(c, v)| v * c.value(q))
+            .sum()
+    }
+}
+
+/// The closed form Σᵢ cos(kωᵢ) for k = 0..length.
+pub fn closed_form_curve(structure: &PairStructure, length: usize) -> Vec<f64> {
+    let mut walk = PairWalk::new(&structure.pairs, 0, 1);
+    let mut out = Vec::with_capacity(length);
+    for _ in 0..length {
+        out.push(walk.sum_cos());
+        walk.advance();
+    }
+    out
+}
+
+/// PE(p)·PE(p + k) for every anchor p and every k with 0 ≤ p + k < length, as real dot products
+/// of encoding rows: `result[a][k + length − 1]`, NaN outside.
+pub fn anchor_curves(encoding: &Sinusoidal, length: usize, anchors: &[usize]) -> Vec<Vec<f64>> {
+    let structure = PairStructure::of(encoding);
+    let length = length.max(1);
+    let rows: Vec<AnchorRow> = anchors
+        .iter()
+        .map(|&p| AnchorRow::new(&structure, p))
+        .collect();
+    let mut out = vec![vec![f64::NAN; 2 * length - 1]; anchors.len()];
+    let mut walk = PairWalk::new(&structure.pairs, 0, 1);
+    for q in 0..length {
+        for (a, &p) in anchors.iter().enumerate() {
+            if p < length {
+                let v = walk.dot(&rows[a]) + rows[a].lone_dot(&structure, q);
+                out[a][q + length - 1 - p] = v;
+            }
+        }
+        walk.advance();
+    }
+    out
+}
+
+/// One measured dot product PE(p)·PE(p + k).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub offset: i64,
+    pub dot: f64,
+    /// The same as a cosine similarity.
+    pub cosine: f64,
+}
+
+/// What the offset chart shows: the closed form at every offset, and for each anchor real dot
+/// products at a sample of offsets spread over its whole range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffsetCurves {
+    pub length: usize,
+    pub anchors: Vec<usize>,
+    /// `closed[k + length − 1]` = Σᵢ cos(k·ωᵢ), for k in −(length − 1) ..= length − 1.
+    pub closed: Vec<f64>,
+    /// Number of complete pairs: the closed form at k = 0, and its normaliser.
+    pub pair_count: usize,
+    pub measured: Vec<Vec<Measured>>,
+}
+
+impl OffsetCurves {
+    /// The offsets on the x axis: −(length − 1) ..= length − 1.
+    pub fn offsets(&self) -> std::ops::RangeInclusive<i64> {
+        let l = self.length as i64 - 1;
+        -l..=l
+    }
+
+    /// Index of offset `k` in `closed`.
+    pub fn index(&self, k: i64) -> Option<usize> {
+        let i = k + self.length as i64 - 1;
+        (0..self.closed.len() as i64)
+            .contains(&i)
+            .then_some(i as usize)
+    }
+
+    /// The closed form at offset `k`, as a dot product or divided by the pairs' |PE|².
+    pub fn closed_at(&self, k: i64, normalised: bool) -> f64 {
+        let v = self.index(k).map_or(f64::NAN, |i| self.closed[i]);
+        if normalised {
+            v / self.pair_count.max(1) as f64
+        } else {
+            v
+        }
+    }
+
+    /// The largest |measured − closed form| over every measured point (dot products).
+    pub fn largest_gap(&self) -> f64 {
+        self.measured
+            .iter()
+            .flatten()
+            .map(|m| (m.dot - self.closed_at(m.offset, false)).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The closed form at every offset and up to `samples` measured dot products per anchor. Each
+/// anchor's sample positions are shifted a little so markers of different anchors interleave.
+pub fn offset_curves(
+    encoding: &Sinusoidal,
+    length: usize,
+    anchors: &[usize],
+    samples: usize,
+) -> OffsetCurves {
+    let structure = PairStructure::of(encoding);
+    let length = length.max(1);
+    let anchors: Vec<usize> = anchors.iter().map(|&p| p.min(length - 1)).collect();
+    let half = closed_form_curve(&structure, length);
+    let mut closed = Vec::with_capacity(2 * length - 1);
+    closed.extend(half.iter().skip(1).rev());
+    closed.extend(&half);
+
+    let samples = samples.max(2);
+    let stride = if length <= samples {
+        1
+    } else {
+        (length - 1).div_ceil(samples - 1)
+    };
+    let measured = anchors
+        .iter()
+        .enumerate()
+        .map(|(a, &p)| {
+            let row = AnchorRow::new(&structure, p);
+            let norm_p = structure.norm_squared(p).sqrt();
+            let start = if stride > 1 {
+                a * stride / (anchors.len() + 1)
+            } else {
+                0
+            };
+            let mut walk = PairWalk::new(&structure.pairs, start, stride);
+            let mut out = Vec::new();
+            while walk.position() < length {
+                let q = walk.position();
+                let dot = walk.dot(&row) + row.lone_dot(&structure, q);
+                out.push(Measured {
+                    offset: q as i64 - p as i64,
+                    dot,
+                    cosine: dot / (norm_p * structure.norm_squared(q).sqrt()),
+                });
+                walk.advance();
+            }
+            out
+        })
+        .collect();
+    OffsetCurves {
+        length,
+        anchors,
+        closed,
+        pair_count: structure.pairs.len(),
+        measured,
+    }
+}
+
+/// The position × position matrix of PE(r)·PE(c) (or its cosine), drawn from the offset curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimilarityMatrix {
+    pub encoding: Sinusoidal,
+    pub length: usize,
+    pub normalised: bool,
+    structure: PairStructure,
+    /// Double prefix sums of the closed form over k = −(L−1) ..= L−1, for O(1) block sums.
+    prefix2: Vec<f64>,
+}
+
+impl SimilarityMatrix {
+    pub fn new(encoding: Sinusoidal, length: usize, normalised: bool) -> SimilarityMatrix {
+        let length = length.max(1);
+        let structure = PairStructure::of(&encoding);
+        let half = closed_form_curve(&structure, length);
+        // f over k = −(L−1) ..= L−1 at index k + L − 1; F exclusive prefix; G prefix of F.
+        let f = half.iter().skip(1).rev().chain(half.iter());
+        let mut prefix = Vec::with_capacity(2 * length);
+        let mut running = 0.0;
+        prefix.push(0.0);
+        for v in f {
+            running += v;
+            prefix.push(running);
+        }
+        let mut prefix2 = Vec::with_capacity(prefix.len() + 1);
+        let mut running2 = 0.0;
+        prefix2.push(0.0);
+        for v in &prefix {
+            running2 += v;
+            prefix2.push(running2);
+        }
+        SimilarityMatrix {
+            encoding,
+            length,
+            normalised,
+            structure,
+            prefix2,
+        }
+    }
+
+    /// The largest magnitude a cell can have (for the colour scale).
+    pub fn magnitude(&self) -> f64 {
+        if self.normalised {
+            1.0
+        } else {
+            self.structure.pairs.len() as f64 + self.structure.lone.len() as f64
+        }
+    }
+
+    /// Σ over the block rows r0..r1 × cols c0..c1 of the closed form at c − r.
+    fn toeplitz_block_sum(&self, r0: usize, r1: usize, c0: usize, c1: usize) -> f64 {
+        let l = self.length;
+        let g = |i: usize| self.prefix2[i];
+        g(c1 + l - r0) - g(c1 + l - r1) - g(c0 + l - r0) + g(c0 + l - r1)
+    }
+}
+
+impl Matrix for SimilarityMatrix {
+    fn rows(&self) -> usize {
+        self.length
+    }
+
+    fn cols(&self) -> usize {
+        self.length
+    }
+
+    fn value(&self, row: usize, col: usize) -> f64 {
+        if row >= self.length || col >= self.length {
+            return f64::NAN;
+        }
+        let v = dot(&self.encoding, row, col);
+        if self.normalised {
+            v / (norm(&self.encoding, row) * norm(&self.encoding, col))
+        } else {
+            v
+        }
+    }
+
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let (nr, nc) = (rows.count(), cols.count());
+        // The lone columns' part is separable: mean over rows times mean over columns.
+        let lone: Vec<(Vec<f64>, Vec<f64>)> = self
+            .structure
+            .lone
+            .iter()
+            .map(|c| {
+                let (mut r, mut k) = (vec![0.0; nr], vec![0.0; nc]);
+                add_wave_means(c.wave, c.omega, rows, &mut r);
+                add_wave_means(c.wave, c.omega, cols, &mut k);
+                (r, k)
+            })
+            .collect();
+        let centre_norm = |bins: &Bins, k: usize| {
+            let r = bins.range(k);
+            self.structure
+                .norm_squared((r.start + r.end - 1) / 2)
+                .sqrt()
+        };
+        let row_norms: Vec<f64> = (0..nr).map(|k| centre_norm(rows, k)).collect();
+        let col_norms: Vec<f64> = (0..nc).map(|k| centre_norm(cols, k)).collect();
+        let mut out = Vec::with_capacity(nr * nc);
+        for r in 0..nr {
+            let rr = rows.range(r);
+            for c in 0..nc {
+                let cr = cols.range(c);
+                let area = (rr.len() * cr.len()) as f64;
+                let mut v = self.toeplitz_block_sum(rr.start, rr.end, cr.start, cr.end) / area;
+                v += lone.iter().map(|(a, b)| a[r] * b[c]).sum::<f64>();
+                if self.normalised {
+                    v /= row_norms[r] * col_norms[c];
+                }
+                out.push(v as f32);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,186 @@
+//! What every chart component shares: following its container's size and the screen's pixel
+//! ratio, the Download CSV / PNG buttons, and reporting export problems.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, HtmlElement, ResizeObserver};
+use yew::prelude::*;
+
+use super::browser;
+
+/// An `Rc` compared by identity, so memoised data passes through props without deep comparison.
+pub struct Shared<T: ?Sized>(pub Rc<T>);
+
+impl<T: ?Sized> Shared<T> {
+    pub fn new(value: Rc<T>) -> Self {
+        Shared(value)
+    }
+}
+
+impl<T: ?Sized> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T: ?Sized> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T: ?Sized> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Produces (file name, CSV text) on demand, or a message saying why not.
+pub type CsvExport = Callback<(), Result<(String, String), String>>;
+
+/// A chart's size in CSS pixels and the device pixel ratio it is drawn at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChartSize {
+    pub width: f64,
+    pub ratio: f64,
+}
+
+/// Follows the width of `container` (ResizeObserver) and the pixel ratio (which changes when the
+/// window moves to another screen or the page is zoomed; both fire a window resize).
+#[hook]
+pub fn use_chart_size(container: NodeRef) -> ChartSize {
+    let size = use_state(|| ChartSize {
+        width: 0.0,
+        ratio: browser::pixel_ratio(),
+    });
+    {
+        let size = size.clone();
+        use_effect_with((), move |_| {
+            let measure = {
+                let (size, container) = (size.clone(), container.clone());
+                move || {
+                    let Some(el) = container.cast::<HtmlElement>() else {
+                        return;
+                    };
+                    let width = el.get_bounding_client_rect().width();
+                    let next = ChartSize {
+                        width,
+                        ratio: browser::pixel_ratio(),
+                    };
+                    if width > 0.0
+                        && ((width - size.width).abs() >= 0.5 || next.ratio != size.ratio)
+                    {
+                        size.set(next);
+                    }
+                }
+            };
+            measure();
+            let callback = Closure::<dyn FnMut()>::new(measure);
+            let observer = container.cast::<HtmlElement>().and_then(|el| {
+                let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+                obs.observe(&el);
+                Some(obs)
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ =
+                    w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(obs) = observer {
+                    obs.disconnect();
+                }
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        callback.as_ref().unchecked_ref(),
+                    );
+                }
+                drop(callback);
+            }
+        });
+    }
+    *size
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartToolsProps {
+    /// What the chart is called, for the buttons' accessible names.
+    pub name: AttrValue,
+    pub file_stem: AttrValue,
+    #[prop_or_default]
+    pub csv: Option<CsvExport>,
+    /// Draws the chart at 2× into the given canvas, for the PNG download.
+    pub render_png: Callback<HtmlCanvasElement, Result<(), String>>,
+}
+
+/// "Download CSV" and "Download PNG", with a visible message when an export fails.
+#[function_component(ChartTools)]
+pub fn chart_tools(props: &ChartToolsProps) -> Html {
+    let problem = use_state(|| None::<String>);
+    let on_png = {
+        let (problem, render, stem) = (
+            problem.clone(),
+            props.render_png.clone(),
+            props.file_stem.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let result = browser::detached_canvas()
+                .ok_or_else(|| "the browser could not create a canvas".to_string())
+                .and_then(|c| {
+                    render.emit(c.clone())?;
+                    browser::save_png(&format!("{stem}.png"), &c)
+                });
+            problem.set(result.err().map(|e| format!("PNG export failed: {e}")));
+        })
+    };
+    let on_csv = props.csv.clone().map(|csv| {
+        let problem = problem.clone();
+        Callback::from(move |_: MouseEvent| {
+            let result = csv
+                .emit(())
+                .and_then(|(name, text)| browser::save_text(&name, "text/csv", &text));
+            problem.set(result.err());
+        })
+    });
+    html! {
+        <>
+            <div class="chart-tools">
+                if let Some(on_csv) = on_csv {
+                    <button type="button" class="button" onclick={on_csv}
+                        aria-label={format!("Download CSV of {}", props.name)}>
+                        { "Download CSV" }
+                    </button>
+                }
+                <button type="button" class="button" onclick={on_png}
+                    aria-label={format!("Download PNG of {}", props.name)}>
+                    { "Download PNG" }
+                </button>
+            </div>
+            if let Some(p) = &*problem {
+                <p class="note note-error" role="alert">{ p.clone() }</p>
+            }
+        </>
+    }
+}
+
+/// Writes where the plot area is (CSS pixels) onto the canvas, for tests and tools.
+pub fn mark_plot(canvas: &HtmlCanvasElement, left: f64, top: f64, width: f64, height: f64) {
+    let _ = canvas.set_attribute(
+        "data-plot",
+        &format!("{left:.1} {top:.1} {width:.1} {height:.1}"),
+    );
+}
+
+/// Counts draws on the canvas (`data-draws`) and records a performance mark.
+pub fn count_draw(canvas: &HtmlCanvasElement, mark: &str) {
+    let n = canvas
+        .get_attribute("data-draws")
+        .and_then(|d| d.parse::<u64>().ok())
+        .unwrap_or(0);
+    let _ = canvas.set_attribute("data-draws", &(n + 1).to_string());
+    browser::mark(mark);
+}
