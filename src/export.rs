@@ -60,3 +60,22 @@ pub fn matrix_csv(
     }
     Ok(out)
 }
+
+/// A table as CSV: the header, then one line per row; the first column is an index written as
+/// a whole number, the others as values (nine significant digits, "NaN" where undefined).
+pub fn table_csv(header: &[String], rows: impl IntoIterator<Item = Vec<f64>>) -> String {
+    let mut out = header.join(",");
+    out.push('\n');
+    for row in rows {
+        for (i, v) in row.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+                out.push_str(&format_value(*v));
+            } else {
+                let _ = write!(out, "{}", *v as i64);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::format::plain as fmt;
+use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 
@@ -17,6 +18,8 @@ pub struct Limit {
     pub max: f64,
     /// Whole numbers only.
     pub integer: bool,
+    /// A logarithmic slider (for sizes spanning decades); linear otherwise.
+    pub log: bool,
 }
 
 pub const D_MODEL: Limit = Limit {
@@ -24,6 +27,7 @@ pub const D_MODEL: Limit = Limit {
     min: 2.0,
     max: 4096.0,
     integer: true,
+    log: true,
 };
 
 pub const LENGTH: Limit = Limit {
@@ -31,6 +35,7 @@ pub const LENGTH: Limit = Limit {
     min: 1.0,
     max: 65_536.0,
     integer: true,
+    log: true,
 };
 
 pub const BASE: Limit = Limit {
@@ -38,12 +43,13 @@ pub const BASE: Limit = Limit {
     min: 10.0,
     max: 1_000_000.0,
     integer: false,
+    log: true,
 };
 
 /// A value that was accepted, and what was done to it on the way in.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Accepted {
-    pub value: f64,
+pub struct Accepted<T = f64> {
+    pub value: T,
     /// A plain sentence when the value had to be rounded or clamped.
     pub note: Option<String>,
 }
@@ -141,7 +147,27 @@ impl Limit {
     /// Position in [0, 1] of a value on this setting's logarithmic slider.
     pub fn to_slider(&self, value: f64) -> f64 {
         let v = value.clamp(self.min, self.max);
-        ((v.ln() - self.min.ln()) / (self.max.ln() - self.min.ln())).clamp(0.0, 1.0)
+        let f = if self.log {
+            (v.ln() - self.min.ln()) / (self.max.ln() - self.min.ln())
+        } else {
+            (v - self.min) / (self.max - self.min)
+        };
+        if f.is_finite() {
+            f.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// A whole-number setting from `min` to `max` with a linear slider (positions, offsets).
+    pub fn linear(name: &'static str, min: f64, max: f64) -> Limit {
+        Limit {
+            name,
+            min,
+            max: max.max(min),
+            integer: true,
+            log: false,
+        }
     }
 
     /// The value at slider position `t` in [0, 1], snapped to what the number field can show:
@@ -152,7 +178,11 @@ impl Limit {
         } else {
             0.0
         };
-        let raw = (self.min.ln() + t * (self.max.ln() - self.min.ln())).exp();
+        let raw = if self.log {
+            (self.min.ln() + t * (self.max.ln() - self.min.ln())).exp()
+        } else {
+            self.min + t * (self.max - self.min)
+        };
         let snapped = if self.integer {
             raw.round()
         } else {
@@ -178,7 +208,8 @@ impl Limit {
     }
 }
 
-/// The index of the stop nearest to `value` on a logarithmic scale.
+/// The index of the stop nearest to `value` (on a logarithmic scale when the stops are all
+/// positive).
 pub fn nearest_stop(stops: &[f64], value: f64) -> usize {
     let i = stops.partition_point(|s| *s < value);
     if i == 0 {
@@ -188,7 +219,12 @@ pub fn nearest_stop(stops: &[f64], value: f64) -> usize {
         return stops.len().saturating_sub(1);
     }
     let (lo, hi) = (stops[i - 1], stops[i]);
-    if value.ln() - lo.ln() <= hi.ln() - value.ln() {
+    let closer_to_lo = if lo > 0.0 {
+        value.ln() - lo.ln() <= hi.ln() - value.ln()
+    } else {
+        value - lo <= hi - value
+    };
+    if closer_to_lo {
         i - 1
     } else {
         i
@@ -216,6 +252,109 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
     (v * scale).round() / scale
 }
 
+/// The views of the app, one per tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum View {
+    #[default]
+    Matrix,
+    Offsets,
+    Waves,
+    Rotations,
+    Norms,
+    Addition,
+}
+
+impl View {
+    pub const ALL: [View; 6] = [
+        View::Matrix,
+        View::Offsets,
+        View::Waves,
+        View::Rotations,
+        View::Norms,
+        View::Addition,
+    ];
+
+    /// The identifier used in URLs and element ids.
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Matrix => "heatmap",
+            View::Offsets => "offsets",
+            View::Waves => "waves",
+            View::Rotations => "rotations",
+            View::Norms => "norms",
+            View::Addition => "addition",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.id() == id)
+    }
+
+    /// The tab's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Matrix => "Encoding matrix",
+            View::Offsets => "Dot product by offset",
+            View::Waves => "Waves & wavelengths",
+            View::Rotations => "Rotations",
+            View::Norms => "Norms & scale",
+            View::Addition => "Add or concatenate",
+        }
+    }
+}
+
+/// What the offset chart compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum OffsetSeries {
+    /// Several anchor positions under the current base.
+    #[default]
+    Anchors,
+    /// The closed form under up to three bases.
+    Bases,
+}
+
+/// At most this many anchors, dimensions, or bases in a list.
+pub const MAX_ANCHORS: usize = 5;
+pub const MAX_DIMS: usize = 6;
+pub const MAX_BASES: usize = 3;
+
+/// Reads a list of numbers separated by commas or spaces, each accepted through `limit`, at
+/// most `max_items` of them. Returns the values and a note when anything was changed.
+pub fn parse_list(
+    text: &str,
+    limit: Limit,
+    max_items: usize,
+) -> Result<Accepted<Vec<f64>>, String> {
+    let parts: Vec<&str> = text
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err(format!("Type at least one {}.", limit.name));
+    }
+    let mut notes = Vec::new();
+    if parts.len() > max_items {
+        notes.push(format!(
+            "Only the first {max_items} of {} values are used.",
+            parts.len()
+        ));
+    }
+    let mut values = Vec::new();
+    for part in parts.iter().take(max_items) {
+        let accepted = limit.parse(part)?;
+        if let Some(n) = accepted.note {
+            notes.push(n);
+        }
+        if !values.contains(&accepted.value) {
+            values.push(accepted.value);
+        }
+    }
+    Ok(Accepted {
+        value: values,
+        note: (!notes.is_empty()).then(|| notes.join(" ")),
+    })
+}
+
 /// Everything the controls set. The views derive all they draw from this.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -229,6 +368,28 @@ pub struct Settings {
     pub variant: Variant,
     /// Colour scale of every heatmap.
     pub palette: Palette,
+    /// The view on screen.
+    pub view: View,
+    /// Offset chart: anchor positions; `None` means 0, L/4 and L/2 for the current length.
+    pub anchors: Option<Vec<usize>>,
+    /// Offset chart and similarity matrix: cosine similarity instead of the dot product.
+    pub normalised: bool,
+    /// Offset chart: anchors under one base, or the closed form under several bases.
+    pub offset_series: OffsetSeries,
+    /// Offset chart: the bases compared.
+    pub bases: Vec<f64>,
+    /// Waves chart: the dimensions drawn; `None` means a default spread.
+    pub dims: Option<Vec<usize>>,
+    /// Rotations: the position p whose pairs are drawn.
+    pub position: usize,
+    /// Rotations: the offset k the rotation moves by.
+    pub offset: usize,
+    /// Rotations: the frequency pair whose matrix M_k is shown.
+    pub pair: usize,
+    /// Rotations: which columns are read as one (sin, cos) pair.
+    pub pairing: Pairing,
+    /// Multiply token embeddings by √d_model before adding the encoding, as the paper does.
+    pub scale_embeddings: bool,
 }
 
 impl Default for Settings {
@@ -239,7 +400,58 @@ impl Default for Settings {
             base: 10_000.0,
             variant: Variant::Paper,
             palette: Palette::BlueRed,
+            view: View::Matrix,
+            anchors: None,
+            normalised: false,
+            offset_series: OffsetSeries::Anchors,
+            bases: vec![100.0, 10_000.0, 1_000_000.0],
+            dims: None,
+            position: 3,
+            offset: 5,
+            pair: 0,
+            pairing: Pairing::Partners,
+            scale_embeddings: true,
         }
+    }
+}
+
+impl Settings {
+    /// The anchors in use: the chosen ones inside 0..length, or 0, L/4, L/2.
+    pub fn anchors(&self) -> Vec<usize> {
+        let last = self.length - 1;
+        let mut out: Vec<usize> = match &self.anchors {
+            Some(a) if !a.is_empty() => a.iter().map(|&p| p.min(last)).collect(),
+            _ => vec![0, self.length / 4, self.length / 2],
+        };
+        out.dedup();
+        out
+    }
+
+    /// The dimensions the waves chart draws: the chosen ones inside the width, or the first
+    /// pair, one a quarter of the way in and one halfway.
+    pub fn dims(&self) -> Vec<usize> {
+        let last = self.d_model - 1;
+        let mut out: Vec<usize> = match &self.dims {
+            Some(d) if !d.is_empty() => d.iter().map(|&c| c.min(last)).collect(),
+            _ => vec![0, 1, (self.d_model / 4) & !1, (self.d_model / 2) & !1],
+        };
+        let mut seen = Vec::new();
+        out.retain(|c| {
+            let fresh = !seen.contains(c);
+            seen.push(*c);
+            fresh
+        });
+        out
+    }
+
+    /// The limit of the rotation view's position.
+    pub fn position_limit(&self) -> Limit {
+        Limit::linear("position p", 0.0, (self.length - 1) as f64)
+    }
+
+    /// The limit of the rotation view's offset.
+    pub fn offset_limit(&self) -> Limit {
+        Limit::linear("offset k", 0.0, (self.length - 1).max(1) as f64)
     }
 }
 
@@ -251,6 +463,21 @@ pub enum Action {
     SetBase(f64),
     SetVariant(Variant),
     SetPalette(Palette),
+    SetView(View),
+    SetAnchors(Vec<usize>),
+    SetNormalised(bool),
+    SetOffsetSeries(OffsetSeries),
+    SetBases(Vec<f64>),
+    SetDims(Vec<usize>),
+    /// Adds a dimension to the waves chart, or removes it if it is there.
+    ToggleDim(usize),
+    SetPosition(f64),
+    /// Moves the rotation view's position on by `n`, wrapping at the end of the sequence.
+    StepPosition(usize),
+    SetOffset(f64),
+    SetPair(usize),
+    SetPairing(Pairing),
+    SetScaleEmbeddings(bool),
 }
 
 impl Reducible for Settings {
@@ -265,7 +492,54 @@ impl Reducible for Settings {
             Action::SetBase(v) => next.base = BASE.accept(v).value,
             Action::SetVariant(v) => next.variant = v,
             Action::SetPalette(p) => next.palette = p,
+            Action::SetView(v) => next.view = v,
+            Action::SetAnchors(a) => {
+                let mut a: Vec<usize> = a.into_iter().take(MAX_ANCHORS).collect();
+                a.dedup();
+                next.anchors = (!a.is_empty()).then_some(a);
+            }
+            Action::SetNormalised(n) => next.normalised = n,
+            Action::SetOffsetSeries(s) => next.offset_series = s,
+            Action::SetBases(b) => {
+                let b: Vec<f64> = b
+                    .into_iter()
+                    .map(|v| BASE.accept(v).value)
+                    .take(MAX_BASES)
+                    .collect();
+                if !b.is_empty() {
+                    next.bases = b;
+                }
+            }
+            Action::SetDims(d) => {
+                let d: Vec<usize> = d.into_iter().take(MAX_DIMS).collect();
+                next.dims = (!d.is_empty()).then_some(d);
+            }
+            Action::ToggleDim(c) => {
+                let mut d = self.dims();
+                if let Some(i) = d.iter().position(|x| *x == c) {
+                    if d.len() > 1 {
+                        d.remove(i);
+                    }
+                } else {
+                    if d.len() >= MAX_DIMS {
+                        d.remove(0);
+                    }
+                    d.push(c.min(self.d_model - 1));
+                }
+                next.dims = Some(d);
+            }
+            Action::SetPosition(v) => {
+                next.position = self.position_limit().accept(v).value as usize
+            }
+            Action::StepPosition(n) => next.position = (self.position + n) % self.length,
+            Action::SetOffset(v) => next.offset = self.offset_limit().accept(v).value as usize,
+            Action::SetPair(p) => next.pair = p,
+            Action::SetPairing(p) => next.pairing = p,
+            Action::SetScaleEmbeddings(v) => next.scale_embeddings = v,
         }
+        // Settings that depend on the length stay inside it.
+        next.position = next.position.min(next.length - 1);
+        next.offset = next.offset.min((next.length - 1).max(1));
         if next == *self {
             self
         } else {

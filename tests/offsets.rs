@@ -153,3 +153,22 @@ fn similarity_block_means_match_brute_force() {
         }
     }
 }
+
+#[test]
+fn the_exported_table_equals_the_dot_products() {
+    for (variant, d, normalised) in [
+        (Variant::Paper, 16, false),
+        (Variant::Paper, 9, true),
+        (Variant::T2t, 9, false),
+    ] {
+        let m = SimilarityMatrix::new(Sinusoidal::new(variant, d, 500.0), 70, normalised);
+        for r in (0..70).step_by(7) {
+            for c in 0..70 {
+                assert!(
+                    (m.table_value(r, c) - m.value(r, c)).abs() < 1e-9,
+                    "{variant} d={d} ({r}, {c})"
+                );
+            }
+        }
+    }
+}

@@ -6,6 +6,8 @@
 //! as real dot products of encoding rows, so the chart *shows* that they coincide with the
 //! closed form rather than assuming it.
 
+use std::rc::Rc;
+
 use super::binning::{add_wave_means, Bins};
 use super::kernels;
 use super::matrix::Matrix;
@@ -269,6 +271,31 @@ impl OffsetCurves {
     }
 }
 
+/// The closed form Σᵢ cos(kωᵢ) for k = 0..length, computed once and shared by the offset chart
+/// and the similarity matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosedForm {
+    pub encoding: Sinusoidal,
+    pub length: usize,
+    pub structure: PairStructure,
+    /// `half[k]` for k = 0..length (the closed form is even in k).
+    pub half: Vec<f64>,
+}
+
+impl ClosedForm {
+    pub fn new(encoding: Sinusoidal, length: usize) -> ClosedForm {
+        let length = length.max(1);
+        let structure = PairStructure::of(&encoding);
+        let half = closed_form_curve(&structure, length);
+        ClosedForm {
+            encoding,
+            length,
+            structure,
+            half,
+        }
+    }
+}
+
 /// The closed form at every offset and up to `samples` measured dot products per anchor. Each
 /// anchor's sample positions are shifted a little so markers of different anchors interleave.
 pub fn offset_curves(
@@ -277,13 +304,16 @@ pub fn offset_curves(
     anchors: &[usize],
     samples: usize,
 ) -> OffsetCurves {
-    let structure = PairStructure::of(encoding);
-    let length = length.max(1);
+    offset_curves_from(&ClosedForm::new(*encoding, length), anchors, samples)
+}
+
+/// [`offset_curves`] reusing a computed closed form.
+pub fn offset_curves_from(form: &ClosedForm, anchors: &[usize], samples: usize) -> OffsetCurves {
+    let (structure, length, half) = (&form.structure, form.length, &form.half);
     let anchors: Vec<usize> = anchors.iter().map(|&p| p.min(length - 1)).collect();
-    let half = closed_form_curve(&structure, length);
     let mut closed = Vec::with_capacity(2 * length - 1);
     closed.extend(half.iter().skip(1).rev());
-    closed.extend(&half);
+    closed.extend(half);
 
     let samples = samples.max(2);
     let stride = if length <= samples {
@@ -295,7 +325,7 @@ pub fn offset_curves(
         .iter()
         .enumerate()
         .map(|(a, &p)| {
-            let row = AnchorRow::new(&structure, p);
+            let row = AnchorRow::new(structure, p);
             let norm_p = structure.norm_squared(p).sqrt();
             let start = if stride > 1 {
                 a * stride / (anchors.len() + 1)
@@ -306,7 +336,7 @@ pub fn offset_curves(
             let mut out = Vec::new();
             while walk.position() < length {
                 let q = walk.position();
-                let dot = walk.dot(&row) + row.lone_dot(&structure, q);
+                let dot = walk.dot(&row) + row.lone_dot(structure, q);
                 out.push(Measured {
                     offset: q as i64 - p as i64,
                     dot,
@@ -332,16 +362,19 @@ pub struct SimilarityMatrix {
     pub encoding: Sinusoidal,
     pub length: usize,
     pub normalised: bool,
-    structure: PairStructure,
+    form: Rc<ClosedForm>,
     /// Double prefix sums of the closed form over k = −(L−1) ..= L−1, for O(1) block sums.
     prefix2: Vec<f64>,
 }
 
 impl SimilarityMatrix {
     pub fn new(encoding: Sinusoidal, length: usize, normalised: bool) -> SimilarityMatrix {
-        let length = length.max(1);
-        let structure = PairStructure::of(&encoding);
-        let half = closed_form_curve(&structure, length);
+        SimilarityMatrix::from_closed(Rc::new(ClosedForm::new(encoding, length)), normalised)
+    }
+
+    /// The matrix of an already computed closed form.
+    pub fn from_closed(form: Rc<ClosedForm>, normalised: bool) -> SimilarityMatrix {
+        let (encoding, length, half) = (form.encoding, form.length, &form.half);
         // f over k = −(L−1) ..= L−1 at index k + L − 1; F exclusive prefix; G prefix of F.
         let f = half.iter().skip(1).rev().chain(half.iter());
         let mut prefix = Vec::with_capacity(2 * length);
@@ -362,7 +395,7 @@ impl SimilarityMatrix {
             encoding,
             length,
             normalised,
-            structure,
+            form,
             prefix2,
         }
     }
@@ -372,7 +405,7 @@ impl SimilarityMatrix {
         if self.normalised {
             1.0
         } else {
-            self.structure.pairs.len() as f64 + self.structure.lone.len() as f64
+            self.form.structure.pairs.len() as f64 + self.form.structure.lone.len() as f64
         }
     }
 
@@ -381,6 +414,46 @@ impl SimilarityMatrix {
         let l = self.length;
         let g = |i: usize| self.prefix2[i];
         g(c1 + l - r0) - g(c1 + l - r1) - g(c0 + l - r0) + g(c0 + l - r1)
+    }
+}
+
+impl SimilarityMatrix {
+    /// A cell from the closed form and the lone columns (what the CSV writes): the same value as
+    /// [`Matrix::value`] to about 1e-12, at O(1) cost instead of O(d).
+    pub fn table_value(&self, row: usize, col: usize) -> f64 {
+        if row >= self.length || col >= self.length {
+            return f64::NAN;
+        }
+        let k = col.abs_diff(row);
+        let mut v = self.form.half[k];
+        let (r, c) = (row as f64, col as f64);
+        v += self
+            .form
+            .structure
+            .lone
+            .iter()
+            .map(|col| col.value(r) * col.value(c))
+            .sum::<f64>();
+        if self.normalised {
+            v /= (self.form.structure.norm_squared(row) * self.form.structure.norm_squared(col))
+                .sqrt();
+        }
+        v
+    }
+}
+
+/// The similarity matrix read through [`SimilarityMatrix::table_value`], for exports.
+pub struct SimilarityTable<'a>(pub &'a SimilarityMatrix);
+
+impl Matrix for SimilarityTable<'_> {
+    fn rows(&self) -> usize {
+        self.0.length
+    }
+    fn cols(&self) -> usize {
+        self.0.length
+    }
+    fn value(&self, row: usize, col: usize) -> f64 {
+        self.0.table_value(row, col)
     }
 }
 
@@ -409,6 +482,7 @@ impl Matrix for SimilarityMatrix {
         let (nr, nc) = (rows.count(), cols.count());
         // The lone columns' part is separable: mean over rows times mean over columns.
         let lone: Vec<(Vec<f64>, Vec<f64>)> = self
+            .form
             .structure
             .lone
             .iter()
@@ -421,7 +495,8 @@ impl Matrix for SimilarityMatrix {
             .collect();
         let centre_norm = |bins: &Bins, k: usize| {
             let r = bins.range(k);
-            self.structure
+            self.form
+                .structure
                 .norm_squared((r.start + r.end - 1) / 2)
                 .sqrt()
         };

@@ -17,6 +17,7 @@ pub struct Theme {
     pub text: RGBColor,
     pub muted: RGBColor,
     pub axis: RGBColor,
+    pub grid: RGBColor,
 }
 
 impl Theme {
@@ -25,6 +26,7 @@ impl Theme {
         text: RGBColor(0x1d, 0x26, 0x33),
         muted: RGBColor(0x4b, 0x55, 0x63),
         axis: RGBColor(0x9a, 0xa3, 0xaf),
+        grid: RGBColor(0xe8, 0xeb, 0xef),
     };
 }
 
@@ -86,6 +88,26 @@ impl Surface {
             .ok_or_else(|| "the canvas has no 2D context".to_string())
     }
 
+    /// Width in CSS pixels of `text` at `size` CSS pixels in the chart font.
+    pub fn text_width(&self, text: &str, size: f64) -> f64 {
+        self.context.set_font(&format!("{size}px {FONT}"));
+        self.context
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(0.0)
+    }
+
+    /// Writes `text` with its top at (x, y) CSS pixels; `align` is "left", "right" or "center".
+    pub fn text(&self, text: &str, x: f64, y: f64, size: f64, color: RGBColor, align: &str) {
+        let ctx = &self.context;
+        let r = self.ratio;
+        ctx.set_font(&format!("{}px {FONT}", size * r));
+        ctx.set_fill_style_str(&css(color));
+        ctx.set_text_align(align);
+        ctx.set_text_baseline("top");
+        let _ = ctx.fill_text(text, x * r, y * r);
+    }
+
     /// A text style at `size` CSS pixels.
     pub fn font(&self, size: f64, color: RGBColor) -> TextStyle<'static> {
         (FontFamily::Name(FONT), size * self.ratio)
@@ -138,4 +160,9 @@ impl plotters::coord::ranged1d::Ranged for TickedAxis {
     fn range(&self) -> std::ops::Range<f64> {
         self.start..self.end
     }
+}
+
+/// A CSS colour for a plotters colour.
+pub fn css(c: RGBColor) -> String {
+    format!("rgb({},{},{})", c.0, c.1, c.2)
 }

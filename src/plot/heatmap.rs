@@ -412,17 +412,10 @@ fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
     })
 }
 
-/// Width in CSS pixels of `text` at `size` in the chart font.
-fn text_width(surface: &Surface, text: &str, size: f64) -> f64 {
-    let ctx = &surface.context;
-    ctx.set_font(&format!("{size}px {}", super::frame::FONT));
-    ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0)
-}
-
 /// Width in CSS pixels of the widest label at the tick font.
 fn widest(surface: &Surface, labels: impl Iterator<Item = String>) -> f64 {
     labels
-        .map(|l| text_width(surface, &l, TICK_FONT))
+        .map(|l| surface.text_width(&l, TICK_FONT))
         .fold(12.0, f64::max)
 }
 
@@ -431,7 +424,7 @@ fn wrap(surface: &Surface, text: &str, max_width: f64, size: f64) -> Vec<String>
     let mut lines: Vec<String> = Vec::new();
     for part in text.split(" · ") {
         match lines.last_mut() {
-            Some(line) if text_width(surface, &format!("{line} · {part}"), size) <= max_width => {
+            Some(line) if surface.text_width(&format!("{line} · {part}"), size) <= max_width => {
                 line.push_str(" · ");
                 line.push_str(part);
             }

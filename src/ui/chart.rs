@@ -184,3 +184,39 @@ pub fn count_draw(canvas: &HtmlCanvasElement, mark: &str) {
     let _ = canvas.set_attribute("data-draws", &(n + 1).to_string());
     browser::mark(mark);
 }
+
+/// Like `use_memo`, but the value is computed in a later task, after the charts that depend on
+/// the same settings have been drawn: a slider drag repaints the main chart first, and a chart
+/// further down follows a moment later. Returns the newest finished value (`None` before the
+/// first). When the inputs change again before a computation starts, only the newest runs.
+#[hook]
+pub fn use_deferred<T, D, F>(deps: D, compute: F) -> Option<Rc<T>>
+where
+    T: 'static,
+    D: PartialEq + Clone + 'static,
+    F: FnOnce(&D) -> T + 'static,
+{
+    let value = use_state(|| None::<Rc<T>>);
+    let latest = use_mut_ref(|| 0u64);
+    {
+        let value = value.clone();
+        use_effect_with(deps, move |deps| {
+            let ticket = {
+                let mut n = latest.borrow_mut();
+                *n += 1;
+                *n
+            };
+            let deps = deps.clone();
+            let run = Closure::once_into_js(move || {
+                if *latest.borrow() == ticket {
+                    value.set(Some(Rc::new(compute(&deps))));
+                }
+            });
+            if let Some(w) = web_sys::window() {
+                let _ =
+                    w.set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 0);
+            }
+        });
+    }
+    (*value).clone()
+}

@@ -188,3 +188,131 @@ pub fn choice(props: &ChoiceProps) -> Html {
         </div>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct ToggleProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub checked: bool,
+    pub on_change: Callback<bool>,
+}
+
+/// A labelled checkbox.
+#[function_component(Toggle)]
+pub fn toggle(props: &ToggleProps) -> Html {
+    let on_change = {
+        let cb = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            cb.emit(input.checked());
+        })
+    };
+    html! {
+        <label class="toggle" for={props.id.clone()}>
+            <input id={props.id.clone()} type="checkbox" checked={props.checked} onchange={on_change} />
+            <span>{ props.label.clone() }</span>
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SegmentedProps {
+    /// The group's name (also its `name` attribute).
+    pub name: AttrValue,
+    pub legend: AttrValue,
+    /// (value, text) pairs.
+    pub options: Vec<(AttrValue, AttrValue)>,
+    pub selected: AttrValue,
+    pub on_change: Callback<String>,
+}
+
+/// A row of radio buttons styled as a segmented control (arrow keys move between them).
+#[function_component(Segmented)]
+pub fn segmented(props: &SegmentedProps) -> Html {
+    html! {
+        <fieldset class="segmented">
+            <legend class="control-label">{ props.legend.clone() }</legend>
+            <div class="segmented-options">
+                { for props.options.iter().map(|(value, text)| {
+                    let id = format!("{}-{}", props.name, value);
+                    let (cb, v) = (props.on_change.clone(), value.to_string());
+                    html! {
+                        <>
+                            <input type="radio" id={id.clone()} name={props.name.clone()}
+                                value={value.clone()} checked={*value == props.selected}
+                                onchange={Callback::from(move |_: Event| cb.emit(v.clone()))} />
+                            <label for={id}>{ text.clone() }</label>
+                        </>
+                    }
+                }) }
+            </div>
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ListFieldProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    /// The list as currently used, shown in the field.
+    pub value: AttrValue,
+    pub limit: Limit,
+    pub max_items: usize,
+    pub on_change: Callback<Vec<f64>>,
+    #[prop_or_default]
+    pub hint: AttrValue,
+}
+
+/// A text field for a short list of numbers ("0, 25, 50"), checked like every other value.
+#[function_component(ListField)]
+pub fn list_field(props: &ListFieldProps) -> Html {
+    let note = use_state(|| None::<Note>);
+    let note_id = format!("{}-note", props.id);
+    let on_change = {
+        let (cb, note, limit, max, current) = (
+            props.on_change.clone(),
+            note.clone(),
+            props.limit,
+            props.max_items,
+            props.value.clone(),
+        );
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match crate::state::parse_list(&input.value(), limit, max) {
+                Ok(accepted) => {
+                    input.set_value(
+                        &accepted
+                            .value
+                            .iter()
+                            .map(|v| fmt(*v))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    );
+                    note.set(accepted.note.map(Note::Info));
+                    cb.emit(accepted.value);
+                }
+                Err(message) => {
+                    input.set_value(&current);
+                    note.set(Some(Note::Error(message)));
+                }
+            }
+        })
+    };
+    let (note_class, note_text) = match &*note {
+        Some(Note::Info(t)) => ("note note-info", t.clone()),
+        Some(Note::Error(t)) => ("note note-error", t.clone()),
+        None => ("note", String::new()),
+    };
+    html! {
+        <div class="list-field">
+            <label for={props.id.clone()} class="control-label">{ props.label.clone() }</label>
+            <input id={props.id.clone()} class="control-list" type="text" autocomplete="off"
+                spellcheck="false" value={props.value.clone()} onchange={on_change}
+                aria-describedby={note_id.clone()} />
+            if !props.hint.is_empty() {
+                <span class="control-hint">{ props.hint.clone() }</span>
+            }
+            <p id={note_id} class={note_class} role="status" aria-live="polite">{ note_text }</p>
+        </div>
+    }
+}

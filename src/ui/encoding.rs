@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::heatmap::Heatmap;
 use crate::export::matrix_csv;
@@ -13,11 +14,6 @@ use crate::math::sinusoidal::{CellFormula, Sinusoidal, SinusoidalMatrix, Wave};
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::Settings;
-
-#[derive(Properties, PartialEq)]
-pub struct EncodingViewProps {
-    pub settings: Settings,
-}
 
 /// A short stem naming the current matrix, for captions' file names.
 pub fn file_stem(s: &Settings) -> String {
@@ -31,7 +27,7 @@ pub fn file_stem(s: &Settings) -> String {
 }
 
 #[function_component(EncodingView)]
-pub fn encoding_view(props: &EncodingViewProps) -> Html {
+pub fn encoding_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
     let data = use_memo((encoding, s.length, s.palette), |(e, length, palette)| {

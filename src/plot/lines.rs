@@ -1,0 +1,494 @@
+//! Line charts: axes and grid drawn with plotters, series drawn with the canvas API (dashes,
+//! gaps at NaN, marker shapes), dense series reduced to their per-pixel envelope first.
+
+use plotters::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use super::envelope::m4;
+use super::frame::{css, err, Surface, Theme, TickedAxis};
+use super::ticks::{format_tick, nice_ticks};
+
+/// Series colours: the Okabe–Ito palette, distinguishable with the common colour-vision
+/// deficiencies (yellow left out: too faint on white).
+pub const SERIES_COLORS: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x33, 0x33, 0x33),
+];
+
+/// How a series' line is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stroke {
+    Solid,
+    Dashed,
+    Dotted,
+    None,
+}
+
+/// The shape drawn at each point; shapes tell series apart without relying on colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Marker {
+    None,
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+}
+
+impl Marker {
+    pub const SHAPES: [Marker; 4] = [
+        Marker::Circle,
+        Marker::Square,
+        Marker::Triangle,
+        Marker::Diamond,
+    ];
+}
+
+/// A series' data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Points {
+    /// y at x = x0 + i·dx: may be long; drawn through its per-pixel envelope.
+    Uniform { x0: f64, dx: f64, ys: Vec<f64> },
+    /// Explicit points, drawn as given.
+    Pairs(Vec<(f64, f64)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub color: RGBColor,
+    pub stroke: Stroke,
+    /// Line width in CSS pixels.
+    pub width: f64,
+    pub marker: Marker,
+    pub points: Points,
+}
+
+impl Series {
+    pub fn line(name: impl Into<String>, color: RGBColor, points: Points) -> Series {
+        Series {
+            name: name.into(),
+            color,
+            stroke: Stroke::Solid,
+            width: 1.6,
+            marker: Marker::None,
+            points,
+        }
+    }
+}
+
+/// One axis: title, range, and whether it is logarithmic (base 10).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineAxis {
+    pub title: String,
+    pub min: f64,
+    pub max: f64,
+    pub log: bool,
+}
+
+impl LineAxis {
+    pub fn linear(title: impl Into<String>, min: f64, max: f64) -> LineAxis {
+        let (min, max) = widen(min, max);
+        LineAxis {
+            title: title.into(),
+            min,
+            max,
+            log: false,
+        }
+    }
+
+    pub fn log(title: impl Into<String>, min: f64, max: f64) -> LineAxis {
+        let (lo, hi) = widen(min.max(1e-300).log10(), max.max(1e-300).log10());
+        LineAxis {
+            title: title.into(),
+            min: 10f64.powf(lo),
+            max: 10f64.powf(hi),
+            log: true,
+        }
+    }
+
+    /// The coordinate along the axis (log10 for a log axis).
+    fn coord(&self, v: f64) -> f64 {
+        if self.log {
+            if v > 0.0 {
+                v.log10()
+            } else {
+                f64::NAN
+            }
+        } else {
+            v
+        }
+    }
+
+    fn span(&self) -> (f64, f64) {
+        (self.coord(self.min), self.coord(self.max))
+    }
+
+    fn ticks(&self, max_ticks: usize) -> Vec<f64> {
+        let (lo, hi) = self.span();
+        if !self.log {
+            return nice_ticks(lo, hi, max_ticks);
+        }
+        let decades = nice_ticks(lo, hi, max_ticks)
+            .into_iter()
+            .filter(|t| t.fract() == 0.0)
+            .collect::<Vec<_>>();
+        if decades.len() >= 2 {
+            return decades;
+        }
+        // Less than two decades in view: 1, 2, 5 × 10^k.
+        let mut out = Vec::new();
+        for k in (lo.floor() as i32)..=(hi.ceil() as i32) {
+            for m in [1.0, 2.0, 5.0] {
+                let t = (m * 10f64.powi(k)).log10();
+                if t >= lo && t <= hi {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn label(&self, t: f64) -> String {
+        if self.log {
+            format_tick(10f64.powf(t))
+        } else {
+            format_tick(t)
+        }
+    }
+}
+
+/// A range that is never empty.
+fn widen(min: f64, max: f64) -> (f64, f64) {
+    let (min, max) = if min.is_finite() && max.is_finite() {
+        (min.min(max), min.max(max))
+    } else {
+        (0.0, 1.0)
+    };
+    if max - min < 1e-12 {
+        let pad = if min.abs() > 1e-12 {
+            min.abs() * 0.05
+        } else {
+            1.0
+        };
+        (min - pad, max + pad)
+    } else {
+        (min, max)
+    }
+}
+
+/// A labelled reference line across the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guide {
+    pub value: f64,
+    pub label: String,
+    /// Vertical (at an x value) or horizontal (at a y value).
+    pub vertical: bool,
+}
+
+/// Everything a line chart draws, owned so a view can memoise it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChartData {
+    pub series: Vec<Series>,
+    pub x: LineAxis,
+    pub y: LineAxis,
+    pub caption: String,
+    pub guides: Vec<Guide>,
+}
+
+/// Where the plot landed (CSS pixels) and how to map between pixels and data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineLayout {
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+    pub x: LineAxis,
+    pub y: LineAxis,
+}
+
+impl LineLayout {
+    /// The x value under a horizontal pixel position, if inside the plot.
+    pub fn x_at(&self, px: f64) -> Option<f64> {
+        let f = (px - self.left) / self.width;
+        if !(0.0..=1.0).contains(&f) {
+            return None;
+        }
+        let (lo, hi) = self.x.span();
+        let c = lo + f * (hi - lo);
+        Some(if self.x.log { 10f64.powf(c) } else { c })
+    }
+
+    /// Horizontal CSS pixel of an x value.
+    pub fn px(&self, x: f64) -> f64 {
+        let (lo, hi) = self.x.span();
+        self.left + (self.x.coord(x) - lo) / (hi - lo) * self.width
+    }
+
+    /// Vertical CSS pixel of a y value.
+    pub fn py(&self, y: f64) -> f64 {
+        let (lo, hi) = self.y.span();
+        self.top + self.height - (self.y.coord(y) - lo) / (hi - lo) * self.height
+    }
+}
+
+const LINE: f64 = 18.0;
+const TICK_FONT: f64 = 12.0;
+const TITLE_FONT: f64 = 13.0;
+
+/// Draws the chart on `canvas` (`width × height` CSS pixels at `ratio`) and returns its layout.
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    width: f64,
+    height: f64,
+    ratio: f64,
+    data: &LineChartData,
+    theme: &Theme,
+) -> Result<LineLayout, String> {
+    let surface = Surface::prepare(canvas, width, height, ratio)?;
+    let root = surface.backend()?.into_drawing_area();
+    root.fill(&theme.background).map_err(err)?;
+
+    let legend = legend_rows(&surface, &data.series, width - 16.0);
+    let header = 8.0 + LINE * (1 + legend.len()) as f64;
+    let y_ticks = data
+        .y
+        .ticks(((height - header - 60.0) / 40.0).max(2.0) as usize);
+    let x_ticks = data.x.ticks(((width - 120.0) / 80.0).max(2.0) as usize);
+    let y_label = y_ticks
+        .iter()
+        .map(|t| surface.text_width(&data.y.label(*t), TICK_FONT))
+        .fold(14.0, f64::max);
+    let (x_lo, x_hi) = data.x.span();
+    let (y_lo, y_hi) = data.y.span();
+    let mut chart = ChartBuilder::on(&root)
+        .margin_top(surface.px(header) as u32)
+        .margin_right(surface.px(14.0) as u32)
+        .x_label_area_size(surface.px(44.0) as u32)
+        .y_label_area_size(surface.px(y_label + 34.0) as u32)
+        .build_cartesian_2d(
+            TickedAxis::new(x_lo, x_hi, x_ticks),
+            TickedAxis::new(y_lo, y_hi, y_ticks),
+        )
+        .map_err(err)?;
+    let (x_axis, y_axis) = (data.x.clone(), data.y.clone());
+    chart
+        .configure_mesh()
+        .bold_line_style(theme.grid)
+        .x_desc(data.x.title.as_str())
+        .y_desc(data.y.title.as_str())
+        .axis_desc_style(surface.font(TITLE_FONT, theme.text))
+        .label_style(surface.font(TICK_FONT, theme.muted))
+        .axis_style(theme.axis)
+        .set_all_tick_mark_size(surface.px(4.0))
+        .x_label_formatter(&|v| x_axis.label(*v))
+        .y_label_formatter(&|v| y_axis.label(*v))
+        .draw()
+        .map_err(err)?;
+    let (px, py) = chart.plotting_area().get_pixel_range();
+    let layout = LineLayout {
+        left: px.start as f64 / surface.ratio,
+        top: py.start as f64 / surface.ratio,
+        width: (px.end - px.start).max(1) as f64 / surface.ratio,
+        height: (py.end - py.start).max(1) as f64 / surface.ratio,
+        x: data.x.clone(),
+        y: data.y.clone(),
+    };
+
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(
+        layout.left * r,
+        layout.top * r,
+        layout.width * r,
+        layout.height * r,
+    );
+    ctx.clip();
+    for guide in &data.guides {
+        draw_guide(&surface, &layout, guide, theme);
+    }
+    for series in &data.series {
+        draw_series(&surface, &layout, series);
+    }
+    ctx.restore();
+
+    surface.text(&data.caption, 8.0, 6.0, TITLE_FONT, theme.text, "left");
+    for (row, items) in legend.iter().enumerate() {
+        let y = 6.0 + LINE * (row + 1) as f64;
+        for (x, series) in items {
+            swatch(&surface, series, *x, y + 7.0);
+            surface.text(&series.name, x + 26.0, y, TICK_FONT, theme.text, "left");
+        }
+    }
+    Ok(layout)
+}
+
+/// Legend entries laid out in rows no wider than `max_width`: (x, series) per row.
+fn legend_rows<'a>(
+    surface: &Surface,
+    series: &'a [Series],
+    max_width: f64,
+) -> Vec<Vec<(f64, &'a Series)>> {
+    let mut rows: Vec<Vec<(f64, &Series)>> = Vec::new();
+    let mut x = 8.0;
+    for s in series {
+        let w = 26.0 + surface.text_width(&s.name, TICK_FONT) + 18.0;
+        if rows.is_empty() || (x + w > max_width && x > 8.0) {
+            rows.push(Vec::new());
+            x = 8.0;
+        }
+        if let Some(row) = rows.last_mut() {
+            row.push((x, s));
+        }
+        x += w;
+    }
+    rows
+}
+
+fn dash(surface: &Surface, stroke: Stroke) {
+    let r = surface.ratio;
+    let pattern: Vec<f64> = match stroke {
+        Stroke::Dashed => vec![6.0 * r, 4.0 * r],
+        Stroke::Dotted => vec![1.5 * r, 3.0 * r],
+        _ => vec![],
+    };
+    let array = js_sys::Array::new();
+    for v in pattern {
+        array.push(&v.into());
+    }
+    let _ = surface.context.set_line_dash(&array);
+}
+
+fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series) {
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    let points: Vec<(f64, f64)> = match &series.points {
+        Points::Uniform { x0, dx, ys } => m4(
+            *x0,
+            *dx,
+            ys,
+            (layout.x.min, layout.x.max),
+            (layout.width * r) as usize,
+        ),
+        Points::Pairs(p) => p.clone(),
+    };
+    let color = css(series.color);
+    if series.stroke != Stroke::None {
+        ctx.set_stroke_style_str(&color);
+        ctx.set_line_width(series.width * r);
+        ctx.set_line_join("round");
+        dash(surface, series.stroke);
+        ctx.begin_path();
+        let mut pen_down = false;
+        for &(x, y) in &points {
+            let (sx, sy) = (layout.px(x) * r, layout.py(y) * r);
+            if !(sx.is_finite() && sy.is_finite()) {
+                pen_down = false;
+                continue;
+            }
+            if pen_down {
+                ctx.line_to(sx, sy);
+            } else {
+                ctx.move_to(sx, sy);
+                pen_down = true;
+            }
+        }
+        ctx.stroke();
+        dash(surface, Stroke::Solid);
+    }
+    if series.marker != Marker::None {
+        ctx.set_fill_style_str(&color);
+        ctx.set_stroke_style_str("#ffffff");
+        ctx.set_line_width(r);
+        for &(x, y) in &points {
+            let (sx, sy) = (layout.px(x) * r, layout.py(y) * r);
+            if sx.is_finite() && sy.is_finite() {
+                marker(surface, series.marker, sx, sy, 4.0 * r);
+            }
+        }
+    }
+}
+
+fn marker(surface: &Surface, shape: Marker, x: f64, y: f64, size: f64) {
+    let ctx = &surface.context;
+    ctx.begin_path();
+    match shape {
+        Marker::None => return,
+        Marker::Circle => {
+            let _ = ctx.arc(x, y, size, 0.0, std::f64::consts::TAU);
+        }
+        Marker::Square => ctx.rect(x - size * 0.85, y - size * 0.85, size * 1.7, size * 1.7),
+        Marker::Triangle => {
+            ctx.move_to(x, y - size * 1.1);
+            ctx.line_to(x + size, y + size * 0.8);
+            ctx.line_to(x - size, y + size * 0.8);
+            ctx.close_path();
+        }
+        Marker::Diamond => {
+            ctx.move_to(x, y - size * 1.2);
+            ctx.line_to(x + size, y);
+            ctx.line_to(x, y + size * 1.2);
+            ctx.line_to(x - size, y);
+            ctx.close_path();
+        }
+    }
+    ctx.fill();
+    ctx.stroke();
+}
+
+fn swatch(surface: &Surface, series: &Series, x: f64, y: f64) {
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    if series.stroke != Stroke::None {
+        ctx.set_stroke_style_str(&css(series.color));
+        ctx.set_line_width(series.width.max(1.5) * r);
+        dash(surface, series.stroke);
+        ctx.begin_path();
+        ctx.move_to(x * r, y * r);
+        ctx.line_to((x + 20.0) * r, y * r);
+        ctx.stroke();
+        dash(surface, Stroke::Solid);
+    }
+    if series.marker != Marker::None {
+        ctx.set_fill_style_str(&css(series.color));
+        ctx.set_stroke_style_str("#ffffff");
+        ctx.set_line_width(r);
+        marker(surface, series.marker, (x + 10.0) * r, y * r, 4.0 * r);
+    }
+}
+
+fn draw_guide(surface: &Surface, layout: &LineLayout, guide: &Guide, theme: &Theme) {
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    ctx.set_stroke_style_str(&css(theme.muted));
+    ctx.set_line_width(r);
+    dash(surface, Stroke::Dashed);
+    ctx.begin_path();
+    let (x0, y0, x1, y1, tx, ty, align) = if guide.vertical {
+        let x = layout.px(guide.value);
+        (
+            x,
+            layout.top,
+            x,
+            layout.top + layout.height,
+            x + 4.0,
+            layout.top + 4.0,
+            "left",
+        )
+    } else {
+        let y = layout.py(guide.value);
+        let right = layout.left + layout.width;
+        (layout.left, y, right, y, right - 4.0, y - 16.0, "right")
+    };
+    ctx.move_to(x0 * r, y0 * r);
+    ctx.line_to(x1 * r, y1 * r);
+    ctx.stroke();
+    dash(surface, Stroke::Solid);
+    surface.text(&guide.label, tx, ty, TICK_FONT, theme.muted, align);
+}

@@ -1,0 +1,201 @@
+//! A line chart component: sizes itself, redraws when its data changes, shows a vertical guide
+//! at the x under the pointer (or moved with the arrow keys), and exports PNG (2×) and CSV.
+
+use web_sys::{HtmlCanvasElement, KeyboardEvent, PointerEvent};
+use yew::prelude::*;
+
+use super::chart::{
+    count_draw, mark_plot, use_chart_size, ChartSize, ChartTools, CsvExport, Shared,
+};
+use crate::plot::frame::{Surface, Theme};
+use crate::plot::lines::{draw, LineChartData, LineLayout};
+
+#[derive(Properties, PartialEq)]
+pub struct LineChartProps {
+    pub id: AttrValue,
+    pub data: Shared<LineChartData>,
+    /// Text alternative: one sentence on what the chart shows.
+    pub description: AttrValue,
+    pub file_stem: AttrValue,
+    /// The x value marked by the guide, owned by the parent.
+    #[prop_or_default]
+    pub cursor: Option<f64>,
+    /// Called with the x under the pointer or moved to with the arrow keys.
+    #[prop_or_default]
+    pub on_x: Callback<Option<f64>>,
+    /// How far one arrow-key press moves the guide (Shift: ten times as far).
+    #[prop_or(1.0)]
+    pub x_step: f64,
+    /// Round cursor positions to whole numbers (offsets, positions).
+    #[prop_or(true)]
+    pub whole_x: bool,
+    #[prop_or_default]
+    pub csv: Option<CsvExport>,
+    #[prop_or(0.5)]
+    pub aspect: f64,
+    #[prop_or(240.0)]
+    pub min_height: f64,
+    #[prop_or(460.0)]
+    pub max_height: f64,
+}
+
+#[function_component(LineChart)]
+pub fn line_chart(props: &LineChartProps) -> Html {
+    let container = use_node_ref();
+    let canvas = use_node_ref();
+    let overlay = use_node_ref();
+    let size = use_chart_size(container.clone());
+    let height = (size.width * props.aspect).clamp(props.min_height, props.max_height);
+    let layout = use_mut_ref(|| None::<LineLayout>);
+    let problem = use_state(|| None::<String>);
+
+    {
+        let (canvas, layout, problem) = (canvas.clone(), layout.clone(), problem.clone());
+        use_effect_with(
+            (props.data.clone(), size, height),
+            move |(data, size, height)| {
+                if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
+                    match draw(&el, size.width, *height, size.ratio, data, &Theme::LIGHT) {
+                        Ok(l) => {
+                            mark_plot(&el, l.left, l.top, l.width, l.height);
+                            *layout.borrow_mut() = Some(l);
+                            count_draw(&el, "chart-drawn");
+                            if problem.is_some() {
+                                problem.set(None);
+                            }
+                        }
+                        Err(e) => problem.set(Some(format!("The chart could not be drawn: {e}"))),
+                    }
+                }
+            },
+        );
+    }
+    {
+        let (overlay, layout) = (overlay.clone(), layout.clone());
+        use_effect_with(
+            (
+                props.cursor.map(f64::to_bits),
+                size,
+                height,
+                props.data.clone(),
+            ),
+            move |(bits, size, height, _)| {
+                if let Some(el) = overlay.cast::<HtmlCanvasElement>() {
+                    let x = bits.map(f64::from_bits);
+                    draw_guide(&el, *size, *height, x, layout.borrow().as_ref());
+                }
+            },
+        );
+    }
+
+    let whole = props.whole_x;
+    let snap = move |x: f64| if whole { x.round() } else { x };
+    let on_pointer = {
+        let (layout, on_x) = (layout.clone(), props.on_x.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let Some(x) = layout
+                .borrow()
+                .as_ref()
+                .and_then(|l| l.x_at(e.offset_x() as f64))
+            {
+                on_x.emit(Some(snap(x)));
+            }
+        })
+    };
+    let on_leave = {
+        let (on_x, canvas) = (props.on_x.clone(), canvas.clone());
+        Callback::from(move |_: PointerEvent| {
+            let focused = canvas
+                .cast::<web_sys::Element>()
+                .zip(web_sys::window().and_then(|w| w.document()?.active_element()))
+                .is_some_and(|(c, a)| c == a);
+            if !focused {
+                on_x.emit(None);
+            }
+        })
+    };
+    let on_key = {
+        let (on_x, cursor, step) = (props.on_x.clone(), props.cursor, props.x_step);
+        let (min, max) = (props.data.x.min, props.data.x.max);
+        Callback::from(move |e: KeyboardEvent| {
+            let jump = if e.shift_key() { 10.0 * step } else { step };
+            let from = cursor.unwrap_or(snap((min + max) / 2.0));
+            let next = match e.key().as_str() {
+                "ArrowLeft" | "ArrowDown" => from - jump,
+                "ArrowRight" | "ArrowUp" => from + jump,
+                "Home" => min,
+                "End" => max,
+                "Escape" => {
+                    on_x.emit(None);
+                    return;
+                }
+                _ => return,
+            };
+            e.prevent_default();
+            on_x.emit(Some(snap(next.clamp(min, max))));
+        })
+    };
+    let render_png = {
+        let (data, width) = (props.data.clone(), size.width);
+        Callback::from(move |c: HtmlCanvasElement| {
+            draw(&c, width, height, 2.0, &data, &Theme::LIGHT).map(|_| ())
+        })
+    };
+
+    let style = format!("height: {height}px");
+    html! {
+        <figure class="chart">
+            <ChartTools name={props.data.caption.clone()} file_stem={props.file_stem.clone()}
+                csv={props.csv.clone()} render_png={render_png} />
+            <div class="chart-stage" ref={container} style={style.clone()}>
+                <canvas
+                    id={props.id.clone()}
+                    ref={canvas}
+                    class="chart-canvas"
+                    style={style.clone()}
+                    tabindex="0"
+                    role="application"
+                    aria-roledescription="line chart"
+                    aria-label={format!("{}. {} Left and right arrow keys move the reading line.",
+                        props.data.caption, props.description)}
+                    onpointermove={on_pointer.clone()}
+                    onpointerdown={on_pointer}
+                    onpointerleave={on_leave}
+                    onkeydown={on_key}
+                />
+                <canvas ref={overlay} class="chart-overlay" style={style} aria-hidden="true" />
+            </div>
+            if let Some(p) = &*problem {
+                <p class="note note-error" role="alert">{ p.clone() }</p>
+            }
+        </figure>
+    }
+}
+
+/// Clears the overlay and draws a vertical line at `x`.
+fn draw_guide(
+    canvas: &HtmlCanvasElement,
+    size: ChartSize,
+    height: f64,
+    x: Option<f64>,
+    layout: Option<&LineLayout>,
+) {
+    let Ok(surface) = Surface::prepare(canvas, size.width, height, size.ratio) else {
+        return;
+    };
+    let (ctx, r) = (&surface.context, surface.ratio);
+    ctx.clear_rect(0.0, 0.0, size.width * r, height * r);
+    let (Some(x), Some(l)) = (x, layout) else {
+        return;
+    };
+    let px = l.px(x);
+    if !(l.left..=l.left + l.width).contains(&px) {
+        return;
+    }
+    ctx.set_stroke_style_str("rgba(17, 24, 39, 0.55)");
+    ctx.set_line_width(r);
+    ctx.begin_path();
+    ctx.move_to(px * r, l.top * r);
+    ctx.line_to(px * r, (l.top + l.height) * r);
+    ctx.stroke();
+}

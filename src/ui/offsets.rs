@@ -1,0 +1,558 @@
+//! Dot product by offset: PE(p)·PE(p+k) for several anchors against the closed form
+//! Σᵢ cos(k·ωᵢ), or the closed form under several bases; and the position × position
+//! similarity matrix.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::app::ViewProps;
+use super::chart::{use_deferred, CsvExport, Shared};
+use super::controls::{ListField, Segmented, Toggle};
+use super::heatmap::Heatmap;
+use super::line_chart::LineChart;
+use crate::export::{matrix_csv, table_csv};
+use crate::format::{file_number, plain, significant};
+use crate::math::offsets::{
+    anchor_curves, dot, norm, offset_curves_from, ClosedForm, OffsetCurves, SimilarityMatrix,
+    SimilarityTable,
+};
+use crate::math::sinusoidal::Sinusoidal;
+use crate::plot::colormap::ColorScale;
+use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::plot::lines::{LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS};
+use crate::state::{Action, Limit, OffsetSeries, Settings, BASE, MAX_ANCHORS, MAX_BASES};
+
+/// Measured dot products drawn per anchor.
+const SAMPLES: usize = 48;
+
+/// Largest amount of work (positions × pairs × series) a CSV export of the curves may take.
+const MAX_CSV_WORK: usize = 400_000_000;
+
+/// The chart data and the numbers beside it, for one set of settings.
+struct OffsetChart {
+    data: Rc<LineChartData>,
+    curves: OffsetCurves,
+    /// The closed form under each compared base (Bases mode).
+    bases: Vec<(f64, Vec<f64>)>,
+}
+
+fn stem(s: &Settings, what: &str) -> String {
+    format!(
+        "pe_{what}_{}_d{}_len{}_base{}",
+        s.variant.id(),
+        s.d_model,
+        s.length,
+        file_number(s.base)
+    )
+}
+
+fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
+    let anchors = s.anchors();
+    let curves = offset_curves_from(form, &anchors, SAMPLES);
+    let l = s.length as f64 - 1.0;
+    let norm_by = |pairs: usize| {
+        if s.normalised {
+            pairs.max(1) as f64
+        } else {
+            1.0
+        }
+    };
+    let mut series = Vec::new();
+    let mut bases = Vec::new();
+    match s.offset_series {
+        OffsetSeries::Anchors => {
+            let n = norm_by(curves.pair_count);
+            series.push(Series {
+                width: 1.3,
+                ..Series::line(
+                    "Σᵢ cos(k·ωᵢ) (closed form)",
+                    SERIES_COLORS[6],
+                    Points::Uniform {
+                        x0: -l,
+                        dx: 1.0,
+                        ys: curves.closed.iter().map(|v| v / n).collect(),
+                    },
+                )
+            });
+            for (a, (&p, measured)) in curves.anchors.iter().zip(&curves.measured).enumerate() {
+                series.push(Series {
+                    name: format!("PE({p})·PE({p}+k), measured"),
+                    color: SERIES_COLORS[a % 6],
+                    stroke: Stroke::None,
+                    width: 1.0,
+                    marker: Marker::SHAPES[a % 4],
+                    points: Points::Pairs(
+                        measured
+                            .iter()
+                            .map(|m| {
+                                let v = if s.normalised { m.cosine } else { m.dot };
+                                (m.offset as f64, v)
+                            })
+                            .collect(),
+                    ),
+                });
+            }
+        }
+        OffsetSeries::Bases => {
+            let strokes = [Stroke::Solid, Stroke::Dashed, Stroke::Dotted];
+            for (i, &b) in s.bases.iter().enumerate() {
+                let e = Sinusoidal::new(s.variant, s.d_model, b);
+                let c = offset_curves_from(&ClosedForm::new(e, s.length), &[], 2);
+                let n = norm_by(c.pair_count);
+                let ys: Vec<f64> = c.closed.iter().map(|v| v / n).collect();
+                series.push(Series {
+                    stroke: strokes[i % 3],
+                    ..Series::line(
+                        format!("base {}", plain(b)),
+                        SERIES_COLORS[i % 6],
+                        Points::Uniform {
+                            x0: -l,
+                            dx: 1.0,
+                            ys: ys.clone(),
+                        },
+                    )
+                });
+                bases.push((b, ys));
+            }
+        }
+    }
+    let (lo, hi) = series
+        .iter()
+        .flat_map(|s| match &s.points {
+            Points::Uniform { ys, .. } => ys.clone(),
+            Points::Pairs(p) => p.iter().map(|(_, y)| *y).collect(),
+        })
+        .filter(|v| v.is_finite())
+        .fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = (hi - lo).max(1e-9) * 0.06;
+    let what = if s.normalised {
+        "cosine similarity"
+    } else {
+        "dot product"
+    };
+    let data = LineChartData {
+        series,
+        x: LineAxis::linear("offset k", -l, l),
+        y: LineAxis::linear(format!("PE(p)·PE(p+k), {what}"), lo - pad, hi + pad),
+        caption: format!(
+            "{} by offset · {} · d_model {} · length {} · base {}",
+            if s.normalised {
+                "Cosine similarity"
+            } else {
+                "Dot product"
+            },
+            s.variant.id(),
+            s.d_model,
+            s.length,
+            plain(s.base)
+        ),
+        guides: Vec::new(),
+    };
+    OffsetChart {
+        data: Rc::new(data),
+        curves,
+        bases,
+    }
+}
+
+#[function_component(OffsetsView)]
+pub fn offsets_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let key = (
+        s.variant,
+        s.d_model,
+        s.length,
+        s.base.to_bits(),
+        s.anchors(),
+        s.normalised,
+        s.offset_series,
+        s.bases.iter().map(|b| b.to_bits()).collect::<Vec<_>>(),
+    );
+    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let form = use_memo((encoding, s.length), |(e, l)| ClosedForm::new(*e, *l));
+    let settings = s.clone();
+    let chart = {
+        let form = form.clone();
+        use_memo(key, move |_| offset_chart(&settings, &form))
+    };
+    let cursor = use_state(|| None::<f64>);
+    let on_x = {
+        let cursor = cursor.clone();
+        Callback::from(move |x| cursor.set(x))
+    };
+    let csv: CsvExport = {
+        let (settings, chart) = (s.clone(), chart.clone());
+        Callback::from(move |_| offsets_csv(&settings, &chart))
+    };
+
+    let on_action = props.on_action.clone();
+    let on_series = {
+        let cb = on_action.clone();
+        Callback::from(move |v: String| {
+            cb.emit(Action::SetOffsetSeries(if v == "bases" {
+                OffsetSeries::Bases
+            } else {
+                OffsetSeries::Anchors
+            }))
+        })
+    };
+    let on_anchors = {
+        let cb = on_action.clone();
+        Callback::from(move |v: Vec<f64>| {
+            cb.emit(Action::SetAnchors(v.iter().map(|x| *x as usize).collect()))
+        })
+    };
+    let on_bases = {
+        let cb = on_action.clone();
+        Callback::from(move |v: Vec<f64>| cb.emit(Action::SetBases(v)))
+    };
+    let on_normalised = {
+        let cb = on_action.clone();
+        Callback::from(move |v: bool| cb.emit(Action::SetNormalised(v)))
+    };
+    let anchors_text = s
+        .anchors()
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let bases_text = s
+        .bases
+        .iter()
+        .map(|b| plain(*b))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let position_limit = Limit::linear("position", 0.0, (s.length - 1) as f64);
+    let gap = chart.curves.largest_gap();
+    let measured_count: usize = chart.curves.measured.iter().map(|m| m.len()).sum();
+    let anchors_mode = s.offset_series == OffsetSeries::Anchors;
+
+    html! {
+        <section class="panel" aria-labelledby="offsets-title">
+            <header class="panel-head">
+                <h2 id="offsets-title">{ "Dot product by offset" }</h2>
+                <p class="panel-lead">
+                    { "Take the encoding of a position p and of a position k steps later. Their \
+                       dot product does not depend on where p is, only on the offset k: every \
+                       anchor's measured points fall on the same curve, Σᵢ cos(k·ωᵢ)." }
+                </p>
+            </header>
+            <div class="view-controls">
+                <Segmented name="offset-series" legend="Compare"
+                    options={vec![("anchors".into(), "anchor positions".into()),
+                                  ("bases".into(), "bases".into())]}
+                    selected={if anchors_mode { "anchors" } else { "bases" }}
+                    on_change={on_series} />
+                if anchors_mode {
+                    <ListField id="anchors" label="Anchor positions p" value={anchors_text}
+                        limit={position_limit} max_items={MAX_ANCHORS} on_change={on_anchors}
+                        hint={format!("up to {MAX_ANCHORS}, 0 … {}", s.length - 1)} />
+                } else {
+                    <ListField id="bases" label="Bases" value={bases_text} limit={BASE}
+                        max_items={MAX_BASES} on_change={on_bases}
+                        hint={format!("up to {MAX_BASES}, 10 … 1000000")} />
+                }
+                <Toggle id="normalised" label="Normalise (cosine similarity)"
+                    checked={s.normalised} on_change={on_normalised} />
+            </div>
+            <div class="panel-body">
+                <LineChart
+                    id="offsets-chart"
+                    data={Shared::new(chart.data.clone())}
+                    description="Line chart of the dot product between the encodings of positions p and p + k against the offset k."
+                    file_stem={stem(s, "offsets")}
+                    cursor={*cursor}
+                    on_x={on_x}
+                    csv={Some(csv)}
+                />
+                <aside class="panel-side">
+                    <OffsetReadout settings={s.clone()} offset={cursor.map(|x| x as i64)} />
+                    <div class="explain">
+                        if anchors_mode {
+                            <p class="callout">
+                                { format!("Largest gap between a measured dot product and the closed \
+                                    form, over {measured_count} measured points: {}.",
+                                    significant(gap, 2)) }
+                            </p>
+                            if gap > 1e-6 {
+                                <p>
+                                    { "The gap is not zero: with an odd d_model the last column is a \
+                                       sine without a cosine partner, and sin(pω)·sin((p+k)ω) depends \
+                                       on p, not only on k. Every complete pair still follows the \
+                                       closed form." }
+                                </p>
+                            } else {
+                                <p>
+                                    { "Zero up to rounding: for each pair, sin(pω)·sin((p+k)ω) + \
+                                       cos(pω)·cos((p+k)ω) = cos(kω), whatever p is." }
+                                </p>
+                            }
+                        } else {
+                            <p>
+                                { "A larger base stretches every wavelength, so the curve stays \
+                                   high for longer: distant positions look more alike. A small \
+                                   base makes the similarity fall off fast and ripple." }
+                            </p>
+                        }
+                        <p>
+                            { format!("At k = 0 the dot product is |PE(p)|² = {} (each complete \
+                                pair adds sin² + cos² = 1); the curve is symmetric in k because \
+                                cosine is even.", plain(chart.curves.pair_count as f64)) }
+                        </p>
+                        <p class="muted">
+                            { "The line is the formula; each marker is a real dot product of two \
+                               rows of the matrix, computed separately." }
+                        </p>
+                    </div>
+                </aside>
+            </div>
+            <SimilaritySection settings={s.clone()} form={Shared::new(form)} />
+        </section>
+    }
+}
+
+/// The CSV of the offset chart: `offset`, then one column per series.
+fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), String> {
+    let l = s.length as i64 - 1;
+    let name = format!("{}.csv", stem(s, "offsets"));
+    match s.offset_series {
+        OffsetSeries::Anchors => {
+            let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+            let anchors = &chart.curves.anchors;
+            let work = s.length * chart.curves.pair_count.max(1) * anchors.len().max(1);
+            if work > MAX_CSV_WORK {
+                return Err(format!(
+                    "Exporting every offset for {} anchors at this size means about {} \
+                     multiply-adds; make length or d_model smaller.",
+                    anchors.len(),
+                    crate::format::large(work as f64)
+                ));
+            }
+            let curves = anchor_curves(&encoding, s.length, anchors);
+            let norms: Vec<f64> = (0..s.length).map(|q| norm(&encoding, q)).collect();
+            let mut header = vec!["offset".to_string()];
+            header.extend(anchors.iter().map(|p| format!("anchor_{p}")));
+            header.push("closed_form".into());
+            let n = chart.curves.pair_count.max(1) as f64;
+            let rows = (-l..=l).map(|k| {
+                let i = (k + l) as usize;
+                let mut row = vec![k as f64];
+                for (a, &p) in anchors.iter().enumerate() {
+                    let v = curves[a][i];
+                    let q = p as i64 + k;
+                    row.push(if s.normalised && (0..=l).contains(&q) {
+                        v / (norms[p] * norms[q as usize])
+                    } else {
+                        v
+                    });
+                }
+                let c = chart.curves.closed[i];
+                row.push(if s.normalised { c / n } else { c });
+                row
+            });
+            Ok((name, table_csv(&header, rows)))
+        }
+        OffsetSeries::Bases => {
+            let mut header = vec!["offset".to_string()];
+            header.extend(
+                chart
+                    .bases
+                    .iter()
+                    .map(|(b, _)| format!("base_{}", plain(*b))),
+            );
+            let rows = (-l..=l).map(|k| {
+                let i = (k + l) as usize;
+                let mut row = vec![k as f64];
+                row.extend(chart.bases.iter().map(|(_, ys)| ys[i]));
+                row
+            });
+            Ok((name, table_csv(&header, rows)))
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct OffsetReadoutProps {
+    settings: Settings,
+    offset: Option<i64>,
+}
+
+/// The exact values at the offset under the reading line.
+#[function_component(OffsetReadout)]
+fn offset_readout(props: &OffsetReadoutProps) -> Html {
+    let s = &props.settings;
+    let Some(k) = props.offset else {
+        return html! {
+            <div class="readout">
+                <h3 class="readout-title">{ "Read one offset" }</h3>
+                <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+            </div>
+        };
+    };
+    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let cosine =
+        |p: usize, q: usize| dot(&encoding, p, q) / (norm(&encoding, p) * norm(&encoding, q));
+    let value = |p: usize, q: usize| {
+        if s.normalised {
+            cosine(p, q)
+        } else {
+            dot(&encoding, p, q)
+        }
+    };
+    let rows: Vec<(String, String)> = match s.offset_series {
+        OffsetSeries::Anchors => {
+            let pairs = crate::math::offsets::PairStructure::of(&encoding).pairs;
+            let closed: f64 = pairs.iter().map(|w| (k as f64 * w).cos()).sum();
+            let closed = if s.normalised {
+                closed / pairs.len().max(1) as f64
+            } else {
+                closed
+            };
+            let mut rows = vec![("Σᵢ cos(kωᵢ)".to_string(), significant(closed, 9))];
+            for p in s.anchors() {
+                let q = p as i64 + k;
+                let v = if (0..s.length as i64).contains(&q) {
+                    significant(value(p, q as usize), 9)
+                } else {
+                    "outside the sequence".into()
+                };
+                rows.push((format!("PE({p})·PE({q})"), v));
+            }
+            rows
+        }
+        OffsetSeries::Bases => s
+            .bases
+            .iter()
+            .map(|&b| {
+                let e = Sinusoidal::new(s.variant, s.d_model, b);
+                let pairs = crate::math::offsets::PairStructure::of(&e).pairs;
+                let v: f64 = pairs.iter().map(|w| (k as f64 * w).cos()).sum();
+                let v = if s.normalised {
+                    v / pairs.len().max(1) as f64
+                } else {
+                    v
+                };
+                (format!("base {}", plain(b)), significant(v, 9))
+            })
+            .collect(),
+    };
+    html! {
+        <div class="readout" aria-live="polite">
+            <h3 class="readout-title">{ format!("offset k = {k}") }</h3>
+            <dl class="readout-list">
+                { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
+            </dl>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SimilarityProps {
+    settings: Settings,
+    form: Shared<ClosedForm>,
+}
+
+/// The position × position similarity heatmap, with what it shows.
+#[function_component(SimilaritySection)]
+fn similarity_section(props: &SimilarityProps) -> Html {
+    let s = &props.settings;
+    // Drawn a moment after the offset chart, so dragging a slider repaints that chart first.
+    let computed = use_deferred(
+        (props.form.clone(), s.normalised, s.palette),
+        |(form, normalised, palette)| {
+            let m = Rc::new(SimilarityMatrix::from_closed(form.0.clone(), *normalised));
+            let e = m.encoding;
+            let heat = HeatmapData {
+                matrix: m.clone(),
+                x: Axis::indexed("position q", "q"),
+                y: Axis::indexed("position p", "p"),
+                scale: ColorScale::symmetric(*palette, m.magnitude()),
+                colorbar_title: if *normalised {
+                    "cosine"
+                } else {
+                    "PE(p)·PE(q)"
+                }
+                .into(),
+                caption: format!(
+                    "{} of every pair of positions · {} · d_model {} · base {}",
+                    if *normalised {
+                        "Cosine similarity"
+                    } else {
+                        "Dot product"
+                    },
+                    e.variant.id(),
+                    e.d_model,
+                    plain(e.base)
+                ),
+                nouns: ("positions".into(), "positions".into()),
+            };
+            (m, Rc::new(heat))
+        },
+    );
+    let Some(computed) = computed else {
+        return html! { <div class="panel-body panel-body-second chart-pending" aria-busy="true"></div> };
+    };
+    let (matrix, heat) = (computed.0.clone(), computed.1.clone());
+    let cell = use_state(|| None::<(usize, usize)>);
+    let on_cell = {
+        let cell = cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
+    let csv: CsvExport = {
+        let (matrix, name) = (matrix.clone(), stem(s, "similarity"));
+        Callback::from(move |_| {
+            matrix_csv(&SimilarityTable(&matrix), "position", |c| {
+                format!("pos_{c}")
+            })
+            .map(|text| (format!("{name}.csv"), text))
+            .map_err(|e| e.message())
+        })
+    };
+    let readout = cell
+        .filter(|(p, q)| *p < s.length && *q < s.length)
+        .map(|(p, q)| {
+            use crate::math::matrix::Matrix;
+            (p, q, matrix.value(p, q))
+        });
+    html! {
+        <div class="panel-body panel-body-second">
+            <Heatmap
+                id="similarity-heatmap"
+                data={Shared::new(heat)}
+                description="Heatmap of the dot product between the encodings of every pair of positions; it is constant along each diagonal."
+                file_stem={stem(s, "similarity")}
+                cursor={*cell}
+                on_cell={on_cell}
+                csv={Some(csv)}
+                aspect={0.8}
+            />
+            <aside class="panel-side">
+                <div class="readout" aria-live="polite">
+                    if let Some((p, q, v)) = readout {
+                        <h3 class="readout-title">{ format!("p = {p}, q = {q}") }</h3>
+                        <dl class="readout-list">
+                            <dt>{ "offset" }</dt><dd>{ format!("k = q − p = {}", q as i64 - p as i64) }</dd>
+                            <dt>{ "value" }</dt><dd>{ significant(v, 9) }</dd>
+                        </dl>
+                    } else {
+                        <h3 class="readout-title">{ "The whole similarity matrix" }</h3>
+                        <p class="muted">{ "Hover a cell to read PE(p)·PE(q)." }</p>
+                    }
+                </div>
+                <div class="explain">
+                    <p>
+                        { "Row p, column q holds PE(p)·PE(q). Because the value depends only on \
+                           q − p, every diagonal is one colour: the matrix is symmetric and \
+                           Toeplitz. The bright main diagonal is each position with itself." }
+                    </p>
+                    <p class="muted">
+                        { "A model reading these products can tell near from far, but the product \
+                           alone does not say whether q comes before or after p: the curve is \
+                           symmetric." }
+                    </p>
+                </div>
+            </aside>
+        </div>
+    }
+}

@@ -1,0 +1,355 @@
+//! Waves and wavelengths: chosen columns drawn as functions of position, and every pair's
+//! wavelength on a logarithmic axis, from 2π up towards 2π·base.
+
+use std::f64::consts::TAU;
+
+use yew::prelude::*;
+
+use super::app::ViewProps;
+use super::chart::{CsvExport, Shared};
+use super::controls::ListField;
+use super::encoding::encoding_heatmap;
+use super::heatmap::Heatmap;
+use super::line_chart::LineChart;
+use crate::export::table_csv;
+use crate::format::{file_number, large, plain, significant};
+use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
+use crate::plot::lines::{
+    Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
+};
+use crate::state::{Action, Limit, Settings, MAX_DIMS};
+
+fn stem(s: &Settings, what: &str) -> String {
+    format!(
+        "pe_{what}_{}_d{}_len{}_base{}",
+        s.variant.id(),
+        s.d_model,
+        s.length,
+        file_number(s.base)
+    )
+}
+
+/// "dim 12 · sin · λ = 14.9".
+fn dim_label(e: &Sinusoidal, dim: usize) -> String {
+    let c = e.column(dim);
+    match c.wave {
+        Wave::Zero => format!("dim {dim} · zero padding"),
+        w => format!(
+            "dim {dim} · {} · λ = {}",
+            w.name(),
+            significant(c.wavelength(), 4)
+        ),
+    }
+}
+
+fn waves_chart(s: &Settings) -> LineChartData {
+    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let series = s
+        .dims()
+        .iter()
+        .enumerate()
+        .map(|(i, &dim)| {
+            let column = e.column(dim);
+            Series {
+                stroke: if column.wave == Wave::Cos {
+                    Stroke::Dashed
+                } else {
+                    Stroke::Solid
+                },
+                ..Series::line(
+                    dim_label(&e, dim),
+                    SERIES_COLORS[i % 6],
+                    Points::Uniform {
+                        x0: 0.0,
+                        dx: 1.0,
+                        ys: (0..s.length).map(|p| column.value(p as f64)).collect(),
+                    },
+                )
+            }
+        })
+        .collect();
+    LineChartData {
+        series,
+        x: LineAxis::linear("position", 0.0, (s.length - 1) as f64),
+        y: LineAxis::linear("PE(position, dim)", -1.08, 1.08),
+        caption: format!(
+            "Columns as waves of position · {} · d_model {} · base {}",
+            s.variant.id(),
+            s.d_model,
+            plain(s.base)
+        ),
+        guides: Vec::new(),
+    }
+}
+
+fn wavelengths(e: &Sinusoidal) -> Vec<(f64, f64)> {
+    (0..e.pair_count())
+        .map(|i| (i as f64, TAU / e.omega(i)))
+        .collect()
+}
+
+fn wavelength_chart(s: &Settings) -> LineChartData {
+    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let points = wavelengths(&e);
+    let few = points.len() <= 64;
+    let mut series = vec![Series {
+        marker: if few { Marker::Circle } else { Marker::None },
+        width: 2.0,
+        ..Series::line(
+            format!("{} (this variant)", s.variant.id()),
+            SERIES_COLORS[0],
+            Points::Pairs(points.clone()),
+        )
+    }];
+    if !matches!(s.variant, Variant::Paper | Variant::Split) {
+        let paper = Sinusoidal::new(Variant::Paper, s.d_model, s.base);
+        series.push(Series {
+            stroke: Stroke::Dashed,
+            ..Series::line(
+                "paper, for comparison",
+                SERIES_COLORS[6],
+                Points::Pairs(wavelengths(&paper)),
+            )
+        });
+    }
+    let top = points
+        .iter()
+        .map(|p| p.1)
+        .fold(TAU * s.base, f64::max)
+        .max(s.length as f64);
+    LineChartData {
+        series,
+        x: LineAxis::linear("pair i", 0.0, (points.len().max(2) - 1) as f64),
+        y: LineAxis::log("wavelength 2π/ωᵢ (positions)", TAU / 1.6, top * 1.8),
+        caption: format!(
+            "Wavelength of each pair · {} · d_model {} · base {}",
+            s.variant.id(),
+            s.d_model,
+            plain(s.base)
+        ),
+        guides: vec![
+            Guide {
+                value: TAU,
+                label: "2π ≈ 6.28".into(),
+                vertical: false,
+            },
+            Guide {
+                value: TAU * s.base,
+                label: format!("2π·base ≈ {}", large(TAU * s.base)),
+                vertical: false,
+            },
+            Guide {
+                value: s.length as f64,
+                label: format!("length = {}", s.length),
+                vertical: false,
+            },
+        ],
+    }
+}
+
+#[function_component(WavesView)]
+pub fn waves_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let dims = s.dims();
+    let waves = {
+        let settings = s.clone();
+        use_memo((e, s.length, dims.clone()), move |_| waves_chart(&settings))
+    };
+    let lambdas = {
+        let settings = s.clone();
+        use_memo((e, s.length), move |_| wavelength_chart(&settings))
+    };
+    let picker = use_memo((e, s.length.min(200), s.palette), |(e, l, p)| {
+        encoding_heatmap(*e, *l, *p)
+    });
+    let wave_x = use_state(|| None::<f64>);
+    let lambda_x = use_state(|| None::<f64>);
+    let cell = use_state(|| None::<(usize, usize)>);
+
+    let on_action = props.on_action.clone();
+    let on_dims = {
+        let cb = on_action.clone();
+        Callback::from(move |v: Vec<f64>| {
+            cb.emit(Action::SetDims(v.iter().map(|x| *x as usize).collect()))
+        })
+    };
+    let on_pick = {
+        let cb = on_action.clone();
+        Callback::from(move |c: usize| cb.emit(Action::ToggleDim(c)))
+    };
+    let dims_text = dims
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let waves_csv: CsvExport = {
+        let (settings, dims) = (s.clone(), dims.clone());
+        Callback::from(move |_| {
+            let e = Sinusoidal::new(settings.variant, settings.d_model, settings.base);
+            let columns: Vec<_> = dims.iter().map(|&d| e.column(d)).collect();
+            let mut header = vec!["position".to_string()];
+            header.extend(dims.iter().map(|d| format!("dim_{d}")));
+            let rows = (0..settings.length).map(|p| {
+                let mut row = vec![p as f64];
+                row.extend(columns.iter().map(|c| c.value(p as f64)));
+                row
+            });
+            Ok((
+                format!("{}.csv", stem(&settings, "waves")),
+                table_csv(&header, rows),
+            ))
+        })
+    };
+    let lambda_csv: CsvExport = {
+        let settings = s.clone();
+        Callback::from(move |_| {
+            let e = Sinusoidal::new(settings.variant, settings.d_model, settings.base);
+            let header = ["pair", "omega", "wavelength"].map(String::from);
+            let rows = (0..e.pair_count()).map(|i| vec![i as f64, e.omega(i), TAU / e.omega(i)]);
+            Ok((
+                format!("{}.csv", stem(&settings, "wavelengths")),
+                table_csv(&header, rows),
+            ))
+        })
+    };
+
+    let wave_readout = wave_x.map(|x| {
+        let p = x.max(0.0) as usize;
+        let rows: Vec<(String, String)> = dims
+            .iter()
+            .map(|&d| (format!("dim {d}"), significant(e.value(p, d), 7)))
+            .collect();
+        (p, rows)
+    });
+    let lambda_readout = lambda_x.and_then(|x| {
+        let i = x.round().max(0.0) as usize;
+        (i < e.pair_count()).then(|| {
+            let w = e.omega(i);
+            let x = e.exponent(i);
+            (i, w, x, TAU / w)
+        })
+    });
+    let pairs = e.pair_count();
+    let slowest = TAU / e.omega(pairs.saturating_sub(1));
+    let longer = (0..pairs)
+        .filter(|&i| TAU / e.omega(i) > s.length as f64)
+        .count();
+
+    html! {
+        <section class="panel" aria-labelledby="waves-title">
+            <header class="panel-head">
+                <h2 id="waves-title">{ "Waves and wavelengths" }</h2>
+                <p class="panel-lead">
+                    { "Every column of the matrix is a sine or cosine of the position. Pick \
+                       columns by typing their numbers or by clicking the small heatmap, and \
+                       watch how much faster the left columns turn than the right ones." }
+                </p>
+            </header>
+            <div class="view-controls">
+                <ListField id="dims" label="Dimensions" value={dims_text}
+                    limit={Limit::linear("dimension", 0.0, (s.d_model - 1) as f64)}
+                    max_items={MAX_DIMS} on_change={on_dims}
+                    hint={format!("up to {MAX_DIMS}, 0 … {}; click a column below to add or remove it", s.d_model - 1)} />
+            </div>
+            <div class="picker">
+                <Heatmap
+                    id="waves-picker"
+                    data={Shared::new(picker)}
+                    description="The encoding matrix; click a column (or press Enter on it) to add or remove that dimension in the waves chart."
+                    file_stem={stem(s, "matrix")}
+                    cursor={*cell}
+                    on_cell={{ let cell = cell.clone(); Callback::from(move |c| cell.set(c)) }}
+                    on_pick={Some(on_pick)}
+                    aspect={0.22}
+                    min_height={170.0}
+                    max_height={240.0}
+                />
+            </div>
+            <div class="panel-body">
+                <LineChart
+                    id="waves-chart"
+                    data={Shared::new(waves)}
+                    description="Line chart of the chosen columns of the encoding matrix against the position; sines solid, cosines dashed."
+                    file_stem={stem(s, "waves")}
+                    cursor={*wave_x}
+                    on_x={{ let x = wave_x.clone(); Callback::from(move |v| x.set(v)) }}
+                    csv={Some(waves_csv)}
+                />
+                <aside class="panel-side">
+                    <div class="readout" aria-live="polite">
+                        if let Some((p, rows)) = wave_readout {
+                            <h3 class="readout-title">{ format!("position {p}") }</h3>
+                            <dl class="readout-list">
+                                { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
+                            </dl>
+                        } else {
+                            <h3 class="readout-title">{ "Read one position" }</h3>
+                            <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+                        }
+                    </div>
+                    <div class="explain">
+                        <p>
+                            { "A sine and the cosine next to it share one frequency: together they \
+                               are the two coordinates of a point going round a circle, one lap \
+                               every wavelength λ = 2π/ω positions." }
+                        </p>
+                        <ul class="dims-list">
+                            { for dims.iter().map(|&d| html! {
+                                <li>{ format!("{}: {} laps over these {} positions", dim_label(&e, d),
+                                    laps(e.column(d).wavelength(), s.length), s.length) }</li>
+                            }) }
+                        </ul>
+                    </div>
+                </aside>
+            </div>
+            <div class="panel-body panel-body-second">
+                <LineChart
+                    id="wavelengths-chart"
+                    data={Shared::new(lambdas)}
+                    description="Wavelength of every frequency pair on a logarithmic axis, from 2π up towards 2π times the base."
+                    file_stem={stem(s, "wavelengths")}
+                    cursor={*lambda_x}
+                    on_x={{ let x = lambda_x.clone(); Callback::from(move |v| x.set(v)) }}
+                    csv={Some(lambda_csv)}
+                />
+                <aside class="panel-side">
+                    <div class="readout" aria-live="polite">
+                        if let Some((i, w, x, l)) = lambda_readout {
+                            <h3 class="readout-title">{ format!("pair i = {i}") }</h3>
+                            <dl class="readout-list">
+                                <dt>{ "ω" }</dt>
+                                <dd>{ format!("{}^(−{}/{}) = {}", plain(s.base), x.numerator, x.denominator, significant(w, 6)) }</dd>
+                                <dt>{ "wavelength" }</dt><dd>{ format!("{} positions", significant(l, 6)) }</dd>
+                            </dl>
+                        } else {
+                            <h3 class="readout-title">{ "Read one pair" }</h3>
+                            <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+                        }
+                    </div>
+                    <div class="explain">
+                        <p>
+                            { format!("On a logarithmic axis the wavelengths lie on a straight line: \
+                                each pair's wavelength is the previous one times the same factor, \
+                                from 2π ≈ 6.28 to {} positions for the slowest pair.", large(slowest)) }
+                        </p>
+                        <p>
+                            { format!("{longer} of the {pairs} pairs have a wavelength longer than the \
+                                sequence (the line labelled length): over these positions they never \
+                                complete a lap, and their values alone tell positions apart uniquely.") }
+                        </p>
+                    </div>
+                </aside>
+            </div>
+        </section>
+    }
+}
+
+/// How many laps a wave of this wavelength makes over `length` positions, for people.
+fn laps(wavelength: f64, length: usize) -> String {
+    if !wavelength.is_finite() {
+        return "0 (constant)".into();
+    }
+    let n = (length.saturating_sub(1)) as f64 / wavelength;
+    significant(n, 3)
+}

@@ -1,0 +1,53 @@
+//! The envelope keeps every pixel column's extremes, in order, and shrinks long series.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::plot::envelope::m4;
+
+#[test]
+fn short_series_pass_through() {
+    let ys = [1.0, 2.0, 3.0];
+    assert_eq!(
+        m4(0.0, 1.0, &ys, (0.0, 2.0), 100),
+        vec![(0.0, 1.0), (1.0, 2.0), (2.0, 3.0)]
+    );
+}
+
+#[test]
+fn long_series_keep_each_columns_extremes() {
+    let n = 100_000;
+    let ys: Vec<f64> = (0..n)
+        .map(|i| ((i as f64) * 0.37).sin() * (1.0 + i as f64 / n as f64))
+        .collect();
+    let pixels = 500;
+    let pts = m4(0.0, 1.0, &ys, (0.0, (n - 1) as f64), pixels);
+    assert!(pts.len() <= 4 * pixels + 4, "{} points", pts.len());
+    assert!(pts.windows(2).all(|w| w[0].0 < w[1].0), "x stays in order");
+    let per = (n - 1) as f64 / pixels as f64;
+    for col in 0..pixels {
+        let (a, b) = (
+            (col as f64 * per).ceil() as usize,
+            (((col + 1) as f64 * per).ceil() as usize).min(n),
+        );
+        if a >= b {
+            continue;
+        }
+        let max = ys[a..b].iter().cloned().fold(f64::MIN, f64::max);
+        let min = ys[a..b].iter().cloned().fold(f64::MAX, f64::min);
+        let kept: Vec<f64> = pts
+            .iter()
+            .filter(|p| p.0 >= a as f64 && p.0 < b as f64)
+            .map(|p| p.1)
+            .collect();
+        assert!(kept.contains(&max) && kept.contains(&min), "column {col}");
+    }
+}
+
+#[test]
+fn gaps_survive() {
+    let mut ys = vec![1.0; 10_000];
+    for y in &mut ys[4000..6000] {
+        *y = f64::NAN;
+    }
+    let pts = m4(0.0, 1.0, &ys, (0.0, 9999.0), 100);
+    assert_eq!(pts.iter().filter(|p| p.1.is_nan()).count(), 1);
+}
