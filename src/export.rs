@@ -38,20 +38,31 @@ pub fn matrix_csv(
     first_header: &str,
     column_name: impl Fn(usize) -> String,
 ) -> Result<String, TooLarge> {
+    labelled_csv(matrix, first_header, |r| r.to_string(), column_name)
+}
+
+/// A matrix as CSV with named rows and columns: header `first_header,<column names>`, then one
+/// line per row starting with its name (names are quoted when they contain a comma or quote).
+pub fn labelled_csv(
+    matrix: &dyn Matrix,
+    first_header: &str,
+    row_name: impl Fn(usize) -> String,
+    column_name: impl Fn(usize) -> String,
+) -> Result<String, TooLarge> {
     let (rows, cols) = (matrix.rows(), matrix.cols());
     let cells = rows.saturating_mul(cols);
     if cells > MAX_CSV_CELLS {
         return Err(TooLarge { cells });
     }
     let mut out = String::with_capacity(cells * 13 + cols * 8 + 64);
-    out.push_str(first_header);
+    out.push_str(&quote(first_header));
     for c in 0..cols {
         out.push(',');
-        out.push_str(&column_name(c));
+        out.push_str(&quote(&column_name(c)));
     }
     out.push('\n');
     for r in 0..rows {
-        let _ = write!(out, "{r}");
+        out.push_str(&quote(&row_name(r)));
         for c in 0..cols {
             out.push(',');
             out.push_str(&format_value(matrix.value(r, c)));
@@ -59,6 +70,15 @@ pub fn matrix_csv(
         out.push('\n');
     }
     Ok(out)
+}
+
+/// A CSV field, quoted when it needs to be.
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
 }
 
 /// A table as CSV: the header, then one line per row; the first column is an index written as

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::format::plain as fmt;
+use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
@@ -257,6 +258,7 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
 pub enum View {
     #[default]
     Matrix,
+    Attention,
     Offsets,
     Waves,
     Rotations,
@@ -265,8 +267,9 @@ pub enum View {
 }
 
 impl View {
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Matrix,
+        View::Attention,
         View::Offsets,
         View::Waves,
         View::Rotations,
@@ -278,6 +281,7 @@ impl View {
     pub fn id(self) -> &'static str {
         match self {
             View::Matrix => "heatmap",
+            View::Attention => "attention",
             View::Offsets => "offsets",
             View::Waves => "waves",
             View::Rotations => "rotations",
@@ -294,6 +298,7 @@ impl View {
     pub fn label(self) -> &'static str {
         match self {
             View::Matrix => "Encoding matrix",
+            View::Attention => "Dog bites man",
             View::Offsets => "Dot product by offset",
             View::Waves => "Waves & wavelengths",
             View::Rotations => "Rotations",
@@ -390,6 +395,12 @@ pub struct Settings {
     pub pairing: Pairing,
     /// Multiply token embeddings by √d_model before adding the encoding, as the paper does.
     pub scale_embeddings: bool,
+    /// Attention demo: the two sentences compared (already checked by `parse_sentence`).
+    pub sentences: [String; 2],
+    /// Attention demo: whether the head is told where each token is.
+    pub attention_position: bool,
+    /// Attention demo: which sentence (0 = A, 1 = B) the step-by-step follows.
+    pub trace: usize,
 }
 
 impl Default for Settings {
@@ -411,6 +422,9 @@ impl Default for Settings {
             pair: 0,
             pairing: Pairing::Partners,
             scale_embeddings: true,
+            sentences: ["dog bites man".into(), "man bites dog".into()],
+            attention_position: false,
+            trace: 0,
         }
     }
 }
@@ -478,6 +492,10 @@ pub enum Action {
     SetPair(usize),
     SetPairing(Pairing),
     SetScaleEmbeddings(bool),
+    /// Replaces sentence 0 (A) or 1 (B); ignored unless `parse_sentence` accepts the text.
+    SetSentence(usize, String),
+    SetAttentionPosition(bool),
+    SetTrace(usize),
 }
 
 impl Reducible for Settings {
@@ -536,6 +554,14 @@ impl Reducible for Settings {
             Action::SetPair(p) => next.pair = p,
             Action::SetPairing(p) => next.pairing = p,
             Action::SetScaleEmbeddings(v) => next.scale_embeddings = v,
+            Action::SetSentence(i, text) => {
+                if let (Some(slot), Ok(words)) = (next.sentences.get_mut(i), parse_sentence(&text))
+                {
+                    *slot = words.join(" ");
+                }
+            }
+            Action::SetAttentionPosition(v) => next.attention_position = v,
+            Action::SetTrace(i) => next.trace = i.min(1),
         }
         // Settings that depend on the length stay inside it.
         next.position = next.position.min(next.length - 1);

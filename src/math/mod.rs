@@ -1,5 +1,6 @@
 //! Pure math: encodings and the numbers derived from them. No web dependency; tested natively.
 
+pub mod attention;
 pub mod binning;
 pub mod cost;
 pub mod embedding;

@@ -4,6 +4,7 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::addition::AdditionView;
+use super::attention::AttentionView;
 use super::encoding::EncodingView;
 use super::norms::NormsView;
 use super::offsets::OffsetsView;
@@ -27,6 +28,7 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
     } = props;
     match view {
         View::Matrix => html! { <EncodingView {settings} {on_action} /> },
+        View::Attention => html! { <AttentionView {settings} {on_action} /> },
         View::Offsets => html! { <OffsetsView {settings} {on_action} /> },
         View::Waves => html! { <WavesView {settings} {on_action} /> },
         View::Rotations => html! { <RotationsView {settings} {on_action} /> },

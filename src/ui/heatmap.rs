@@ -29,6 +29,10 @@ pub struct HeatmapProps {
     pub on_pick: Option<Callback<usize>>,
     #[prop_or_default]
     pub csv: Option<CsvExport>,
+    /// Show the value under the cursor as a line under the chart (for small heatmaps without a
+    /// readout of their own); otherwise it is only announced to screen readers.
+    #[prop_or_default]
+    pub show_value: bool,
     /// Height as a fraction of the width, within [min_height, max_height] CSS pixels.
     #[prop_or(0.62)]
     pub aspect: f64,
@@ -219,7 +223,13 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                 />
                 <canvas ref={overlay} class="chart-overlay" style={style} aria-hidden="true" />
             </div>
-            <p class="visually-hidden" aria-live="polite">{ summary.unwrap_or_default() }</p>
+            if props.show_value {
+                <p class="chart-value" aria-live="polite">
+                    { summary.unwrap_or_else(|| "Hover or use the arrow keys to read a value.".into()) }
+                </p>
+            } else {
+                <p class="visually-hidden" aria-live="polite">{ summary.unwrap_or_default() }</p>
+            }
             if let Some(p) = &*problem {
                 <p class="note note-error" role="alert">{ p.clone() }</p>
             }
@@ -281,4 +291,44 @@ fn draw_cursor(
         (bw + 3.0) * r,
         (bh + 3.0) * r,
     );
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MatrixCardProps {
+    pub id: AttrValue,
+    pub data: Shared<HeatmapData>,
+    pub description: AttrValue,
+    pub file_stem: AttrValue,
+    /// Height in CSS pixels.
+    pub height: f64,
+}
+
+/// A small heatmap with its own cursor, a visible value readout and a CSV of its cells.
+#[function_component(MatrixCard)]
+pub fn matrix_card(props: &MatrixCardProps) -> Html {
+    let cell = use_state(|| None::<(usize, usize)>);
+    let on_cell = {
+        let cell = cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
+    let csv: CsvExport = {
+        let (data, stem) = (props.data.clone(), props.file_stem.clone());
+        Callback::from(move |_| {
+            let (x, y) = (&data.x, &data.y);
+            crate::export::labelled_csv(
+                &*data.matrix,
+                &y.unit,
+                |r| y.label(r),
+                |c| format!("{}_{}", x.unit, x.label(c)),
+            )
+            .map(|text| (format!("{stem}.csv"), text))
+            .map_err(|e| e.message())
+        })
+    };
+    html! {
+        <Heatmap id={props.id.clone()} data={props.data.clone()}
+            description={props.description.clone()} file_stem={props.file_stem.clone()}
+            cursor={*cell} on_cell={on_cell} csv={Some(csv)} show_value={true}
+            aspect={0.0} min_height={props.height} max_height={props.height} />
+    }
 }

@@ -2,6 +2,7 @@
 
 pub mod addition;
 pub mod app;
+pub mod attention;
 pub mod browser;
 pub mod chart;
 pub mod controls;

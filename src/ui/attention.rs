@@ -1,0 +1,461 @@
+//! "Dog bites man" versus "man bites dog": one self-attention head on two sentences, with and
+//! without the position encoding, and every step of the computation on screen.
+
+use std::rc::Rc;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::app::ViewProps;
+use super::chart::Shared;
+use super::controls::{Segmented, Toggle};
+use super::heatmap::MatrixCard;
+use crate::format::{file_number, plain, significant};
+use crate::math::attention::{
+    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Pass, DEMO_MAX_WIDTH,
+};
+use crate::math::matrix::Dense;
+use crate::math::sinusoidal::Sinusoidal;
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::state::{Action, Settings};
+
+/// The width the demo runs at.
+pub fn demo_width(d_model: usize) -> usize {
+    d_model.min(DEMO_MAX_WIDTH)
+}
+
+/// Everything the demo shows, for one set of settings.
+pub struct Demo {
+    pub width: usize,
+    pub head: Head,
+    pub passes: [Pass; 2],
+    /// Cosine similarity of the two mean-pooled outputs.
+    pub summary_cosine: f64,
+    pub same_words: bool,
+}
+
+/// The position encoding rows 0..n at the demo width.
+fn positions(s: &Settings, n: usize, width: usize) -> Dense {
+    let e = Sinusoidal::new(s.variant, width, s.base);
+    Dense::new(n, width, (0..n).flat_map(|p| e.row(p)).collect())
+}
+
+pub fn demo(s: &Settings) -> Demo {
+    let width = demo_width(s.d_model);
+    let head = Head::seeded(width);
+    let scale = if s.scale_embeddings {
+        (width as f64).sqrt()
+    } else {
+        1.0
+    };
+    let tokens: Vec<Vec<String>> = s
+        .sentences
+        .iter()
+        .map(|t| parse_sentence(t).unwrap_or_else(|_| vec!["?".into()]))
+        .collect();
+    let pass = |t: &[String]| {
+        let pe = s.attention_position.then(|| positions(s, t.len(), width));
+        run(&head, t, scale, pe.as_ref())
+    };
+    let passes = [pass(&tokens[0]), pass(&tokens[1])];
+    let summary_cosine = cosine(
+        &mean_pool(&passes[0].outputs),
+        &mean_pool(&passes[1].outputs),
+    );
+    Demo {
+        width,
+        same_words: same_words(&tokens[0], &tokens[1]),
+        head,
+        passes,
+        summary_cosine,
+    }
+}
+
+fn magnitude(m: &Dense) -> f64 {
+    m.data.iter().fold(1e-9f64, |a, v| a.max(v.abs()))
+}
+
+/// A small heatmap of `m` with token rows and the given columns.
+fn card(
+    m: &Dense,
+    caption: String,
+    tokens: &[String],
+    columns: Axis,
+    palette: Palette,
+    range: Option<f64>,
+) -> Rc<HeatmapData> {
+    Rc::new(HeatmapData {
+        matrix: Rc::new(m.clone()),
+        x: columns,
+        y: Axis::named("token", "token", tokens.to_vec()),
+        scale: ColorScale::symmetric(palette, range.unwrap_or_else(|| magnitude(m))),
+        colorbar_title: "value".into(),
+        caption,
+        nouns: ("tokens".into(), "dimensions".into()),
+    })
+}
+
+fn keys(tokens: &[String]) -> Axis {
+    Axis::named("key (attended to)", "key", tokens.to_vec())
+}
+
+fn dims() -> Axis {
+    Axis::indexed("dimension", "dim")
+}
+
+/// Height of a small heatmap with `rows` rows.
+fn height(rows: usize) -> f64 {
+    (112.0 + 26.0 * rows as f64).min(520.0)
+}
+
+fn stem(s: &Settings, what: &str) -> String {
+    format!(
+        "pe_attention_{what}_{}_{}_d{}_base{}",
+        if s.attention_position {
+            "pe_on"
+        } else {
+            "pe_off"
+        },
+        s.variant.id(),
+        demo_width(s.d_model),
+        file_number(s.base)
+    )
+}
+
+#[function_component(AttentionView)]
+pub fn attention_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let key = (
+        s.sentences.clone(),
+        s.attention_position,
+        s.scale_embeddings,
+        s.variant,
+        demo_width(s.d_model),
+        s.base.to_bits(),
+    );
+    let demo = {
+        let settings = s.clone();
+        use_memo(key, move |_| demo(&settings))
+    };
+    let palette = s.palette;
+    let [a, b] = &demo.passes;
+    let matches = match_words(a, b);
+    let names = ["A", "B"];
+    let on_action = props.on_action.clone();
+    let on_position = {
+        let cb = on_action.clone();
+        Callback::from(move |v: String| cb.emit(Action::SetAttentionPosition(v == "on")))
+    };
+    let on_scale = {
+        let cb = on_action.clone();
+        Callback::from(move |v: bool| cb.emit(Action::SetScaleEmbeddings(v)))
+    };
+    let on_trace = {
+        let cb = on_action.clone();
+        Callback::from(move |v: String| cb.emit(Action::SetTrace(usize::from(v == "b"))))
+    };
+    let width_note = if s.d_model > DEMO_MAX_WIDTH {
+        format!(
+            "d_model is {}; to stay readable the demo runs one head at width {} (embeddings, \
+             encoding and weights all at width {}, with the current base and variant).",
+            s.d_model, demo.width, demo.width
+        )
+    } else {
+        format!("The head runs at width d_model = {}.", demo.width)
+    };
+    let longest = a.tokens.len().max(b.tokens.len());
+    let beyond = s.attention_position && longest > s.length;
+    let verdict = verdict(&demo, s.attention_position);
+    let attention = |i: usize| {
+        card(
+            &demo.passes[i].weights,
+            format!("Attention weights, sentence {} (rows: queries)", names[i]),
+            &demo.passes[i].tokens,
+            keys(&demo.passes[i].tokens),
+            palette,
+            Some(1.0),
+        )
+    };
+    let outputs = |i: usize| {
+        card(
+            &demo.passes[i].outputs,
+            format!("Outputs, sentence {}", names[i]),
+            &demo.passes[i].tokens,
+            dims(),
+            palette,
+            Some(magnitude(&a.outputs).max(magnitude(&b.outputs))),
+        )
+    };
+
+    html! {
+        <section class="panel" aria-labelledby="attention-title">
+            <header class="panel-head">
+                <h2 id="attention-title">{ "Dog bites man, man bites dog" }</h2>
+                <p class="panel-lead">
+                    { "Two sentences with the same words in a different order. Self-attention \
+                       compares every word with every other word by content alone, so unless the \
+                       input says where each word is, swapping words only swaps the outputs: the \
+                       head cannot tell who bit whom." }
+                </p>
+            </header>
+            <div class="view-controls">
+                <SentenceField index={0} label="Sentence A" value={s.sentences[0].clone()} on_action={on_action.clone()} />
+                <SentenceField index={1} label="Sentence B" value={s.sentences[1].clone()} on_action={on_action.clone()} />
+                <Segmented name="attention-position" legend="Position encoding"
+                    options={vec![("off".into(), "off".into()), ("on".into(), "on (sinusoidal)".into())]}
+                    selected={if s.attention_position { "on" } else { "off" }} on_change={on_position} />
+                <Toggle id="scale-embeddings-attn" label="Scale embeddings by √d_model"
+                    checked={s.scale_embeddings} on_change={on_scale} />
+                <p class="note note-info">{ width_note }</p>
+                if beyond {
+                    <p class="note note-info">
+                        { format!("The longest sentence has {longest} words but length is {}: the \
+                            sinusoidal formula still gives positions {} and beyond (it is defined \
+                            for every position), so the demo uses them. A learned table would \
+                            have no rows there.", s.length, s.length) }
+                    </p>
+                }
+            </div>
+
+            <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.same_words { "verdict-tie" } else { "verdict-apart" })}
+                role="status" aria-live="polite">
+                <p class="verdict-number">
+                    <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
+                    <span id="summary-cosine" class="verdict-value">{ format!("{:.6}", demo.summary_cosine) }</span>
+                </p>
+                <p>{ verdict }</p>
+            </div>
+
+            <div class="twin twin-2">
+                <MatrixCard id="attention-a" data={Shared::new(attention(0))}
+                    description="Attention weights of sentence A: row i shows how much token i attends to each token."
+                    file_stem={stem(s, "weights_a")} height={height(a.tokens.len())} />
+                <MatrixCard id="attention-b" data={Shared::new(attention(1))}
+                    description="Attention weights of sentence B."
+                    file_stem={stem(s, "weights_b")} height={height(b.tokens.len())} />
+            </div>
+
+            <div class="panel-body">
+                <table class="numbers words">
+                    <caption>{ "Each word's output in both sentences" }</caption>
+                    <thead><tr>
+                        <th scope="col">{ "word" }</th><th scope="col">{ "position in A" }</th>
+                        <th scope="col">{ "position in B" }</th><th scope="col">{ "largest difference" }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for matches.iter().map(|m| html! {
+                            <tr>
+                                <th scope="row">{ m.word.clone() }</th>
+                                <td>{ m.position_a }</td>
+                                <td>{ m.position_b }</td>
+                                <td>{ if m.max_difference == 0.0 { "0 (identical)".to_string() } else { significant(m.max_difference, 3) } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+                <div class="explain">
+                    <p>
+                        { "The summary is the mean of a sentence's output vectors: a description \
+                           that ignores order, like a bag of words. Without position it is the same \
+                           for both sentences, to the last digit." }
+                    </p>
+                    <p>
+                        { "Switch the position encoding on: each word's vector now carries its \
+                           position, the scores change, the outputs change, and the summaries \
+                           move apart." }
+                    </p>
+                    if !demo.same_words {
+                        <p class="note-inline">
+                            { "These two sentences do not contain the same words, so they differ \
+                               with or without position; the words they share are compared above." }
+                        </p>
+                    }
+                </div>
+            </div>
+
+            <div class="twin twin-2">
+                <MatrixCard id="outputs-a" data={Shared::new(outputs(0))}
+                    description="Output vectors of sentence A, one row per token."
+                    file_stem={stem(s, "outputs_a")} height={height(a.tokens.len())} />
+                <MatrixCard id="outputs-b" data={Shared::new(outputs(1))}
+                    description="Output vectors of sentence B, one row per token."
+                    file_stem={stem(s, "outputs_b")} height={height(b.tokens.len())} />
+            </div>
+
+            <Steps settings={s.clone()} demo={Shared::new(demo.clone())} on_trace={on_trace} />
+        </section>
+    }
+}
+
+/// The sentence that states what the numbers mean.
+fn verdict(demo: &Demo, position: bool) -> String {
+    let tie = demo.summary_cosine >= 0.9999995;
+    match (position, demo.same_words, tie) {
+        (false, true, _) => "Identical: without position information every word gets exactly the \
+            same output in both sentences, so the order-free summaries are equal. The model \
+            cannot tell the two sentences apart."
+            .into(),
+        (true, true, false) => format!(
+            "Different: with the position encoding added, the same words get different outputs \
+             and the summaries are no longer equal (1 − cosine = {}). Order now matters.",
+            significant(1.0 - demo.summary_cosine, 3)
+        ),
+        (true, true, true) => "Almost identical even with positions: try a smaller base or more \
+            words; the encoding barely changes between these positions."
+            .into(),
+        (_, false, _) => "The sentences contain different words, so their summaries differ \
+            for that reason alone."
+            .into(),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SentenceProps {
+    index: usize,
+    label: AttrValue,
+    value: String,
+    on_action: Callback<Action>,
+}
+
+/// A sentence input: words are checked (at most 16) and a refused edit says why.
+#[function_component(SentenceField)]
+fn sentence_field(props: &SentenceProps) -> Html {
+    let problem = use_state(|| None::<String>);
+    let id = format!("sentence-{}", if props.index == 0 { "a" } else { "b" });
+    let note_id = format!("{id}-note");
+    let on_change = {
+        let (problem, cb, index, current) = (
+            problem.clone(),
+            props.on_action.clone(),
+            props.index,
+            props.value.clone(),
+        );
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match parse_sentence(&input.value()) {
+                Ok(words) => {
+                    problem.set(None);
+                    cb.emit(Action::SetSentence(index, words.join(" ")));
+                }
+                Err(message) => {
+                    input.set_value(&current);
+                    problem.set(Some(format!("{message} The sentence is unchanged.")));
+                }
+            }
+        })
+    };
+    html! {
+        <div class="list-field sentence-field">
+            <label for={id.clone()} class="control-label">{ props.label.clone() }</label>
+            <input id={id} class="control-list" type="text" autocomplete="off" spellcheck="false"
+                value={props.value.clone()} onchange={on_change} aria-describedby={note_id.clone()} />
+            <p id={note_id} class={if problem.is_some() { "note note-error" } else { "note" }}
+                role="status" aria-live="polite">{ (*problem).clone().unwrap_or_default() }</p>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StepsProps {
+    settings: Settings,
+    demo: Shared<Demo>,
+    on_trace: Callback<String>,
+}
+
+/// The layer step by step for one sentence: embeddings, + position, Q, K, V, scores, weights,
+/// outputs — and the weight matrices.
+#[function_component(Steps)]
+fn steps(props: &StepsProps) -> Html {
+    let s = &props.settings;
+    let demo = &props.demo;
+    let i = s.trace.min(1);
+    let pass = &demo.passes[i];
+    let name = ["A", "B"][i];
+    let t = &pass.tokens;
+    let p = s.palette;
+    let n = t.len();
+    let vectors = magnitude(&pass.input).max(magnitude(&pass.embeddings));
+    let scale_text = if s.scale_embeddings {
+        format!(" × √{} (scaled)", demo.width)
+    } else {
+        String::new()
+    };
+    let step = |id: &str, title: &str, text: String, data: Rc<HeatmapData>, rows: usize| {
+        html! {
+            <li class="step">
+                <h4>{ title.to_string() }</h4>
+                <p class="muted small">{ text }</p>
+                <MatrixCard id={format!("step-{id}")} data={Shared::new(data)}
+                    description={format!("{title} for sentence {name}.")}
+                    file_stem={stem(s, &format!("{id}_{}", name.to_lowercase()))}
+                    height={height(rows)} />
+            </li>
+        }
+    };
+    let weights_axis = || Axis::indexed("output dimension", "out");
+    let w = |m: &Dense, label: &str| {
+        Rc::new(HeatmapData {
+            matrix: Rc::new(m.clone()),
+            x: weights_axis(),
+            y: Axis::indexed("input dimension", "in"),
+            scale: ColorScale::symmetric(p, magnitude(m)),
+            colorbar_title: "weight".into(),
+            caption: format!("{label} ({0} × {0}), seeded", demo.width),
+            nouns: ("rows".into(), "columns".into()),
+        })
+    };
+    html! {
+        <div class="steps-section">
+            <h3 class="section-title">{ "Follow one number through the layer" }</h3>
+            <div class="view-controls">
+                <Segmented name="trace" legend="Sentence"
+                    options={vec![("a".into(), format!("A: {}", s.sentences[0]).into()),
+                                  ("b".into(), format!("B: {}", s.sentences[1]).into())]}
+                    selected={if i == 0 { "a" } else { "b" }} on_change={props.on_trace.clone()} />
+            </div>
+            <ol class="steps">
+                { step("embeddings", "1. Token embeddings",
+                    format!("Each word's vector, derived from the word itself{scale_text}."),
+                    card(&pass.embeddings, format!("Embeddings, sentence {name}"), t, dims(), p, Some(vectors)), n) }
+                { step("input", "2. + position",
+                    if s.attention_position {
+                        format!("The sinusoidal encoding of positions 0 … {} added ({} , base {}).",
+                            n - 1, s.variant.id(), plain(s.base))
+                    } else {
+                        "Position encoding is off: the input is the embeddings unchanged.".into()
+                    },
+                    card(&pass.input, format!("Input, sentence {name}"), t, dims(), p, Some(vectors)), n) }
+                { step("q", "3. Queries Q = X·W_Q", "What each token is looking for.".into(),
+                    card(&pass.q, format!("Q, sentence {name}"), t, dims(), p, None), n) }
+                { step("k", "3. Keys K = X·W_K", "What each token offers to the others.".into(),
+                    card(&pass.k, format!("K, sentence {name}"), t, dims(), p, None), n) }
+                { step("v", "3. Values V = X·W_V", "What each token passes on when attended to.".into(),
+                    card(&pass.v, format!("V, sentence {name}"), t, dims(), p, None), n) }
+                { step("scores", "4. Scores Q·Kᵀ/√d_k",
+                    format!("How well query i matches key j, divided by √{} so the numbers stay moderate.", demo.width),
+                    card(&pass.scores, format!("Scores, sentence {name}"), t, keys(t), p, None), n) }
+                { step("weights", "5. softmax, row by row",
+                    "Each row becomes weights that are positive and add up to 1.".into(),
+                    card(&pass.weights, format!("Weights, sentence {name}"), t, keys(t), p, Some(1.0)), n) }
+                { step("outputs", "6. Outputs = weights · V",
+                    "Each token's output is the weighted mean of all values.".into(),
+                    card(&pass.outputs, format!("Outputs, sentence {name}"), t, dims(), p, None), n) }
+            </ol>
+            <details class="weights">
+                <summary>{ format!("The head's weights W_Q, W_K, W_V ({0} × {0}, fixed seeds)", demo.width) }</summary>
+                <p class="muted small">
+                    { "Entries drawn from N(0, 1/width) by a seeded generator: the same on every \
+                       machine and reload. They are not trained; any fixed weights show the effect." }
+                </p>
+                <div class="twin twin-3">
+                    { for [(&demo.head.w_q, "W_Q", "wq"), (&demo.head.w_k, "W_K", "wk"), (&demo.head.w_v, "W_V", "wv")].into_iter().map(|(m, label, id)| html! {
+                        <MatrixCard id={format!("weights-{id}")} data={Shared::new(w(m, label))}
+                            description={format!("The weight matrix {label}.")}
+                            file_stem={stem(s, id)} height={300.0} />
+                    }) }
+                </div>
+            </details>
+        </div>
+    }
+}

@@ -1,0 +1,114 @@
+//! Without position information one attention head cannot tell "dog bites man" from "man bites
+//! dog"; with the sinusoidal encoding added it can.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::attention::{
+    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, MAX_WORDS,
+};
+use pe_explorer::math::embedding::word_embedding;
+use pe_explorer::math::matrix::Dense;
+use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
+
+fn words(s: &str) -> Vec<String> {
+    parse_sentence(s).unwrap()
+}
+
+fn encoding(n: usize, d: usize) -> Dense {
+    let e = Sinusoidal::new(Variant::Paper, d, 10_000.0);
+    Dense::new(n, d, (0..n).flat_map(|p| e.row(p)).collect())
+}
+
+#[test]
+fn without_position_sentence_b_is_exactly_sentence_a_permuted() {
+    for (a, b, d) in [
+        ("dog bites man", "man bites dog", 16),
+        ("the dog saw the cat", "the cat saw the dog", 32),
+        ("a b c d e f", "f e d c b a", 8),
+    ] {
+        let head = Head::seeded(d);
+        let (ta, tb) = (words(a), words(b));
+        let (pa, pb) = (run(&head, &ta, 1.0, None), run(&head, &tb, 1.0, None));
+        // Every word's output is bit-for-bit the same in both sentences.
+        let matches = match_words(&pa, &pb);
+        assert_eq!(matches.len(), ta.len());
+        for m in &matches {
+            assert_eq!(m.max_difference, 0.0, "{a} / {b}: {}", m.word);
+            let row = |p: &pe_explorer::math::attention::Pass, i: usize| {
+                p.outputs.data[i * d..(i + 1) * d].to_vec()
+            };
+            assert_eq!(row(&pa, m.position_a), row(&pb, m.position_b));
+        }
+        // The order-free summaries are equal, so their cosine is 1.
+        assert_eq!(mean_pool(&pa.outputs), mean_pool(&pb.outputs));
+        let c = cosine(&mean_pool(&pa.outputs), &mean_pool(&pb.outputs));
+        assert_eq!(format!("{c:.6}"), "1.000000");
+    }
+}
+
+#[test]
+fn with_the_encoding_added_the_sentences_differ() {
+    for scale in [1.0, 4.0] {
+        let d = 16;
+        let head = Head::seeded(d);
+        let (ta, tb) = (words("dog bites man"), words("man bites dog"));
+        let pe = encoding(3, d);
+        let (pa, pb) = (
+            run(&head, &ta, scale, Some(&pe)),
+            run(&head, &tb, scale, Some(&pe)),
+        );
+        let matches = match_words(&pa, &pb);
+        assert!(
+            matches.iter().any(|m| m.max_difference > 1e-6),
+            "{matches:?}"
+        );
+        let c = cosine(&mean_pool(&pa.outputs), &mean_pool(&pb.outputs));
+        assert!(c < 1.0 - 1e-9, "summary cosine {c}");
+        assert_ne!(pa.weights, pb.weights);
+    }
+}
+
+#[test]
+fn attention_rows_are_probabilities() {
+    let head = Head::seeded(24);
+    let t = words("the quick brown fox jumps over the lazy dog");
+    let pass = run(&head, &t, 2.0, Some(&encoding(t.len(), 24)));
+    let n = t.len();
+    for i in 0..n {
+        let row = &pass.weights.data[i * n..(i + 1) * n];
+        assert!(row.iter().all(|w| (0.0..=1.0).contains(w)));
+        assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12, "row {i}");
+    }
+    // softmax(Q·Kᵀ/√d): recompute one score by hand.
+    let q0 = &pass.q.data[0..24];
+    let k1 = &pass.k.data[24..48];
+    let s: f64 = q0.iter().zip(k1).map(|(a, b)| a * b).sum::<f64>() / 24f64.sqrt();
+    assert!((pass.scores.data[1] - s).abs() < 1e-12);
+}
+
+#[test]
+fn words_and_weights_are_deterministic() {
+    assert_eq!(word_embedding("Dog", 8), word_embedding("dog", 8));
+    assert_eq!(word_embedding("dog", 8), word_embedding("dog", 8));
+    assert_ne!(word_embedding("dog", 8), word_embedding("man", 8));
+    assert_eq!(Head::seeded(8), Head::seeded(8));
+    assert_ne!(Head::seeded(8).w_q, Head::seeded(8).w_k);
+    // Entries are N(0, 1/d): a long vector has norm close to 1.
+    let v = word_embedding("transformer", 4096);
+    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    assert!((norm - 1.0).abs() < 0.05, "{norm}");
+}
+
+#[test]
+fn sentences_are_checked() {
+    assert_eq!(words(" Dog, bites  man. "), ["dog", "bites", "man"]);
+    assert!(parse_sentence("").is_err());
+    assert!(parse_sentence("  ...  ").is_err());
+    let long = vec!["w"; MAX_WORDS + 1].join(" ");
+    assert!(parse_sentence(&long).unwrap_err().contains("at most 16"));
+    assert!(parse_sentence(&"x".repeat(40)).is_err());
+    assert!(same_words(&words("dog bites man"), &words("man bites dog")));
+    assert!(!same_words(
+        &words("dog bites man"),
+        &words("man bites man")
+    ));
+}
