@@ -7,7 +7,7 @@ use yew::Reducible;
 use crate::format::plain as fmt;
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
-use crate::math::sinusoidal::Variant;
+use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::plot::colormap::Palette;
 
 /// The allowed range of one numeric setting, and how typed text becomes a value inside it.
@@ -433,29 +433,36 @@ impl Settings {
     /// The anchors in use: the chosen ones inside 0..length, or 0, L/4, L/2.
     pub fn anchors(&self) -> Vec<usize> {
         let last = self.length - 1;
-        let mut out: Vec<usize> = match &self.anchors {
+        let out: Vec<usize> = match &self.anchors {
             Some(a) if !a.is_empty() => a.iter().map(|&p| p.min(last)).collect(),
             _ => vec![0, self.length / 4, self.length / 2],
         };
-        out.dedup();
-        out
+        distinct(out)
     }
 
     /// The dimensions the waves chart draws: the chosen ones inside the width, or the first
     /// pair, one a quarter of the way in and one halfway.
     pub fn dims(&self) -> Vec<usize> {
         let last = self.d_model - 1;
-        let mut out: Vec<usize> = match &self.dims {
+        let out: Vec<usize> = match &self.dims {
             Some(d) if !d.is_empty() => d.iter().map(|&c| c.min(last)).collect(),
-            _ => vec![0, 1, (self.d_model / 4) & !1, (self.d_model / 2) & !1],
+            _ => {
+                // The first pair (sine and its cosine partner, wherever the layout puts it), and
+                // the sines of the pairs a quarter and half of the way along.
+                let e = Sinusoidal::new(self.variant, self.d_model, self.base);
+                let pairs = e.pair_count();
+                let sine_of = |i: usize| {
+                    (0..self.d_model)
+                        .find(|&c| e.column(c).pair == Some(i) && e.column(c).wave == Wave::Sin)
+                        .unwrap_or(0)
+                };
+                let mut d = vec![0];
+                d.extend(e.partner(0));
+                d.extend([sine_of(pairs / 4), sine_of(pairs / 2)]);
+                d
+            }
         };
-        let mut seen = Vec::new();
-        out.retain(|c| {
-            let fresh = !seen.contains(c);
-            seen.push(*c);
-            fresh
-        });
-        out
+        distinct(out)
     }
 
     /// The limit of the rotation view's position.
@@ -467,6 +474,17 @@ impl Settings {
     pub fn offset_limit(&self) -> Limit {
         Limit::linear("offset k", 0.0, (self.length - 1).max(1) as f64)
     }
+}
+
+/// The values in order of first appearance, each once.
+fn distinct<T: PartialEq>(values: Vec<T>) -> Vec<T> {
+    let mut out = Vec::with_capacity(values.len());
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// A change to the settings.
@@ -512,8 +530,7 @@ impl Reducible for Settings {
             Action::SetPalette(p) => next.palette = p,
             Action::SetView(v) => next.view = v,
             Action::SetAnchors(a) => {
-                let mut a: Vec<usize> = a.into_iter().take(MAX_ANCHORS).collect();
-                a.dedup();
+                let a = distinct(a.into_iter().take(MAX_ANCHORS).collect());
                 next.anchors = (!a.is_empty()).then_some(a);
             }
             Action::SetNormalised(n) => next.normalised = n,

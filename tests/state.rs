@@ -110,3 +110,61 @@ fn numbers_too_large_for_f64_are_clamped_not_refused() {
     assert!(a.note.unwrap().contains("above the maximum"));
     assert_eq!(LENGTH.parse("-1e400").unwrap().value, 1.0);
 }
+
+#[test]
+fn lists_are_parsed_clamped_and_capped() {
+    use pe_explorer::state::{parse_list, Limit};
+    let limit = Limit::linear("position", 0.0, 99.0);
+    let a = parse_list("0, 25 50;99", limit, 5).unwrap();
+    assert_eq!(a.value, vec![0.0, 25.0, 50.0, 99.0]);
+    assert!(a.note.is_none());
+    let b = parse_list("1, 500, 1, 2, 3, 4, 5", limit, 5).unwrap();
+    assert_eq!(
+        b.value,
+        vec![1.0, 99.0, 2.0, 3.0],
+        "clamped, duplicates dropped, five read"
+    );
+    let note = b.note.unwrap();
+    assert!(
+        note.contains("first 5") && note.contains("above the maximum"),
+        "{note}"
+    );
+    assert!(parse_list("", limit, 5).is_err());
+    assert!(parse_list("3, x", limit, 5)
+        .unwrap_err()
+        .contains("not a number"));
+}
+
+#[test]
+fn view_settings_follow_the_length_and_width() {
+    let s = Rc::new(Settings::default());
+    // Anchors clamp into the sequence and never repeat.
+    let s = s.reduce(Action::SetAnchors(vec![100, 5, 200, 5]));
+    assert_eq!(s.anchors(), vec![99, 5]);
+    let s = s.reduce(Action::SetLength(50.0));
+    assert_eq!(s.anchors(), vec![49, 5]);
+    // Rotation position and offset stay inside the length; stepping wraps.
+    let s = s
+        .reduce(Action::SetPosition(49.0))
+        .reduce(Action::StepPosition(1));
+    assert_eq!(s.position, 0);
+    let s = s
+        .reduce(Action::SetOffset(40.0))
+        .reduce(Action::SetLength(10.0));
+    assert_eq!((s.position, s.offset), (0, 9));
+    // Toggling a dimension adds it, toggling again removes it.
+    let s = Rc::new(Settings::default());
+    assert_eq!(s.dims(), vec![0, 1, 32, 64]);
+    let s = s.reduce(Action::ToggleDim(7));
+    assert_eq!(s.dims(), vec![0, 1, 32, 64, 7]);
+    let s = s.reduce(Action::ToggleDim(7));
+    assert_eq!(s.dims(), vec![0, 1, 32, 64]);
+    // In the split layout the default pair is column 0 with its partner half the width away.
+    let split = Rc::new(Settings::default()).reduce(Action::SetVariant(
+        pe_explorer::math::sinusoidal::Variant::Split,
+    ));
+    assert_eq!(split.dims()[..2], [0, 64]);
+    // A sentence the checker refuses leaves the old one in place.
+    let t = Rc::new(Settings::default()).reduce(Action::SetSentence(0, String::new()));
+    assert_eq!(t.sentences[0], "dog bites man");
+}

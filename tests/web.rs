@@ -229,3 +229,34 @@ async fn every_extreme_renders() {
     }
     host.unmount();
 }
+
+/// Clicks every tab and moves d_model on each: a hook called conditionally or any other panic in
+/// a view fails here (these tests run a debug build, where Yew checks hook order).
+#[wasm_bindgen_test]
+async fn every_view_renders_and_survives_a_setting_change() {
+    let host = mount().await;
+    let tabs = host.query_selector_all("[role=tab]").unwrap();
+    assert!(tabs.length() >= 6, "only {} tabs", tabs.length());
+    for i in 0..tabs.length() {
+        let tab: web_sys::HtmlElement = tabs.get(i).unwrap().dyn_into().unwrap();
+        let id = tab.id();
+        tab.click();
+        yew::scheduler::flush().await;
+        sleep(30).await;
+        yew::scheduler::flush().await;
+        let panel = host
+            .query_selector("[role=tabpanel]")
+            .unwrap()
+            .expect("a tab panel");
+        assert!(
+            panel.query_selector("canvas").unwrap().is_some(),
+            "{id} shows no chart"
+        );
+        let field: HtmlInputElement = find(&host, "#d-model-value");
+        type_value(&field, if i % 2 == 0 { "64" } else { "33" });
+        yew::scheduler::flush().await;
+        sleep(30).await;
+        yew::scheduler::flush().await;
+    }
+    host.unmount();
+}

@@ -11,6 +11,11 @@ pub trait Matrix {
     /// The exact value of one cell.
     fn value(&self, row: usize, col: usize) -> f64;
 
+    /// What a drawn pixel shows when it covers several cells.
+    fn summary(&self) -> BlockSummary {
+        BlockSummary::Mean
+    }
+
     /// How many neighbouring columns form one unit (2 when sines and cosines interleave). When
     /// columns must be averaged for drawing, they are averaged in whole units.
     fn column_group(&self) -> usize {
@@ -46,6 +51,15 @@ pub trait Matrix {
     }
 }
 
+/// What one drawn pixel of a large matrix stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSummary {
+    /// The mean of the cells it covers.
+    Mean,
+    /// One of the cells it covers (for random tables, where a mean hides everything).
+    Sample,
+}
+
 /// A small dense matrix held in memory, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
@@ -69,6 +83,9 @@ impl Matrix for Dense {
         self.cols
     }
     fn value(&self, row: usize, col: usize) -> f64 {
+        if row >= self.rows || col >= self.cols {
+            return f64::NAN;
+        }
         self.data
             .get(row * self.cols + col)
             .copied()

@@ -1,12 +1,18 @@
 //! Pure math: encodings and the numbers derived from them. No web dependency; tested natively.
 
+pub mod alibi;
 pub mod attention;
 pub mod binning;
 pub mod cost;
 pub mod embedding;
 pub mod kernels;
+pub mod learned;
 pub mod matrix;
 pub mod offsets;
 pub mod rng;
+pub mod rope;
 pub mod rotation;
 pub mod sinusoidal;
+pub mod t5;
+pub mod toeplitz;
+pub mod wave;

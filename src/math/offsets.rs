@@ -12,12 +12,15 @@ use super::binning::{add_wave_means, Bins};
 use super::kernels;
 use super::matrix::Matrix;
 use super::sinusoidal::{Column, Sinusoidal, Wave};
+use super::toeplitz::Toeplitz;
 
 /// The columns of an encoding sorted by role.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairStructure {
     /// Angular frequencies of complete sin/cos pairs.
     pub pairs: Vec<f64>,
+    /// The (sine, cosine) columns of each complete pair.
+    pub columns: Vec<(usize, usize)>,
     /// Columns with no partner of the same frequency (the lone sine of an odd interleaved width).
     pub lone: Vec<Column>,
 }
@@ -38,9 +41,19 @@ impl PairStructure {
             }
         }
         let mut pairs = Vec::with_capacity(count);
+        let mut where_ = vec![(usize::MAX, usize::MAX); count];
+        for (c, col) in columns.iter().enumerate() {
+            match (col.pair, col.wave) {
+                (Some(i), Wave::Sin) => where_[i].0 = c,
+                (Some(i), Wave::Cos) => where_[i].1 = c,
+                _ => {}
+            }
+        }
+        let mut pair_columns = Vec::with_capacity(count);
         for (i, (sin, cos)) in has.iter().enumerate() {
             if *sin && *cos {
                 pairs.push(encoding.omega(i));
+                pair_columns.push(where_[i]);
             }
         }
         for c in columns {
@@ -50,7 +63,11 @@ impl PairStructure {
                 }
             }
         }
-        PairStructure { pairs, lone }
+        PairStructure {
+            pairs,
+            columns: pair_columns,
+            lone,
+        }
     }
 
     /// |PE(q)|²: one per complete pair, plus the lone columns' squares.
@@ -214,6 +231,38 @@ pub fn anchor_curves(encoding: &Sinusoidal, length: usize, anchors: &[usize]) ->
     out
 }
 
+/// v·PE(q) for q = start, start + stride, … below `length`, in O(pairs) per position.
+pub fn dot_with_rows(
+    encoding: &Sinusoidal,
+    v: &[f64],
+    length: usize,
+    start: usize,
+    stride: usize,
+) -> Vec<f64> {
+    let structure = PairStructure::of(encoding);
+    let at = |c: usize| v.get(c).copied().unwrap_or(0.0);
+    let row = AnchorRow {
+        sin: structure.columns.iter().map(|(s, _)| at(*s)).collect(),
+        cos: structure.columns.iter().map(|(_, c)| at(*c)).collect(),
+        lone: Vec::new(),
+    };
+    let lone: Vec<(Column, f64)> = (0..encoding.d_model)
+        .map(|c| (c, encoding.column(c)))
+        .filter(|(c, col)| {
+            col.wave != Wave::Zero && !structure.columns.iter().any(|(s, k)| s == c || k == c)
+        })
+        .map(|(c, col)| (col, at(c)))
+        .collect();
+    let mut walk = PairWalk::new(&structure.pairs, start, stride.max(1));
+    let mut out = Vec::new();
+    while walk.position() < length {
+        let q = walk.position() as f64;
+        out.push(walk.dot(&row) + lone.iter().map(|(c, w)| w * c.value(q)).sum::<f64>());
+        walk.advance();
+    }
+    out
+}
+
 /// One measured dot product PE(p)·PE(p + k).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Measured {
@@ -363,8 +412,8 @@ pub struct SimilarityMatrix {
     pub length: usize,
     pub normalised: bool,
     form: Rc<ClosedForm>,
-    /// Double prefix sums of the closed form over k = −(L−1) ..= L−1, for O(1) block sums.
-    prefix2: Vec<f64>,
+    /// The closed form laid out as a matrix, for O(1) block sums.
+    toeplitz: Toeplitz,
 }
 
 impl SimilarityMatrix {
@@ -374,29 +423,14 @@ impl SimilarityMatrix {
 
     /// The matrix of an already computed closed form.
     pub fn from_closed(form: Rc<ClosedForm>, normalised: bool) -> SimilarityMatrix {
-        let (encoding, length, half) = (form.encoding, form.length, &form.half);
-        // f over k = −(L−1) ..= L−1 at index k + L − 1; F exclusive prefix; G prefix of F.
-        let f = half.iter().skip(1).rev().chain(half.iter());
-        let mut prefix = Vec::with_capacity(2 * length);
-        let mut running = 0.0;
-        prefix.push(0.0);
-        for v in f {
-            running += v;
-            prefix.push(running);
-        }
-        let mut prefix2 = Vec::with_capacity(prefix.len() + 1);
-        let mut running2 = 0.0;
-        prefix2.push(0.0);
-        for v in &prefix {
-            running2 += v;
-            prefix2.push(running2);
-        }
+        let (encoding, length) = (form.encoding, form.length);
+        let toeplitz = Toeplitz::new(length, |k| form.half[k.unsigned_abs() as usize]);
         SimilarityMatrix {
             encoding,
             length,
             normalised,
             form,
-            prefix2,
+            toeplitz,
         }
     }
 
@@ -407,13 +441,6 @@ impl SimilarityMatrix {
         } else {
             self.form.structure.pairs.len() as f64 + self.form.structure.lone.len() as f64
         }
-    }
-
-    /// Σ over the block rows r0..r1 × cols c0..c1 of the closed form at c − r.
-    fn toeplitz_block_sum(&self, r0: usize, r1: usize, c0: usize, c1: usize) -> f64 {
-        let l = self.length;
-        let g = |i: usize| self.prefix2[i];
-        g(c1 + l - r0) - g(c1 + l - r1) - g(c0 + l - r0) + g(c0 + l - r1)
     }
 }
 
@@ -502,18 +529,15 @@ impl Matrix for SimilarityMatrix {
         };
         let row_norms: Vec<f64> = (0..nr).map(|k| centre_norm(rows, k)).collect();
         let col_norms: Vec<f64> = (0..nc).map(|k| centre_norm(cols, k)).collect();
-        let mut out = Vec::with_capacity(nr * nc);
+        let mut out = self.toeplitz.block_means(rows, cols);
         for r in 0..nr {
-            let rr = rows.range(r);
             for c in 0..nc {
-                let cr = cols.range(c);
-                let area = (rr.len() * cr.len()) as f64;
-                let mut v = self.toeplitz_block_sum(rr.start, rr.end, cr.start, cr.end) / area;
+                let mut v = out[r * nc + c] as f64;
                 v += lone.iter().map(|(a, b)| a[r] * b[c]).sum::<f64>();
                 if self.normalised {
                     v /= row_norms[r] * col_norms[c];
                 }
-                out.push(v as f32);
+                out[r * nc + c] = v as f32;
             }
         }
         out

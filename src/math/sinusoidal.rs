@@ -8,8 +8,9 @@
 
 use std::fmt;
 
-use super::binning::{add_wave_means, Bins};
+use super::binning::Bins;
 use super::matrix::Matrix;
+pub use super::wave::{wavelength, Column, Wave, WaveMatrix};
 
 /// How a library lays out and scales the sinusoids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -111,34 +112,6 @@ impl fmt::Display for Variant {
     }
 }
 
-/// Which wave a column holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wave {
-    Sin,
-    Cos,
-    /// The padding column of the split-halves libraries when d_model is odd.
-    Zero,
-}
-
-impl Wave {
-    pub fn name(self) -> &'static str {
-        match self {
-            Wave::Sin => "sin",
-            Wave::Cos => "cos",
-            Wave::Zero => "0",
-        }
-    }
-
-    /// The wave evaluated at an angle.
-    pub fn at(self, angle: f64) -> f64 {
-        match self {
-            Wave::Sin => angle.sin(),
-            Wave::Cos => angle.cos(),
-            Wave::Zero => 0.0,
-        }
-    }
-}
-
 /// The exponent e of ω = base^(−e), kept as the fraction it is written as.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Exponent {
@@ -149,36 +122,6 @@ pub struct Exponent {
 impl Exponent {
     pub fn value(self) -> f64 {
         self.numerator as f64 / self.denominator as f64
-    }
-}
-
-/// One column of the encoding matrix: a wave of position with one angular frequency.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Column {
-    pub wave: Wave,
-    /// The frequency index i; `None` for a zero column.
-    pub pair: Option<usize>,
-    /// Angular frequency in radians per position (0 for a zero column).
-    pub omega: f64,
-}
-
-impl Column {
-    pub fn value(&self, position: f64) -> f64 {
-        self.wave.at(position * self.omega)
-    }
-
-    /// Wavelength in positions, 2π/ω; infinite for a zero column.
-    pub fn wavelength(&self) -> f64 {
-        wavelength(self.omega)
-    }
-}
-
-/// Wavelength in positions of a wave with angular frequency ω.
-pub fn wavelength(omega: f64) -> f64 {
-    if omega > 0.0 {
-        std::f64::consts::TAU / omega
-    } else {
-        f64::INFINITY
     }
 }
 
@@ -306,16 +249,21 @@ impl Sinusoidal {
             return None;
         }
         let last = self.d_model - 1;
-        Some(match self.column(last).wave {
-            Wave::Zero => format!(
+        if self.column(last).wave == Wave::Zero {
+            return Some(format!(
                 "d_model is odd: column {last} is all zeros, the padding tensor2tensor and \
                  fairseq add so that the width comes out right."
-            ),
-            _ => format!(
-                "d_model is odd: column {last} is a sine with no cosine partner, which is what \
-                 the formula gives when it is evaluated for every column."
-            ),
-        })
+            ));
+        }
+        // The sine without a partner: last for the interleaved layouts, the end of the sine
+        // half for split.
+        let lone = (0..self.d_model)
+            .find(|&c| self.column(c).wave == Wave::Sin && self.partner(c).is_none())
+            .unwrap_or(last);
+        Some(format!(
+            "d_model is odd: column {lone} is a sine with no cosine partner, which is what the \
+             formula gives when it is evaluated for every column."
+        ))
     }
 
     /// What the UI says when t2t's divisor d/2 − 1 would be zero (d_model 2 or 3).
@@ -360,58 +308,37 @@ pub struct CellFormula {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SinusoidalMatrix {
     pub encoding: Sinusoidal,
-    pub length: usize,
-    columns: Vec<Column>,
+    pub waves: WaveMatrix,
 }
 
 impl SinusoidalMatrix {
     pub fn new(encoding: Sinusoidal, length: usize) -> Self {
+        let group = if encoding.variant.is_interleaved() {
+            2
+        } else {
+            1
+        };
         SinusoidalMatrix {
             encoding,
-            length,
-            columns: encoding.columns(),
+            waves: WaveMatrix::new(encoding.columns(), length, group),
         }
     }
 }
 
 impl Matrix for SinusoidalMatrix {
     fn rows(&self) -> usize {
-        self.length
+        self.waves.rows()
     }
-
     fn cols(&self) -> usize {
-        self.columns.len()
+        self.waves.cols()
     }
-
     fn value(&self, row: usize, col: usize) -> f64 {
-        self.columns
-            .get(col)
-            .map_or(f64::NAN, |c| c.value(row as f64))
+        self.waves.value(row, col)
     }
-
     fn column_group(&self) -> usize {
-        if self.encoding.variant.is_interleaved() {
-            2
-        } else {
-            1
-        }
+        self.waves.column_group()
     }
-
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        let (nr, nc) = (rows.count(), cols.count());
-        let mut out = vec![0.0f32; nr * nc];
-        let mut sums = vec![0.0f64; nr];
-        for c in 0..nc {
-            sums.iter_mut().for_each(|s| *s = 0.0);
-            let dims = cols.range(c);
-            let n = dims.len() as f64;
-            for column in &self.columns[dims] {
-                add_wave_means(column.wave, column.omega, rows, &mut sums);
-            }
-            for (r, sum) in sums.iter().enumerate() {
-                out[r * nc + c] = (sum / n) as f32;
-            }
-        }
-        out
+        self.waves.block_means(rows, cols)
     }
 }

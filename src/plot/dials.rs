@@ -35,7 +35,7 @@ const LABELS: f64 = 54.0;
 
 /// Columns of dials that fit `width` CSS pixels.
 pub fn columns_for(width: f64) -> usize {
-    ((width - 8.0) / CELL_MIN).floor().max(2.0) as usize
+    ((width - 8.0) / CELL_MIN).floor().max(1.0) as usize
 }
 
 /// The height the dials need at `width` CSS pixels.
@@ -77,7 +77,7 @@ pub fn draw(
 
     let cols = columns_for(width);
     let cell = (width - 8.0) / cols as f64;
-    let radius = (cell / 2.0 - 16.0).max(20.0);
+    let radius = (cell / 2.0 - 16.0).max(8.0);
     for (i, dial) in data.dials.iter().enumerate() {
         let (col, row) = (i % cols, i / cols);
         let cx = 4.0 + cell * (col as f64 + 0.5);

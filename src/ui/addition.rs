@@ -8,9 +8,10 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
+use super::file_stem;
 use super::heatmap::Heatmap;
 use crate::export::matrix_csv;
-use crate::format::{file_number, group_thousands, plain};
+use crate::format::{group_thousands, plain};
 use crate::math::cost::add_vs_concat;
 use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
 use crate::math::matrix::Dense;
@@ -20,13 +21,8 @@ use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::{Action, Settings};
 
 fn stem(s: &Settings, what: &str) -> String {
-    format!(
-        "pe_{what}_{}_d{}_base{}{}",
-        s.variant.id(),
-        s.d_model,
-        file_number(s.base),
-        if s.scale_embeddings { "_scaled" } else { "" }
-    )
+    let scaled = if s.scale_embeddings { "_scaled" } else { "" };
+    format!("{}{scaled}", file_stem(s, what))
 }
 
 /// The sample sentence, cut to the sequence length.
@@ -181,7 +177,7 @@ pub fn addition_view(props: &ViewProps) -> Html {
             </div>
             <div class="panel-body">
                 <table class="numbers cost">
-                    <caption>{ format!("The next layer: a d_model × d_model projection (like W_Q), d_model = {d}") }</caption>
+                    <caption>{ format!("The next layer: a projection to d_model = {d} outputs (like W_Q), reading d or 2d inputs") }</caption>
                     <thead>
                         <tr><th scope="col">{ "" }</th><th scope="col">{ "added (width d)" }</th>
                             <th scope="col">{ "concatenated (width 2d)" }</th></tr>
@@ -193,7 +189,7 @@ pub fn addition_view(props: &ViewProps) -> Html {
                             <td>{ group_thousands(add.macs_per_token) }</td><td>{ group_thousands(cat.macs_per_token) }</td></tr>
                         <tr><th scope="row">{ format!("multiply-adds for {n} tokens") }</th>
                             <td>{ group_thousands(add.macs_per_token * n) }</td><td>{ group_thousands(cat.macs_per_token * n) }</td></tr>
-                        <tr><th scope="row">{ "the same for Q, K and V together" }</th>
+                        <tr><th scope="row">{ "parameters of Q, K and V together" }</th>
                             <td>{ group_thousands(3 * add.parameters) }</td><td>{ group_thousands(3 * cat.parameters) }</td></tr>
                     </tbody>
                 </table>
@@ -205,7 +201,8 @@ pub fn addition_view(props: &ViewProps) -> Html {
                     </p>
                     <p>
                         { "Addition keeps the width, and the model loses less than it seems: in \
-                           many dimensions (the slow columns on the right) the encoding is almost \
+                           many dimensions (the slow columns: the right end of an interleaved \
+                           matrix, the end of each half of a split one) the encoding is almost \
                            constant, so those carry the word nearly untouched, while the fast \
                            columns on the left carry the position. Learned layers can read both \
                            out of the sum." }

@@ -112,7 +112,7 @@ fn tabs(props: &TabsProps) -> Html {
                         id={format!("tab-{}", v.id())}
                         class={classes!("tab", selected.then_some("tab-selected"))}
                         aria-selected={selected.to_string()}
-                        aria-controls={format!("panel-{}", v.id())}
+                        aria-controls={selected.then(|| format!("panel-{}", v.id()))}
                         tabindex={if selected { "0" } else { "-1" }}
                         onclick={Callback::from(move |_| on_action.emit(Action::SetView(v)))}
                     >

@@ -9,8 +9,9 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::Shared;
 use super::controls::{Segmented, Toggle};
+use super::file_stem;
 use super::heatmap::MatrixCard;
-use crate::format::{file_number, plain, significant};
+use crate::format::{plain, significant};
 use crate::math::attention::{
     cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Pass, DEMO_MAX_WIDTH,
 };
@@ -110,17 +111,12 @@ fn height(rows: usize) -> f64 {
 }
 
 fn stem(s: &Settings, what: &str) -> String {
-    format!(
-        "pe_attention_{what}_{}_{}_d{}_base{}",
-        if s.attention_position {
-            "pe_on"
-        } else {
-            "pe_off"
-        },
-        s.variant.id(),
-        demo_width(s.d_model),
-        file_number(s.base)
-    )
+    let position = if s.attention_position {
+        "pe_on"
+    } else {
+        "pe_off"
+    };
+    file_stem(s, &format!("attention_{what}_{position}"))
 }
 
 #[function_component(AttentionView)]

@@ -207,15 +207,20 @@ where
                 *n
             };
             let deps = deps.clone();
-            let run = Closure::once_into_js(move || {
-                if *latest.borrow() == ticket {
-                    value.set(Some(Rc::new(compute(&deps))));
-                }
-            });
+            let run = {
+                let latest = latest.clone();
+                Closure::once_into_js(move || {
+                    if *latest.borrow() == ticket {
+                        value.set(Some(Rc::new(compute(&deps))));
+                    }
+                })
+            };
             if let Some(w) = web_sys::window() {
                 let _ =
                     w.set_timeout_with_callback_and_timeout_and_arguments_0(run.unchecked_ref(), 0);
             }
+            // Superseded (new inputs) or unmounted: the pending computation must not run.
+            move || *latest.borrow_mut() += 1
         });
     }
     (*value).clone()

@@ -30,7 +30,17 @@ pub struct NumberControlProps {
 pub fn number_control(props: &NumberControlProps) -> Html {
     let note = use_state(|| None::<Note>);
     let limit = props.limit;
-    let stops = use_memo(limit.name, move |_| limit.stops());
+    // Keyed on everything that shapes the track: position and offset limits follow the length.
+    let stops = use_memo(
+        (
+            limit.name,
+            limit.min.to_bits(),
+            limit.max.to_bits(),
+            limit.log,
+            limit.integer,
+        ),
+        move |_| limit.stops(),
+    );
     let (slider_id, field_id, hint_id, note_id) = (
         format!("{}-slider", props.id),
         format!("{}-value", props.id),

@@ -7,24 +7,13 @@ use yew::prelude::*;
 
 use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
+use super::file_stem;
 use super::heatmap::Heatmap;
 use crate::export::matrix_csv;
-use crate::format::{file_number, large, plain, significant};
+use crate::format::{large, plain, significant};
 use crate::math::sinusoidal::{CellFormula, Sinusoidal, SinusoidalMatrix, Wave};
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::state::Settings;
-
-/// A short stem naming the current matrix, for captions' file names.
-pub fn file_stem(s: &Settings) -> String {
-    format!(
-        "pe_sinusoidal_{}_d{}_len{}_base{}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        file_number(s.base)
-    )
-}
 
 #[function_component(EncodingView)]
 pub fn encoding_view(props: &ViewProps) -> Html {
@@ -38,7 +27,7 @@ pub fn encoding_view(props: &ViewProps) -> Html {
         let cell = cell.clone();
         Callback::from(move |c| cell.set(c))
     };
-    let stem = file_stem(s);
+    let stem = file_stem(s, "sinusoidal");
     let csv: CsvExport = {
         let (data, stem) = (data.clone(), stem.clone());
         Callback::from(move |_| {

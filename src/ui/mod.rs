@@ -15,6 +15,20 @@ pub mod rotations;
 pub mod settings;
 pub mod waves;
 
+use crate::format::file_number;
+use crate::state::Settings;
+
+/// A file name (without extension) for an export of `what` under the current settings.
+pub fn file_stem(s: &Settings, what: &str) -> String {
+    format!(
+        "pe_{what}_{}_d{}_len{}_base{}",
+        s.variant.id(),
+        s.d_model,
+        s.length,
+        file_number(s.base)
+    )
+}
+
 /// Mounts the app on the page's body.
 pub fn start() {
     browser::install_panic_hook();

@@ -6,11 +6,12 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
+use super::file_stem;
 use super::line_chart::LineChart;
 use crate::export::table_csv;
-use crate::format::{file_number, plain, significant};
+use crate::format::{plain, significant};
 use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
-use crate::math::offsets::norm;
+use crate::math::offsets::{dot_with_rows, norm, PairStructure};
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series, Stroke, SERIES_COLORS};
 use crate::state::{Action, Settings};
@@ -18,97 +19,95 @@ use crate::state::{Action, Settings};
 /// The word whose embedding is added to every position in the chart.
 const WORD: &str = "the";
 
-fn stem(s: &Settings) -> String {
-    format!(
-        "pe_norms_{}_d{}_len{}_base{}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        file_number(s.base)
-    )
+/// Work (positions × pairs) above which the chart samples every k-th position.
+const MAX_WORK: usize = 32_000_000;
+
+/// The positions drawn: every one, or every `stride`-th when the sequence is very long.
+fn stride(s: &Settings) -> usize {
+    (s.length * (s.d_model / 2).max(1))
+        .div_ceil(MAX_WORK)
+        .max(1)
 }
 
 fn length_of(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
-/// Norms at each position: PE alone, and PE plus the word's embedding unscaled and scaled.
-fn norm_rows(s: &Settings) -> Vec<[f64; 3]> {
+/// Norms at the drawn positions: |PE(p)|, |e + PE(p)| and |√d·e + PE(p)|, from
+/// |a·e + PE|² = a²|e|² + 2a·(e·PE) + |PE|², with e·PE(p) from the pair walk.
+fn norm_rows(s: &Settings) -> Vec<(usize, [f64; 3])> {
     let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let structure = PairStructure::of(&e);
     let word = word_embedding(WORD, s.d_model);
+    let word_sq = length_of(&word).powi(2);
+    let step = stride(s);
+    let dots = dot_with_rows(&e, &word, s.length, 0, step);
     let scale = (s.d_model as f64).sqrt();
-    (0..s.length)
-        .map(|p| {
-            let pe = e.row(p);
-            let sum = |k: f64| -> f64 {
-                length_of(
-                    &pe.iter()
-                        .zip(&word)
-                        .map(|(a, b)| a + k * b)
-                        .collect::<Vec<_>>(),
-                )
-            };
-            [norm(&e, p), sum(1.0), sum(scale)]
+    dots.iter()
+        .enumerate()
+        .map(|(j, dot)| {
+            let p = j * step;
+            let pe = structure.norm_squared(p);
+            let sum = |a: f64| (a * a * word_sq + 2.0 * a * dot + pe).max(0.0).sqrt();
+            (p, [pe.sqrt(), sum(1.0), sum(scale)])
         })
         .collect()
 }
 
 fn norms_chart(s: &Settings) -> LineChartData {
     let rows = norm_rows(s);
-    let pick = |j: usize| -> Vec<f64> { rows.iter().map(|r| r[j]).collect() };
+    let step = stride(s) as f64;
+    let pick = |j: usize| -> Vec<f64> { rows.iter().map(|r| r.1[j]).collect() };
     let top = rows
         .iter()
-        .flat_map(|r| r.iter())
+        .flat_map(|r| r.1.iter())
         .cloned()
         .fold(1.0, f64::max);
-    let half = (s.d_model as f64 / 2.0).sqrt();
+    let pairs = Sinusoidal::new(s.variant, s.d_model, s.base)
+        .pair_count()
+        .min(s.d_model / 2);
+    let guide = (pairs.max(1) as f64).sqrt();
+    let uniform = |ys| Points::Uniform {
+        x0: 0.0,
+        dx: step,
+        ys,
+    };
     LineChartData {
         series: vec![
             Series {
                 width: 2.2,
-                ..Series::line(
-                    "|PE(p)|",
-                    SERIES_COLORS[0],
-                    Points::Uniform {
-                        x0: 0.0,
-                        dx: 1.0,
-                        ys: pick(0),
-                    },
-                )
+                ..Series::line("|PE(p)|", SERIES_COLORS[0], uniform(pick(0)))
             },
             Series {
                 stroke: Stroke::Dashed,
                 ..Series::line(
                     format!("|e(\"{WORD}\") + PE(p)|"),
                     SERIES_COLORS[1],
-                    Points::Uniform {
-                        x0: 0.0,
-                        dx: 1.0,
-                        ys: pick(1),
-                    },
+                    uniform(pick(1)),
                 )
             },
             Series::line(
                 format!("|√d·e(\"{WORD}\") + PE(p)|"),
                 SERIES_COLORS[2],
-                Points::Uniform {
-                    x0: 0.0,
-                    dx: 1.0,
-                    ys: pick(2),
-                },
+                uniform(pick(2)),
             ),
         ],
         x: LineAxis::linear("position p", 0.0, (s.length - 1) as f64),
         y: LineAxis::linear("length of the vector", 0.0, top * 1.12),
         caption: format!(
-            "Vector lengths · {} · d_model {} · base {}",
+            "Vector lengths · {} · d_model {} · base {}{}",
             s.variant.id(),
             s.d_model,
-            plain(s.base)
+            plain(s.base),
+            if step > 1.0 {
+                format!(" · every {step}th position")
+            } else {
+                String::new()
+            }
         ),
         guides: vec![Guide {
-            value: half,
-            label: format!("√(d/2) = {}", significant(half, 4)),
+            value: guide,
+            label: format!("√(pairs) = √{pairs} = {}", significant(guide, 4)),
             vertical: false,
         }],
     }
@@ -137,9 +136,11 @@ pub fn norms_view(props: &ViewProps) -> Html {
             .map(String::from);
             let rows = norm_rows(&settings)
                 .into_iter()
-                .enumerate()
                 .map(|(p, r)| vec![p as f64, r[0], r[1], r[2]]);
-            Ok((format!("{}.csv", stem(&settings)), table_csv(&header, rows)))
+            Ok((
+                format!("{}.csv", file_stem(&settings, "norms")),
+                table_csv(&header, rows),
+            ))
         })
     };
     let d = s.d_model;
@@ -161,9 +162,10 @@ pub fn norms_view(props: &ViewProps) -> Html {
             <header class="panel-head">
                 <h2 id="norms-title">{ "Norms and scale" }</h2>
                 <p class="panel-lead">
-                    { "Each pair contributes sin² + cos² = 1 to the squared length, so every \
-                       encoding vector has the same length √(d/2): position does not make a \
-                       vector longer, only point it elsewhere." }
+                    { "Each sine-cosine pair contributes sin² + cos² = 1 to the squared length, \
+                       so every encoding vector has the same length, √(number of pairs) (√(d/2) \
+                       for an even d_model): position does not make a vector longer, only point \
+                       it elsewhere." }
                 </p>
             </header>
             <div class="panel-body">
@@ -171,7 +173,7 @@ pub fn norms_view(props: &ViewProps) -> Html {
                     id="norms-chart"
                     data={Shared::new(data)}
                     description="Line chart of the length of the encoding vector at each position, alone and added to a word embedding."
-                    file_stem={stem(s)}
+                    file_stem={file_stem(s, "norms")}
                     cursor={*cursor}
                     on_x={{ let c = cursor.clone(); Callback::from(move |v| c.set(v)) }}
                     csv={Some(csv)}
@@ -202,9 +204,13 @@ pub fn norms_view(props: &ViewProps) -> Html {
                         </p>
                         if odd {
                             <p>
-                                { "With an odd d_model the lengths can wobble: the interleaved \
-                                   variants end with a lone sine, whose square is not balanced by a \
-                                   cosine." }
+                                { if s.variant == crate::math::sinusoidal::Variant::T2t {
+                                    "With an odd d_model, t2t pads one column with zeros, so every \
+                                     vector still has the same length √(⌊d/2⌋)."
+                                } else {
+                                    "With an odd d_model the lengths wobble: one sine has no cosine \
+                                     partner, and its square is not balanced by one."
+                                } }
                             </p>
                         }
                         <Toggle id="scale-embeddings" label="Scale embeddings by √d_model (used by the add-or-concatenate view)"

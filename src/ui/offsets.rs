@@ -9,13 +9,14 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{use_deferred, CsvExport, Shared};
 use super::controls::{ListField, Segmented, Toggle};
+use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use crate::export::{matrix_csv, table_csv};
-use crate::format::{file_number, plain, significant};
+use crate::format::{plain, significant};
 use crate::math::offsets::{
-    anchor_curves, dot, norm, offset_curves_from, ClosedForm, OffsetCurves, SimilarityMatrix,
-    SimilarityTable,
+    anchor_curves, closed_form, dot, norm, offset_curves_from, ClosedForm, OffsetCurves,
+    PairStructure, SimilarityMatrix, SimilarityTable,
 };
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::ColorScale;
@@ -37,16 +38,6 @@ struct OffsetChart {
     bases: Vec<(f64, Vec<f64>)>,
 }
 
-fn stem(s: &Settings, what: &str) -> String {
-    format!(
-        "pe_{what}_{}_d{}_len{}_base{}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        file_number(s.base)
-    )
-}
-
 fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
     let anchors = s.anchors();
     let curves = offset_curves_from(form, &anchors, SAMPLES);
@@ -66,7 +57,11 @@ fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
             series.push(Series {
                 width: 1.3,
                 ..Series::line(
-                    "Σᵢ cos(k·ωᵢ) (closed form)",
+                    if s.normalised {
+                        "Σᵢ cos(k·ωᵢ) / n (closed form)"
+                    } else {
+                        "Σᵢ cos(k·ωᵢ) (closed form)"
+                    },
                     SERIES_COLORS[6],
                     Points::Uniform {
                         x0: -l,
@@ -223,7 +218,7 @@ pub fn offsets_view(props: &ViewProps) -> Html {
         .map(|b| plain(*b))
         .collect::<Vec<_>>()
         .join(", ");
-    let position_limit = Limit::linear("position", 0.0, (s.length - 1) as f64);
+    let position_limit = Limit::linear("anchor position", 0.0, (s.length - 1) as f64);
     let gap = chart.curves.largest_gap();
     let measured_count: usize = chart.curves.measured.iter().map(|m| m.len()).sum();
     let anchors_mode = s.offset_series == OffsetSeries::Anchors;
@@ -261,7 +256,7 @@ pub fn offsets_view(props: &ViewProps) -> Html {
                     id="offsets-chart"
                     data={Shared::new(chart.data.clone())}
                     description="Line chart of the dot product between the encodings of positions p and p + k against the offset k."
-                    file_stem={stem(s, "offsets")}
+                    file_stem={file_stem(s, "offsets")}
                     cursor={*cursor}
                     on_x={on_x}
                     csv={Some(csv)}
@@ -277,10 +272,10 @@ pub fn offsets_view(props: &ViewProps) -> Html {
                             </p>
                             if gap > 1e-6 {
                                 <p>
-                                    { "The gap is not zero: with an odd d_model the last column is a \
-                                       sine without a cosine partner, and sin(pω)·sin((p+k)ω) depends \
-                                       on p, not only on k. Every complete pair still follows the \
-                                       closed form." }
+                                    { "The gap is not zero: with an odd d_model one sine column \
+                                       has no cosine partner, and its product sin(pω)·sin((p+k)ω) \
+                                       depends on p, not only on k. Every complete pair still \
+                                       follows the closed form." }
                                 </p>
                             } else {
                                 <p>
@@ -296,9 +291,10 @@ pub fn offsets_view(props: &ViewProps) -> Html {
                             </p>
                         }
                         <p>
-                            { format!("At k = 0 the dot product is |PE(p)|² = {} (each complete \
-                                pair adds sin² + cos² = 1); the curve is symmetric in k because \
-                                cosine is even.", plain(chart.curves.pair_count as f64)) }
+                            { format!("At k = 0 the closed form is n = {}, the number of complete \
+                                pairs (each adds sin² + cos² = 1 to |PE(p)|²); normalised, the line \
+                                is divided by n. The curve is symmetric in k because cosine is \
+                                even.", chart.curves.pair_count) }
                         </p>
                         <p class="muted">
                             { "The line is the formula; each marker is a real dot product of two \
@@ -315,7 +311,7 @@ pub fn offsets_view(props: &ViewProps) -> Html {
 /// The CSV of the offset chart: `offset`, then one column per series.
 fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), String> {
     let l = s.length as i64 - 1;
-    let name = format!("{}.csv", stem(s, "offsets"));
+    let name = format!("{}.csv", file_stem(s, "offsets"));
     match s.offset_series {
         OffsetSeries::Anchors => {
             let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
@@ -330,7 +326,8 @@ fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), St
                 ));
             }
             let curves = anchor_curves(&encoding, s.length, anchors);
-            let norms: Vec<f64> = (0..s.length).map(|q| norm(&encoding, q)).collect();
+            let structure = PairStructure::of(&encoding);
+            let norm_at = |q: usize| structure.norm_squared(q).sqrt();
             let mut header = vec!["offset".to_string()];
             header.extend(anchors.iter().map(|p| format!("anchor_{p}")));
             header.push("closed_form".into());
@@ -342,7 +339,7 @@ fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), St
                     let v = curves[a][i];
                     let q = p as i64 + k;
                     row.push(if s.normalised && (0..=l).contains(&q) {
-                        v / (norms[p] * norms[q as usize])
+                        v / (norm_at(p) * norm_at(q as usize))
                     } else {
                         v
                     });
@@ -369,6 +366,16 @@ fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), St
             });
             Ok((name, table_csv(&header, rows)))
         }
+    }
+}
+
+/// The closed form at offset k, divided by the number of complete pairs when normalised.
+fn closed_value(e: &Sinusoidal, k: i64, normalised: bool) -> f64 {
+    let v = closed_form(e, k);
+    if normalised {
+        v / PairStructure::of(e).pairs.len().max(1) as f64
+    } else {
+        v
     }
 }
 
@@ -402,13 +409,7 @@ fn offset_readout(props: &OffsetReadoutProps) -> Html {
     };
     let rows: Vec<(String, String)> = match s.offset_series {
         OffsetSeries::Anchors => {
-            let pairs = crate::math::offsets::PairStructure::of(&encoding).pairs;
-            let closed: f64 = pairs.iter().map(|w| (k as f64 * w).cos()).sum();
-            let closed = if s.normalised {
-                closed / pairs.len().max(1) as f64
-            } else {
-                closed
-            };
+            let closed = closed_value(&encoding, k, s.normalised);
             let mut rows = vec![("Σᵢ cos(kωᵢ)".to_string(), significant(closed, 9))];
             for p in s.anchors() {
                 let q = p as i64 + k;
@@ -426,13 +427,7 @@ fn offset_readout(props: &OffsetReadoutProps) -> Html {
             .iter()
             .map(|&b| {
                 let e = Sinusoidal::new(s.variant, s.d_model, b);
-                let pairs = crate::math::offsets::PairStructure::of(&e).pairs;
-                let v: f64 = pairs.iter().map(|w| (k as f64 * w).cos()).sum();
-                let v = if s.normalised {
-                    v / pairs.len().max(1) as f64
-                } else {
-                    v
-                };
+                let v = closed_value(&e, k, s.normalised);
                 (format!("base {}", plain(b)), significant(v, 9))
             })
             .collect(),
@@ -490,17 +485,36 @@ fn similarity_section(props: &SimilarityProps) -> Html {
             (m, Rc::new(heat))
         },
     );
-    let Some(computed) = computed else {
-        return html! { <div class="panel-body panel-body-second chart-pending" aria-busy="true"></div> };
-    };
-    let (matrix, heat) = (computed.0.clone(), computed.1.clone());
+    match computed {
+        Some(c) => html! { <SimilarityBody settings={s.clone()} computed={Shared::new(c)} /> },
+        None => {
+            html! { <div class="panel-body panel-body-second chart-pending" aria-busy="true"></div> }
+        }
+    }
+}
+
+/// A similarity matrix and its heatmap, computed together.
+type Similarity = (Rc<SimilarityMatrix>, Rc<HeatmapData>);
+
+#[derive(Properties, PartialEq)]
+struct SimilarityBodyProps {
+    settings: Settings,
+    computed: Shared<Similarity>,
+}
+
+/// The similarity heatmap once it has been computed (a separate component, so its hooks run on
+/// every render whether or not the computation has finished).
+#[function_component(SimilarityBody)]
+fn similarity_body(props: &SimilarityBodyProps) -> Html {
+    let s = &props.settings;
+    let (matrix, heat) = (*props.computed).clone();
     let cell = use_state(|| None::<(usize, usize)>);
     let on_cell = {
         let cell = cell.clone();
         Callback::from(move |c| cell.set(c))
     };
     let csv: CsvExport = {
-        let (matrix, name) = (matrix.clone(), stem(s, "similarity"));
+        let (matrix, name) = (matrix.clone(), file_stem(s, "similarity"));
         Callback::from(move |_| {
             matrix_csv(&SimilarityTable(&matrix), "position", |c| {
                 format!("pos_{c}")
@@ -521,7 +535,7 @@ fn similarity_section(props: &SimilarityProps) -> Html {
                 id="similarity-heatmap"
                 data={Shared::new(heat)}
                 description="Heatmap of the dot product between the encodings of every pair of positions; it is constant along each diagonal."
-                file_stem={stem(s, "similarity")}
+                file_stem={file_stem(s, "similarity")}
                 cursor={*cell}
                 on_cell={on_cell}
                 csv={Some(csv)}

@@ -11,8 +11,9 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{count_draw, mark_plot, use_chart_size, ChartTools, CsvExport};
 use super::controls::{NumberControl, Segmented};
+use super::file_stem;
 use crate::export::table_csv;
-use crate::format::{file_number, plain, significant};
+use crate::format::{plain, significant};
 use crate::math::rotation::{
     apply, check, dial_subset, pair_error, pairs, rotation, Pair, Pairing,
 };
@@ -26,11 +27,9 @@ const MAX_DIALS: usize = 12;
 
 fn stem(s: &Settings) -> String {
     format!(
-        "pe_rotations_{}_{}_d{}_base{}_p{}_k{}",
-        s.variant.id(),
+        "{}_{}_p{}_k{}",
+        file_stem(s, "rotations"),
         s.pairing.id(),
-        s.d_model,
-        file_number(s.base),
         s.position,
         s.offset
     )
@@ -212,14 +211,15 @@ pub fn rotations_view(props: &ViewProps) -> Html {
                     selected={s.pairing.id()} on_change={on_pairing} />
                 <button type="button" class="button button-primary" onclick={toggle_play}
                     aria-pressed={playing.to_string()}>
-                    { if *playing { "Pause" } else { "Play: move p" } }
+                    { "Play: move p" }
                 </button>
             </div>
             <div class="panel-body">
                 <DialsChart settings={s.clone()} pairs={Rc::new(all.clone())} selected={selected}
                     on_pick={on_pick} csv={csv} />
                 <aside class="panel-side">
-                    <MatrixBox settings={s.clone()} pair={all.get(selected).copied()} index={selected} />
+                    <MatrixBox settings={s.clone()} pair={all.get(selected).copied()} index={selected}
+                        live={!*playing} />
                     <div class="explain">
                         <p class="callout">
                             { format!("max over {} pairs of |M_k·PE(p) − PE(p+k)| = {}",
@@ -260,7 +260,9 @@ fn check_text(s: &Settings, error: f64, worst: Option<Pair>) -> Html {
                  partners are column i and column i + {}: choose \"sine with its cosine \
                  partner\".",
                 s.variant.id(),
-                s.d_model.div_ceil(2)
+                Sinusoidal::new(s.variant, s.d_model, s.base)
+                    .partner(0)
+                    .unwrap_or(s.d_model / 2)
             ),
             _ => "These columns do not share one frequency.".into(),
         };
@@ -273,6 +275,8 @@ struct MatrixBoxProps {
     settings: Settings,
     pair: Option<Pair>,
     index: usize,
+    /// Announce changes to screen readers (off while Play moves p several times a second).
+    live: bool,
 }
 
 /// M_k for the selected pair with its numbers, and the product next to the actual values.
@@ -290,7 +294,7 @@ fn matrix_box(props: &MatrixBoxProps) -> Html {
     let there = values(&e, pair, s.position + s.offset);
     let n = |v: f64| significant(v, 6);
     html! {
-        <div class="readout" aria-live="polite">
+        <div class="readout" aria-live={if props.live { "polite" } else { "off" }}>
             <h3 class="readout-title">
                 { format!("M_k for pair {} (k = {}, ω = {})", props.index, k, significant(pair.omega, 6)) }
             </h3>
@@ -332,7 +336,8 @@ fn dials_chart(props: &DialsProps) -> Html {
     let canvas = use_node_ref();
     let size = use_chart_size(container.clone());
     let (data, shown) = dials(&props.settings, &props.pairs, props.selected);
-    let height = height_for(size.width.max(200.0), data.dials.len());
+    // The same width for the height, the drawing and the hit test.
+    let height = height_for(size.width, data.dials.len());
     {
         let canvas = canvas.clone();
         let data = data.clone();

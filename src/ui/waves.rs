@@ -9,25 +9,16 @@ use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::ListField;
 use super::encoding::encoding_heatmap;
+use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use crate::export::table_csv;
-use crate::format::{file_number, large, plain, significant};
+use crate::format::{large, plain, significant};
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
 use crate::state::{Action, Limit, Settings, MAX_DIMS};
-
-fn stem(s: &Settings, what: &str) -> String {
-    format!(
-        "pe_{what}_{}_d{}_len{}_base{}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        file_number(s.base)
-    )
-}
 
 /// "dim 12 · sin · λ = 14.9".
 fn dim_label(e: &Sinusoidal, dim: usize) -> String {
@@ -196,7 +187,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                 row
             });
             Ok((
-                format!("{}.csv", stem(&settings, "waves")),
+                format!("{}.csv", file_stem(&settings, "waves")),
                 table_csv(&header, rows),
             ))
         })
@@ -208,7 +199,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
             let header = ["pair", "omega", "wavelength"].map(String::from);
             let rows = (0..e.pair_count()).map(|i| vec![i as f64, e.omega(i), TAU / e.omega(i)]);
             Ok((
-                format!("{}.csv", stem(&settings, "wavelengths")),
+                format!("{}.csv", file_stem(&settings, "wavelengths")),
                 table_csv(&header, rows),
             ))
         })
@@ -257,7 +248,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     id="waves-picker"
                     data={Shared::new(picker)}
                     description="The encoding matrix; click a column (or press Enter on it) to add or remove that dimension in the waves chart."
-                    file_stem={stem(s, "matrix")}
+                    file_stem={file_stem(s, "matrix")}
                     cursor={*cell}
                     on_cell={{ let cell = cell.clone(); Callback::from(move |c| cell.set(c)) }}
                     on_pick={Some(on_pick)}
@@ -271,7 +262,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     id="waves-chart"
                     data={Shared::new(waves)}
                     description="Line chart of the chosen columns of the encoding matrix against the position; sines solid, cosines dashed."
-                    file_stem={stem(s, "waves")}
+                    file_stem={file_stem(s, "waves")}
                     cursor={*wave_x}
                     on_x={{ let x = wave_x.clone(); Callback::from(move |v| x.set(v)) }}
                     csv={Some(waves_csv)}
@@ -290,9 +281,10 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     </div>
                     <div class="explain">
                         <p>
-                            { "A sine and the cosine next to it share one frequency: together they \
-                               are the two coordinates of a point going round a circle, one lap \
-                               every wavelength λ = 2π/ω positions." }
+                            { "A sine and its cosine partner share one frequency (the partner is the \
+                               next column in the interleaved layouts and half the width away in \
+                               the split ones): together they are the two coordinates of a point \
+                               going round a circle, one lap every wavelength λ = 2π/ω positions." }
                         </p>
                         <ul class="dims-list">
                             { for dims.iter().map(|&d| html! {
@@ -308,7 +300,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     id="wavelengths-chart"
                     data={Shared::new(lambdas)}
                     description="Wavelength of every frequency pair on a logarithmic axis, from 2π up towards 2π times the base."
-                    file_stem={stem(s, "wavelengths")}
+                    file_stem={file_stem(s, "wavelengths")}
                     cursor={*lambda_x}
                     on_x={{ let x = lambda_x.clone(); Callback::from(move |v| x.set(v)) }}
                     csv={Some(lambda_csv)}

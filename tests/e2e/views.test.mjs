@@ -140,7 +140,11 @@ test('rotations: the check is at rounding level, and adjacent columns break it f
   assert.ok((await number()) < 1e-12);
   await page.getByRole('combobox', { name: /variant/i }).selectOption('split');
   await page.getByText('adjacent columns (2i, 2i+1)').click();
-  await page.waitForFunction(() => /e-|= 0\./.test(document.querySelector('.callout').textContent) === false);
+  // Wait until the check's number is the one for split + adjacent (well above rounding).
+  await page.waitForFunction(() => {
+    const m = document.querySelector('.callout').textContent.match(/= ([\d.e+-]+)$/);
+    return m && Number(m[1]) > 0.1;
+  });
   assert.ok((await number()) > 0.1, 'reading adjacent columns of the split layout should fail');
   await page.getByText(/The identity fails here/).waitFor();
   const lines = await csvOf(page, 'rotation-dials');
@@ -172,5 +176,19 @@ test('norms and addition: the numbers beside the charts follow d_model', async (
   assert.equal(sum[0].split(',').length, 1 + 128);
   const concat = await csvOf(page, 'concat-heatmap');
   assert.equal(concat[0].split(',').length, 1 + 256);
+  await context.close();
+});
+
+test('rotation sliders follow the length', async () => {
+  const { page, context } = await open();
+  await tab(page, 'Rotations', ['rotation-dials']);
+  assert.equal(await page.locator('#position-slider').getAttribute('max'), '99');
+  await page.locator('#length-value').fill('1000');
+  await page.locator('#length-value').press('Enter');
+  await page.waitForFunction(() => document.getElementById('position-value') !== null);
+  const slider = page.locator('#position-slider');
+  await slider.focus();
+  await page.keyboard.press('End');
+  assert.equal(await page.locator('#position-value').inputValue(), '999');
   await context.close();
 });

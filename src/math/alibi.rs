@@ -1,0 +1,45 @@
+//! ALiBi (Press et al., "Train Short, Test Long"): no position vectors at all; each head adds
+//! −m·(i − j) to the score of query i and key j, with a fixed slope m per head.
+
+/// The slopes of `heads` heads exactly as the reference `get_slopes`: for a power of two n, a
+/// geometric sequence starting at 2^(−8/n) with that ratio; otherwise the slopes of the closest
+/// smaller power of two followed by every other slope of the next power of two.
+pub fn slopes(heads: usize) -> Vec<f64> {
+    fn power_of_two(n: usize) -> Vec<f64> {
+        let start = 2f64.powf(-(2f64.powf(-((n as f64).log2() - 3.0))));
+        (0..n).map(|i| start * start.powi(i as i32)).collect()
+    }
+    if heads == 0 {
+        return Vec::new();
+    }
+    if heads.is_power_of_two() {
+        return power_of_two(heads);
+    }
+    let closest = 1usize << (usize::BITS - 1 - heads.leading_zeros());
+    let mut out = power_of_two(closest);
+    out.extend(
+        slopes(2 * closest)
+            .into_iter()
+            .step_by(2)
+            .take(heads - closest),
+    );
+    out
+}
+
+/// The bias of query i for key j. Causal (as in the paper): −m·(i − j) for j ≤ i, and no value
+/// (the key is masked) for j > i. Bidirectional (as encoder adaptations use): −m·|i − j|.
+pub fn bias(slope: f64, query: usize, key: usize, causal: bool) -> Option<f64> {
+    if causal && key > query {
+        return None;
+    }
+    Some(-slope * query.abs_diff(key) as f64)
+}
+
+/// The bias as a function of k = key − query, for Toeplitz matrices; NaN where masked.
+pub fn bias_at_offset(slope: f64, offset: i64, causal: bool) -> f64 {
+    if causal && offset > 0 {
+        f64::NAN
+    } else {
+        -slope * offset.unsigned_abs() as f64
+    }
+}

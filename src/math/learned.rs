@@ -1,0 +1,98 @@
+//! Learned absolute positions (BERT, GPT-2): a `max_len × d_model` table, here *untrained*:
+//! initialised N(0, 0.02²) as BERT and GPT-2 initialise theirs, from a seed the user picks.
+//! Positions at or past `max_len` do not exist.
+//!
+//! Each cell is drawn from its own (seed, position, dimension) stream, so the table never has to
+//! be stored and any size is instant.
+
+use super::binning::Bins;
+use super::matrix::Matrix;
+use super::rng::SplitMix64;
+
+/// Standard deviation of the initialisation (BERT's and GPT-2's `initializer_range`).
+pub const INIT_STD: f64 = 0.02;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Learned {
+    pub max_len: usize,
+    pub d_model: usize,
+    pub seed: u64,
+}
+
+impl Learned {
+    pub fn new(max_len: usize, d_model: usize, seed: u64) -> Learned {
+        Learned {
+            max_len,
+            d_model,
+            seed,
+        }
+    }
+
+    /// The table entry, or `None` for a position the table does not have.
+    pub fn get(&self, position: usize, dim: usize) -> Option<f64> {
+        if position >= self.max_len || dim >= self.d_model {
+            return None;
+        }
+        let index = (position as u64)
+            .wrapping_mul(self.d_model as u64)
+            .wrapping_add(dim as u64);
+        let mut rng =
+            SplitMix64::new(self.seed.rotate_left(17) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        Some(INIT_STD * rng.next_normal())
+    }
+
+    /// The row of one position, or an error that says the table stops earlier.
+    pub fn row(&self, position: usize) -> Result<Vec<f64>, String> {
+        if position >= self.max_len {
+            return Err(format!(
+                "position {position} does not exist: the learned table has {} rows \
+                 (positions 0 … {})",
+                self.max_len,
+                self.max_len.saturating_sub(1)
+            ));
+        }
+        Ok((0..self.d_model)
+            .map(|c| self.get(position, c).unwrap_or(f64::NAN))
+            .collect())
+    }
+}
+
+/// The learned table shown for `length` positions; rows past `max_len` are undefined (NaN).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnedMatrix {
+    pub table: Learned,
+    pub length: usize,
+}
+
+impl Matrix for LearnedMatrix {
+    fn rows(&self) -> usize {
+        self.length
+    }
+
+    fn cols(&self) -> usize {
+        self.table.d_model
+    }
+
+    fn value(&self, row: usize, col: usize) -> f64 {
+        self.table.get(row, col).unwrap_or(f64::NAN)
+    }
+
+    /// Random entries have no structure a mean would show (a mean of many is just grey), so a
+    /// pixel shows one entry of the block it covers: its first.
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let mut out = Vec::with_capacity(rows.count() * cols.count());
+        for r in 0..rows.count() {
+            let row = rows.range(r).start;
+            for c in 0..cols.count() {
+                out.push(self.value(row, cols.range(c).start) as f32);
+            }
+        }
+        out
+    }
+
+    fn summary(&self) -> BlockSummary {
+        BlockSummary::Sample
+    }
+}
+
+pub use super::matrix::BlockSummary;

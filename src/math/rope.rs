@@ -1,0 +1,226 @@
+//! Rotary position embedding (RoPE, Su et al. "RoFormer"): queries and keys are rotated pair by
+//! pair by m·θᵢ at position m, θᵢ = base^(−2i/d), so q·k depends on positions only through m − n.
+//!
+//! Two pairings are in use: rotate-half pairs dimension i with i + d/2 (GPT-NeoX; LLaMA in
+//! Hugging Face transformers); adjacent pairs 2i with 2i+1 (GPT-J, RoFormer, Meta's original
+//! LLaMA code). They are the same rotation on dimensions permuted by [0::2] ++ [1::2].
+
+use super::wave::{Column, Wave, WaveMatrix};
+
+/// Which dimensions RoPE rotates together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RopePairing {
+    /// (i, i + d/2).
+    #[default]
+    RotateHalf,
+    /// (2i, 2i + 1).
+    Adjacent,
+}
+
+impl RopePairing {
+    pub const ALL: [RopePairing; 2] = [RopePairing::RotateHalf, RopePairing::Adjacent];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            RopePairing::RotateHalf => "rotate-half",
+            RopePairing::Adjacent => "adjacent",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RopePairing::RotateHalf => "rotate-half (i, i+d/2): GPT-NeoX, LLaMA in HF",
+            RopePairing::Adjacent => "adjacent (2i, 2i+1): GPT-J, RoFormer, Meta LLaMA",
+        }
+    }
+}
+
+/// How RoPE is stretched to run past the length it was trained on.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum RopeScaling {
+    #[default]
+    None,
+    /// Position interpolation (Chen et al.): positions are divided by `s`.
+    Interpolation(f64),
+    /// NTK-aware scaling: the base becomes base·s^(d/(d−2)).
+    Ntk(f64),
+}
+
+impl RopeScaling {
+    pub fn id(self) -> &'static str {
+        match self {
+            RopeScaling::None => "none",
+            RopeScaling::Interpolation(_) => "pi",
+            RopeScaling::Ntk(_) => "ntk",
+        }
+    }
+
+    pub fn factor(self) -> f64 {
+        match self {
+            RopeScaling::None => 1.0,
+            RopeScaling::Interpolation(s) | RopeScaling::Ntk(s) => s,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rope {
+    pub d_model: usize,
+    /// θ, the base of the frequencies (10000 in RoFormer and LLaMA 1–2; 500000 in LLaMA 3).
+    pub base: f64,
+    pub pairing: RopePairing,
+    pub scaling: RopeScaling,
+}
+
+impl Rope {
+    pub fn new(d_model: usize, base: f64, pairing: RopePairing, scaling: RopeScaling) -> Rope {
+        Rope {
+            d_model,
+            base,
+            pairing,
+            scaling,
+        }
+    }
+
+    /// Number of rotated pairs; an odd last dimension is left as it is.
+    pub fn pair_count(&self) -> usize {
+        self.d_model / 2
+    }
+
+    /// The base actually used (NTK scaling raises it).
+    pub fn effective_base(&self) -> f64 {
+        match self.scaling {
+            RopeScaling::Ntk(s) if self.d_model > 2 => {
+                let d = self.d_model as f64;
+                self.base * s.powf(d / (d - 2.0))
+            }
+            _ => self.base,
+        }
+    }
+
+    /// θᵢ = base^(−2i/d) for pair i, in radians per position.
+    pub fn theta(&self, pair: usize) -> f64 {
+        let d = (2 * self.pair_count()).max(2) as f64;
+        self.effective_base().powf(-(2.0 * pair as f64) / d)
+    }
+
+    /// The position the rotation uses (position interpolation divides it).
+    pub fn scaled_position(&self, position: f64) -> f64 {
+        match self.scaling {
+            RopeScaling::Interpolation(s) if s > 0.0 => position / s,
+            _ => position,
+        }
+    }
+
+    /// The angle pair `i` is turned by at position m.
+    pub fn angle(&self, position: f64, pair: usize) -> f64 {
+        self.scaled_position(position) * self.theta(pair)
+    }
+
+    /// The two dimensions rotated together as pair `i`.
+    pub fn pair_dims(&self, pair: usize) -> (usize, usize) {
+        match self.pairing {
+            RopePairing::RotateHalf => (pair, pair + self.pair_count()),
+            RopePairing::Adjacent => (2 * pair, 2 * pair + 1),
+        }
+    }
+
+    /// The pair a dimension belongs to, if it is rotated.
+    pub fn pair_of(&self, dim: usize) -> Option<usize> {
+        let h = self.pair_count();
+        if dim >= 2 * h {
+            return None;
+        }
+        Some(match self.pairing {
+            RopePairing::RotateHalf => dim % h,
+            RopePairing::Adjacent => dim / 2,
+        })
+    }
+
+    /// `x` rotated for position m: each pair (a, b) becomes (a cos − b sin, b cos + a sin).
+    pub fn rotate(&self, x: &[f64], position: f64) -> Vec<f64> {
+        let mut out = x.to_vec();
+        for i in 0..self.pair_count() {
+            let (a, b) = self.pair_dims(i);
+            if b >= x.len() {
+                continue;
+            }
+            let (s, c) = self.angle(position, i).sin_cos();
+            out[a] = x[a] * c - x[b] * s;
+            out[b] = x[b] * c + x[a] * s;
+        }
+        out
+    }
+
+    /// The attention score of query `q` at position m and key `k` at position n, rotated.
+    pub fn score(&self, q: &[f64], m: f64, k: &[f64], n: f64) -> f64 {
+        let (q, k) = (self.rotate(q, m), self.rotate(k, n));
+        q.iter().zip(&k).map(|(a, b)| a * b).sum()
+    }
+
+    /// The score for q = k = (1, …, 1) at relative distance m − n: Σᵢ 2·cos((m − n)θᵢ), plus 1
+    /// for an unrotated odd dimension.
+    pub fn ones_score(&self, distance: f64) -> f64 {
+        let pairs: f64 = (0..self.pair_count())
+            .map(|i| 2.0 * (self.scaled_position(distance) * self.theta(i)).cos())
+            .sum();
+        pairs + (self.d_model % 2) as f64
+    }
+
+    /// RoFormer's long-term decay bound at relative distance m − n:
+    /// (1/(d/2))·Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{i<j} e^{i(m−n)θᵢ}.
+    pub fn decay_bound(&self, distance: f64) -> f64 {
+        let h = self.pair_count();
+        if h == 0 {
+            return 0.0;
+        }
+        let (mut re, mut im, mut total) = (0.0, 0.0, 0.0);
+        for i in 0..h {
+            let (s, c) = (self.scaled_position(distance) * self.theta(i)).sin_cos();
+            re += c;
+            im += s;
+            total += (re * re + im * im).sqrt();
+        }
+        total / h as f64
+    }
+
+    /// The cos table cos(m·θ) laid out like the library's cache (rotate-half repeats the
+    /// frequencies [θ | θ]; adjacent interleaves them), `length` positions by d_model columns.
+    pub fn cos_table(&self, length: usize) -> WaveMatrix {
+        let columns = (0..self.d_model)
+            .map(|dim| match self.pair_of(dim) {
+                Some(i) => Column {
+                    wave: Wave::Cos,
+                    pair: Some(i),
+                    // angle = (m / s)·θ: a wave of m with ω = θ·(1/s).
+                    omega: self.theta(i) * self.scaled_position(1.0),
+                },
+                None => Column {
+                    wave: Wave::Zero,
+                    pair: None,
+                    omega: 0.0,
+                },
+            })
+            .collect();
+        let group = match self.pairing {
+            RopePairing::Adjacent => 2,
+            RopePairing::RotateHalf => 1,
+        };
+        WaveMatrix::new(columns, length, group)
+    }
+}
+
+/// The permutation [0::2] ++ [1::2] (an odd last, unrotated dimension stays last): `result[j]`
+/// is the index in the adjacent layout of what the rotate-half layout holds at j.
+pub fn half_from_adjacent(d: usize) -> Vec<usize> {
+    let rotated = d - d % 2;
+    (0..rotated)
+        .step_by(2)
+        .chain((1..rotated).step_by(2))
+        .chain(rotated..d)
+        .collect()
+}

@@ -1,0 +1,74 @@
+//! T5's relative position buckets (Raffel et al.): each relative position key − query falls in
+//! one of `num_buckets` buckets (exact for small distances, logarithmic up to `max_distance`, all
+//! further distances in the last bucket), and each bucket has one learned scalar bias per head.
+//!
+//! The bucket arithmetic follows Hugging Face's `_relative_position_bucket`, in f32 as torch
+//! computes it, so bucket edges land where the library puts them.
+
+use super::rng::SplitMix64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct T5Buckets {
+    pub num_buckets: usize,
+    pub max_distance: usize,
+    /// Encoder (both directions get their own buckets) or decoder (only the past).
+    pub bidirectional: bool,
+}
+
+impl Default for T5Buckets {
+    fn default() -> Self {
+        T5Buckets {
+            num_buckets: 32,
+            max_distance: 128,
+            bidirectional: true,
+        }
+    }
+}
+
+impl T5Buckets {
+    /// The bucket of relative position `r` = key position − query position.
+    pub fn bucket(&self, r: i64) -> usize {
+        let mut buckets = self.num_buckets.max(2) as i64;
+        let mut out = 0i64;
+        let distance = if self.bidirectional {
+            buckets /= 2;
+            if r > 0 {
+                out += buckets;
+            }
+            r.unsigned_abs() as i64
+        } else {
+            (-r.min(0)).max(0)
+        };
+        let max_exact = (buckets / 2).max(1);
+        if distance < max_exact {
+            return (out + distance) as usize;
+        }
+        let ratio = (distance as f32 / max_exact as f32).ln()
+            / ((self.max_distance.max(1) as f32) / max_exact as f32).ln();
+        let large = max_exact + (ratio * (buckets - max_exact) as f32) as i64;
+        (out + large.min(buckets - 1)) as usize
+    }
+
+    /// The smallest distance into the past that already lands in the last bucket: every
+    /// distance from here on looks the same to the model.
+    pub fn saturation_distance(&self) -> i64 {
+        let target = self.bucket(-(1 << 40));
+        let (mut lo, mut hi) = (0i64, 1i64 << 40);
+        // bucket(−d) never decreases as d grows: binary search for the first d in the last one.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.bucket(-mid) == target {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+}
+
+/// One seeded scalar bias per bucket (untrained: N(0, 1)), standing in for T5's learned ones.
+pub fn bucket_biases(num_buckets: usize, seed: u64) -> Vec<f64> {
+    let mut rng = SplitMix64::new(seed ^ 0x7435_0000);
+    (0..num_buckets).map(|_| rng.next_normal()).collect()
+}

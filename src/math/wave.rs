@@ -1,0 +1,121 @@
+//! Waves of position: a column that is sin(p·ω), cos(p·ω) or zero, and a matrix of such columns
+//! drawn through closed-form block means (the sinusoidal encoding, RoPE's cos table).
+
+use super::binning::{add_wave_means, Bins};
+use super::matrix::Matrix;
+
+/// Which wave a column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wave {
+    Sin,
+    Cos,
+    /// The padding column of the split-halves libraries when d_model is odd.
+    Zero,
+}
+
+impl Wave {
+    pub fn name(self) -> &'static str {
+        match self {
+            Wave::Sin => "sin",
+            Wave::Cos => "cos",
+            Wave::Zero => "0",
+        }
+    }
+
+    /// The wave evaluated at an angle.
+    pub fn at(self, angle: f64) -> f64 {
+        match self {
+            Wave::Sin => angle.sin(),
+            Wave::Cos => angle.cos(),
+            Wave::Zero => 0.0,
+        }
+    }
+}
+
+/// One column of the encoding matrix: a wave of position with one angular frequency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Column {
+    pub wave: Wave,
+    /// The frequency index i; `None` for a zero column.
+    pub pair: Option<usize>,
+    /// Angular frequency in radians per position (0 for a zero column).
+    pub omega: f64,
+}
+
+impl Column {
+    pub fn value(&self, position: f64) -> f64 {
+        self.wave.at(position * self.omega)
+    }
+
+    /// Wavelength in positions, 2π/ω; infinite for a zero column.
+    pub fn wavelength(&self) -> f64 {
+        wavelength(self.omega)
+    }
+}
+
+/// Wavelength in positions of a wave with angular frequency ω.
+pub fn wavelength(omega: f64) -> f64 {
+    if omega > 0.0 {
+        std::f64::consts::TAU / omega
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// A `length × columns` matrix whose every column is a wave of the row index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaveMatrix {
+    pub columns: Vec<Column>,
+    pub length: usize,
+    /// Neighbouring columns that form one unit when averaged for drawing (2 for interleaved
+    /// sin/cos).
+    pub group: usize,
+}
+
+impl WaveMatrix {
+    pub fn new(columns: Vec<Column>, length: usize, group: usize) -> WaveMatrix {
+        WaveMatrix {
+            columns,
+            length,
+            group,
+        }
+    }
+}
+
+impl Matrix for WaveMatrix {
+    fn rows(&self) -> usize {
+        self.length
+    }
+
+    fn cols(&self) -> usize {
+        self.columns.len()
+    }
+
+    fn value(&self, row: usize, col: usize) -> f64 {
+        self.columns
+            .get(col)
+            .map_or(f64::NAN, |c| c.value(row as f64))
+    }
+
+    fn column_group(&self) -> usize {
+        self.group
+    }
+
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let (nr, nc) = (rows.count(), cols.count());
+        let mut out = vec![0.0f32; nr * nc];
+        let mut sums = vec![0.0f64; nr];
+        for c in 0..nc {
+            sums.iter_mut().for_each(|s| *s = 0.0);
+            let dims = cols.range(c);
+            let n = dims.len() as f64;
+            for column in &self.columns[dims] {
+                add_wave_means(column.wave, column.omega, rows, &mut sums);
+            }
+            for (r, sum) in sums.iter().enumerate() {
+                out[r * nc + c] = (sum / n) as f32;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,231 @@
+//! The schemes beyond sinusoidal: RoPE, ALiBi, T5 buckets, the learned table, and the Toeplitz
+//! matrices that draw the score biases.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::alibi::{bias, slopes};
+use pe_explorer::math::binning::Bins;
+use pe_explorer::math::learned::{Learned, INIT_STD};
+use pe_explorer::math::matrix::{Dense, Matrix};
+use pe_explorer::math::rng::SplitMix64;
+use pe_explorer::math::rope::{half_from_adjacent, Rope, RopePairing, RopeScaling};
+use pe_explorer::math::t5::T5Buckets;
+use pe_explorer::math::toeplitz::Toeplitz;
+
+fn random(n: usize, seed: u64) -> Vec<f64> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n).map(|_| rng.next_normal()).collect()
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+#[test]
+fn rope_preserves_vector_norms() {
+    for pairing in RopePairing::ALL {
+        for d in [2, 7, 64, 128] {
+            let rope = Rope::new(d, 10_000.0, pairing, RopeScaling::None);
+            let x = random(d, d as u64);
+            for m in [0.0, 1.0, 37.0, 4095.0, 65_535.0] {
+                assert!(
+                    (norm(&rope.rotate(&x, m)) - norm(&x)).abs() < 1e-10,
+                    "{pairing:?} d={d} m={m}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rope_scores_depend_only_on_the_relative_position() {
+    for pairing in RopePairing::ALL {
+        let rope = Rope::new(64, 10_000.0, pairing, RopeScaling::None);
+        let (q, k) = (random(64, 1), random(64, 2));
+        for delta in [-50.0, -3.0, 0.0, 1.0, 17.0, 300.0] {
+            let reference = rope.score(&q, 1000.0 + delta, &k, 1000.0);
+            for n in [0.0, 5.0, 123.0, 4000.0] {
+                let s = rope.score(&q, n + delta, &k, n);
+                assert!(
+                    (s - reference).abs() < 1e-9,
+                    "{pairing:?} Δ={delta} n={n}: {s} vs {reference}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_two_pairings_agree_after_the_permutation() {
+    // rotate-half(x[P]) = adjacent(x)[P] with P = [0::2] ++ [1::2].
+    for d in [2, 8, 64, 9] {
+        let half = Rope::new(d, 500_000.0, RopePairing::RotateHalf, RopeScaling::None);
+        let adjacent = Rope::new(d, 500_000.0, RopePairing::Adjacent, RopeScaling::None);
+        let p = half_from_adjacent(d);
+        let x = random(d, 7);
+        let permuted: Vec<f64> = p.iter().map(|&i| x[i]).collect();
+        for m in [0.0, 3.0, 250.0] {
+            let a = half.rotate(&permuted, m);
+            let b: Vec<f64> = {
+                let r = adjacent.rotate(&x, m);
+                p.iter().map(|&i| r[i]).collect()
+            };
+            for (u, v) in a.iter().zip(&b) {
+                assert!((u - v).abs() < 1e-12, "d={d} m={m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rope_curves_by_hand() {
+    // d = 4, base 100: θ = 1 and 0.1. q = k = 1: score(Δ) = 2 cos Δ + 2 cos 0.1Δ.
+    let rope = Rope::new(4, 100.0, RopePairing::RotateHalf, RopeScaling::None);
+    assert!((rope.theta(1) - 0.1).abs() < 1e-15);
+    let want = 2.0 * 3f64.cos() + 2.0 * 0.3f64.cos();
+    assert!((rope.ones_score(3.0) - want).abs() < 1e-12);
+    let ones = [1.0; 4];
+    assert!((rope.score(&ones, 10.0, &ones, 7.0) - want).abs() < 1e-12);
+    // Decay bound at Δ = 0: (1/h)·Σ_{j=1}^{h} j = (h + 1)/2.
+    let wide = Rope::new(128, 10_000.0, RopePairing::Adjacent, RopeScaling::None);
+    assert!((wide.decay_bound(0.0) - 32.5).abs() < 1e-9);
+    assert!(
+        wide.decay_bound(200.0) < wide.decay_bound(0.0) / 2.0,
+        "the bound decays"
+    );
+}
+
+#[test]
+fn context_extension_by_interpolation_and_ntk() {
+    let base = Rope::new(128, 10_000.0, RopePairing::RotateHalf, RopeScaling::None);
+    let pi = Rope::new(
+        128,
+        10_000.0,
+        RopePairing::RotateHalf,
+        RopeScaling::Interpolation(4.0),
+    );
+    let ntk = Rope::new(
+        128,
+        10_000.0,
+        RopePairing::RotateHalf,
+        RopeScaling::Ntk(4.0),
+    );
+    // Interpolation: position 400 looks like position 100.
+    for i in [0, 10, 63] {
+        assert!((pi.angle(400.0, i) - base.angle(100.0, i)).abs() < 1e-12);
+    }
+    // NTK: θ' = θ·s^(d/(d−2)); the fastest pair is unchanged, the slowest slows by about s.
+    let expected = 10_000.0 * 4f64.powf(128.0 / 126.0);
+    assert!((ntk.effective_base() - expected).abs() < 1e-6 * expected);
+    assert_eq!(ntk.theta(0), 1.0);
+    let slowdown = base.theta(63) / ntk.theta(63);
+    assert!((slowdown - 4.0).abs() < 1e-9, "{slowdown}");
+    // The cos table is cos(angle).
+    let table = pi.cos_table(50);
+    for (m, dim) in [(0, 0), (13, 5), (49, 70)] {
+        let want = pi.angle(m as f64, pi.pair_of(dim).unwrap()).cos();
+        assert!((table.value(m, dim) - want).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn alibi_slopes_match_the_reference() {
+    let eight = slopes(8);
+    for (i, s) in eight.iter().enumerate() {
+        assert!(
+            (s - 0.5f64.powi(i as i32 + 1)).abs() < 1e-15,
+            "head {i}: {s}"
+        );
+    }
+    let twelve = slopes(12);
+    assert_eq!(twelve.len(), 12);
+    assert_eq!(&twelve[..8], &eight[..]);
+    for (got, want) in twelve[8..].iter().zip([0.707, 0.354, 0.177, 0.088]) {
+        assert!((got - want).abs() < 5e-4, "{got} vs {want}");
+    }
+    assert!((slopes(1)[0] - 1.0 / 256.0).abs() < 1e-15);
+    for n in 1..=64 {
+        let s = slopes(n);
+        assert_eq!(s.len(), n);
+        assert!(s.iter().all(|x| *x > 0.0 && *x <= 1.0));
+    }
+    assert_eq!(bias(0.5, 5, 2, true), Some(-1.5));
+    assert_eq!(bias(0.5, 2, 5, true), None, "future keys are masked");
+    assert_eq!(bias(0.5, 2, 5, false), Some(-1.5));
+}
+
+#[test]
+fn t5_buckets_at_known_values() {
+    let bi = T5Buckets {
+        num_buckets: 32,
+        max_distance: 128,
+        bidirectional: true,
+    };
+    for (r, want) in [
+        (7, 23),
+        (8, 24),
+        (90, 30),
+        (91, 31),
+        (-91, 15),
+        (0, 0),
+        (-1, 1),
+        (1, 17),
+    ] {
+        assert_eq!(bi.bucket(r), want, "bidirectional r = {r}");
+    }
+    let causal = T5Buckets {
+        bidirectional: false,
+        ..bi
+    };
+    for r in [0, 1, 5, 1000] {
+        assert_eq!(causal.bucket(r), 0, "causal r = {r}");
+    }
+    assert_eq!(causal.bucket(-113), 31);
+    assert_eq!(causal.bucket(-100_000), 31);
+    // Distances past the saturation point all share the last bucket.
+    let sat = causal.saturation_distance();
+    assert_eq!(causal.bucket(-sat), 31);
+    assert_ne!(causal.bucket(-(sat - 1)), 31);
+}
+
+#[test]
+fn the_learned_table_is_seeded_and_stops_at_max_len() {
+    let a = Learned::new(512, 64, 1);
+    let b = Learned::new(512, 64, 1);
+    let c = Learned::new(512, 64, 2);
+    assert_eq!(a.row(10).unwrap(), b.row(10).unwrap());
+    assert_ne!(a.row(10).unwrap(), c.row(10).unwrap());
+    assert!(a.get(512, 0).is_none());
+    assert!(a.row(512).unwrap_err().contains("does not exist"));
+    assert!(a.get(511, 63).is_some());
+    let values: Vec<f64> = (0..512).flat_map(|p| a.row(p).unwrap()).collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let std = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt();
+    assert!(
+        mean.abs() < 0.001 && (std - INIT_STD).abs() < 0.001,
+        "mean {mean}, std {std}"
+    );
+}
+
+#[test]
+fn toeplitz_block_means_skip_masked_cells() {
+    let slope = 0.25;
+    let m = Toeplitz::new(40, |k| {
+        pe_explorer::math::alibi::bias_at_offset(slope, k, true)
+    });
+    assert!(m.value(3, 10).is_nan());
+    assert_eq!(m.value(10, 3), -1.75);
+    let dense = Dense::new(40, 40, (0..1600).map(|i| m.value(i / 40, i % 40)).collect());
+    for (rows, cols) in [
+        (Bins::each(0, 40), Bins::each(0, 40)),
+        (Bins::fit(0, 40, 7), Bins::fit(0, 40, 9)),
+    ] {
+        let fast = m.block_means(&rows, &cols);
+        let slow = dense.block_means(&rows, &cols);
+        for (a, b) in fast.iter().zip(&slow) {
+            assert!(
+                (a.is_nan() && b.is_nan()) || (a - b).abs() < 1e-5,
+                "{a} vs {b}"
+            );
+        }
+    }
+}
