@@ -5,9 +5,14 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::format::plain as fmt;
+use crate::math::alibi::slopes;
 use crate::math::attention::parse_sentence;
+use crate::math::learned::Learned;
+use crate::math::rope::{Rope, RopePairing, RopeScaling};
 use crate::math::rotation::Pairing;
+use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
+use crate::math::t5::T5Buckets;
 use crate::plot::colormap::Palette;
 
 /// The allowed range of one numeric setting, and how typed text becomes a value inside it.
@@ -264,10 +269,11 @@ pub enum View {
     Rotations,
     Norms,
     Addition,
+    Compare,
 }
 
 impl View {
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Matrix,
         View::Attention,
         View::Offsets,
@@ -275,6 +281,7 @@ impl View {
         View::Rotations,
         View::Norms,
         View::Addition,
+        View::Compare,
     ];
 
     /// The identifier used in URLs and element ids.
@@ -287,6 +294,7 @@ impl View {
             View::Rotations => "rotations",
             View::Norms => "norms",
             View::Addition => "addition",
+            View::Compare => "compare",
         }
     }
 
@@ -297,16 +305,98 @@ impl View {
     /// The tab's label.
     pub fn label(self) -> &'static str {
         match self {
-            View::Matrix => "Encoding matrix",
+            View::Matrix => "Position matrix",
             View::Attention => "Dog bites man",
-            View::Offsets => "Dot product by offset",
+            View::Offsets => "By distance",
             View::Waves => "Waves & wavelengths",
             View::Rotations => "Rotations",
             View::Norms => "Norms & scale",
             View::Addition => "Add or concatenate",
+            View::Compare => "Compare schemes",
         }
     }
 }
+
+/// RoPE's context extension, as chosen in the UI (the factor is a separate setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Extension {
+    #[default]
+    None,
+    Interpolation,
+    Ntk,
+}
+
+impl Extension {
+    pub const ALL: [Extension; 3] = [Extension::None, Extension::Interpolation, Extension::Ntk];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Extension::None => "none",
+            Extension::Interpolation => "pi",
+            Extension::Ntk => "ntk",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Extension> {
+        Extension::ALL.into_iter().find(|e| e.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Extension::None => "none",
+            Extension::Interpolation => "position interpolation",
+            Extension::Ntk => "NTK-aware base",
+        }
+    }
+}
+
+pub const TRAINED_LENGTH: Limit = Limit {
+    name: "trained length",
+    min: 1.0,
+    max: 65_536.0,
+    integer: true,
+    log: true,
+};
+
+pub const SEED: Limit = Limit {
+    name: "seed",
+    min: 0.0,
+    max: 9_999.0,
+    integer: true,
+    log: false,
+};
+
+pub const ROPE_FACTOR: Limit = Limit {
+    name: "scale factor s",
+    min: 1.0,
+    max: 64.0,
+    integer: false,
+    log: true,
+};
+
+pub const ALIBI_HEADS: Limit = Limit {
+    name: "heads",
+    min: 1.0,
+    max: 64.0,
+    integer: true,
+    log: false,
+};
+
+pub const T5_BUCKETS: Limit = Limit {
+    name: "buckets",
+    min: 2.0,
+    max: 128.0,
+    integer: true,
+    log: false,
+};
+
+pub const T5_MAX_DISTANCE: Limit = Limit {
+    name: "max distance",
+    min: 1.0,
+    max: 65_536.0,
+    integer: true,
+    log: true,
+};
 
 /// What the offset chart compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -401,6 +491,26 @@ pub struct Settings {
     pub attention_position: bool,
     /// Attention demo: which sentence (0 = A, 1 = B) the step-by-step follows.
     pub trace: usize,
+    /// The position scheme every view shows.
+    pub scheme: Scheme,
+    /// The length a model was trained on: marked on the charts, and the learned table's size.
+    pub trained_length: usize,
+    /// Seed of the (untrained) learned table.
+    pub learned_seed: usize,
+    /// RoPE: which dimensions rotate together.
+    pub rope_pairing: RopePairing,
+    /// RoPE: how positions past the trained length are handled, and by what factor.
+    pub extension: Extension,
+    pub rope_factor: f64,
+    /// ALiBi: number of heads, and the head shown on its own.
+    pub alibi_heads: usize,
+    pub alibi_head: usize,
+    /// T5: the bucket scheme.
+    pub t5: T5Buckets,
+    /// Attention demo: mask keys after the query (a decoder) or not (an encoder).
+    pub causal: bool,
+    /// Compare view: the scheme shown next to the current one.
+    pub compare_with: Scheme,
 }
 
 impl Default for Settings {
@@ -425,6 +535,17 @@ impl Default for Settings {
             sentences: ["dog bites man".into(), "man bites dog".into()],
             attention_position: false,
             trace: 0,
+            scheme: Scheme::Sinusoidal,
+            trained_length: 512,
+            learned_seed: 1,
+            rope_pairing: RopePairing::RotateHalf,
+            extension: Extension::None,
+            rope_factor: 4.0,
+            alibi_heads: 8,
+            alibi_head: 0,
+            t5: T5Buckets::default(),
+            causal: false,
+            compare_with: Scheme::Rope,
         }
     }
 }
@@ -463,6 +584,39 @@ impl Settings {
             }
         };
         distinct(out)
+    }
+
+    /// RoPE with the current width, base, pairing and extension.
+    pub fn rope(&self) -> Rope {
+        let scaling = match self.extension {
+            Extension::None => RopeScaling::None,
+            Extension::Interpolation => RopeScaling::Interpolation(self.rope_factor),
+            Extension::Ntk => RopeScaling::Ntk(self.rope_factor),
+        };
+        Rope::new(self.d_model, self.base, self.rope_pairing, scaling)
+    }
+
+    /// The learned table: `trained_length` rows of width d_model.
+    pub fn learned(&self) -> Learned {
+        Learned::new(self.trained_length, self.d_model, self.learned_seed as u64)
+    }
+
+    /// ALiBi's slopes for the current head count.
+    pub fn alibi_slopes(&self) -> Vec<f64> {
+        slopes(self.alibi_heads)
+    }
+
+    /// The slope of the ALiBi head shown on its own.
+    pub fn alibi_slope(&self) -> f64 {
+        let s = self.alibi_slopes();
+        s.get(self.alibi_head.min(s.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The limit of the ALiBi head picker.
+    pub fn alibi_head_limit(&self) -> Limit {
+        Limit::linear("head", 0.0, (self.alibi_heads.max(1) - 1) as f64)
     }
 
     /// The limit of the rotation view's position.
@@ -514,6 +668,19 @@ pub enum Action {
     SetSentence(usize, String),
     SetAttentionPosition(bool),
     SetTrace(usize),
+    SetScheme(Scheme),
+    SetTrainedLength(f64),
+    SetLearnedSeed(f64),
+    SetRopePairing(RopePairing),
+    SetExtension(Extension),
+    SetRopeFactor(f64),
+    SetAlibiHeads(f64),
+    SetAlibiHead(f64),
+    SetT5Buckets(f64),
+    SetT5MaxDistance(f64),
+    SetT5Bidirectional(bool),
+    SetCausal(bool),
+    SetCompareWith(Scheme),
 }
 
 impl Reducible for Settings {
@@ -579,7 +746,27 @@ impl Reducible for Settings {
             }
             Action::SetAttentionPosition(v) => next.attention_position = v,
             Action::SetTrace(i) => next.trace = i.min(1),
+            Action::SetScheme(v) => next.scheme = v,
+            Action::SetTrainedLength(v) => {
+                next.trained_length = TRAINED_LENGTH.accept(v).value as usize
+            }
+            Action::SetLearnedSeed(v) => next.learned_seed = SEED.accept(v).value as usize,
+            Action::SetRopePairing(p) => next.rope_pairing = p,
+            Action::SetExtension(e) => next.extension = e,
+            Action::SetRopeFactor(v) => next.rope_factor = ROPE_FACTOR.accept(v).value,
+            Action::SetAlibiHeads(v) => next.alibi_heads = ALIBI_HEADS.accept(v).value as usize,
+            Action::SetAlibiHead(v) => {
+                next.alibi_head = self.alibi_head_limit().accept(v).value as usize
+            }
+            Action::SetT5Buckets(v) => next.t5.num_buckets = T5_BUCKETS.accept(v).value as usize,
+            Action::SetT5MaxDistance(v) => {
+                next.t5.max_distance = T5_MAX_DISTANCE.accept(v).value as usize
+            }
+            Action::SetT5Bidirectional(b) => next.t5.bidirectional = b,
+            Action::SetCausal(c) => next.causal = c,
+            Action::SetCompareWith(v) => next.compare_with = v,
         }
+        next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
         // Settings that depend on the length stay inside it.
         next.position = next.position.min(next.length - 1);
         next.offset = next.offset.min((next.length - 1).max(1));

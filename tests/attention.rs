@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::attention::{
-    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, MAX_WORDS,
+    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Positional, MAX_WORDS,
 };
 use pe_explorer::math::embedding::word_embedding;
 use pe_explorer::math::matrix::Dense;
@@ -11,6 +11,13 @@ use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
 
 fn words(s: &str) -> Vec<String> {
     parse_sentence(s).unwrap()
+}
+
+fn added(pe: &Dense) -> Positional<'_> {
+    Positional {
+        added: Some(pe),
+        ..Default::default()
+    }
 }
 
 fn encoding(n: usize, d: usize) -> Dense {
@@ -27,7 +34,10 @@ fn without_position_sentence_b_is_exactly_sentence_a_permuted() {
     ] {
         let head = Head::seeded(d);
         let (ta, tb) = (words(a), words(b));
-        let (pa, pb) = (run(&head, &ta, 1.0, None), run(&head, &tb, 1.0, None));
+        let (pa, pb) = (
+            run(&head, &ta, 1.0, &Positional::default()),
+            run(&head, &tb, 1.0, &Positional::default()),
+        );
         // Every word's output is bit-for-bit the same in both sentences.
         let matches = match_words(&pa, &pb);
         assert_eq!(matches.len(), ta.len());
@@ -53,8 +63,8 @@ fn with_the_encoding_added_the_sentences_differ() {
         let (ta, tb) = (words("dog bites man"), words("man bites dog"));
         let pe = encoding(3, d);
         let (pa, pb) = (
-            run(&head, &ta, scale, Some(&pe)),
-            run(&head, &tb, scale, Some(&pe)),
+            run(&head, &ta, scale, &added(&pe)),
+            run(&head, &tb, scale, &added(&pe)),
         );
         let matches = match_words(&pa, &pb);
         assert!(
@@ -71,7 +81,16 @@ fn with_the_encoding_added_the_sentences_differ() {
 fn attention_rows_are_probabilities() {
     let head = Head::seeded(24);
     let t = words("the quick brown fox jumps over the lazy dog");
-    let pass = run(&head, &t, 2.0, Some(&encoding(t.len(), 24)));
+    let pe = encoding(t.len(), 24);
+    let pass = run(
+        &head,
+        &t,
+        2.0,
+        &Positional {
+            added: Some(&pe),
+            ..Default::default()
+        },
+    );
     let n = t.len();
     for i in 0..n {
         let row = &pass.weights.data[i * n..(i + 1) * n];
@@ -111,4 +130,48 @@ fn sentences_are_checked() {
         &words("dog bites man"),
         &words("man bites man")
     ));
+}
+
+#[test]
+fn each_scheme_breaks_or_keeps_the_tie_where_it_should() {
+    use pe_explorer::math::alibi::bias;
+    use pe_explorer::math::rope::{Rope, RopePairing, RopeScaling};
+    let d = 16;
+    let head = Head::seeded(d);
+    let (ta, tb) = (words("dog bites man"), words("man bites dog"));
+    let summary = |pos: &Positional| {
+        let (pa, pb) = (run(&head, &ta, 4.0, pos), run(&head, &tb, 4.0, pos));
+        cosine(&mean_pool(&pa.outputs), &mean_pool(&pb.outputs))
+    };
+    // RoPE rotates q and k by position: the scores depend on signed distance, order matters.
+    let rope = Rope::new(d, 10_000.0, RopePairing::RotateHalf, RopeScaling::None);
+    let with_rope = Positional {
+        rope: Some(&rope),
+        ..Default::default()
+    };
+    assert!(summary(&with_rope) < 1.0 - 1e-9);
+    // A symmetric ALiBi bias (−m·|i−j|) keeps every distance of a reversed sentence: still a tie.
+    let sym = Dense::new(
+        3,
+        3,
+        (0..9)
+            .map(|c| bias(0.5, c / 3, c % 3, false).unwrap())
+            .collect(),
+    );
+    let mirror = Positional {
+        bias: Some(&sym),
+        ..Default::default()
+    };
+    assert_eq!(format!("{:.6}", summary(&mirror)), "1.000000");
+    // The causal mask alone (no position at all) already leaks order.
+    let causal = Positional {
+        causal: true,
+        ..Default::default()
+    };
+    assert!(summary(&causal) < 1.0 - 1e-9);
+    // Masked keys get no weight; rows still add up to 1.
+    let pass = run(&head, &ta, 1.0, &causal);
+    assert_eq!(pass.weights.data[1], 0.0);
+    assert!(pass.scores.data[1].is_nan());
+    assert!((pass.weights.data[3..6].iter().sum::<f64>() - 1.0).abs() < 1e-12);
 }

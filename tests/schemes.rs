@@ -229,3 +229,34 @@ fn toeplitz_block_means_skip_masked_cells() {
         }
     }
 }
+
+#[test]
+fn rope_distance_curves_match_their_formulas() {
+    for scaling in [
+        RopeScaling::None,
+        RopeScaling::Interpolation(4.0),
+        RopeScaling::Ntk(8.0),
+    ] {
+        let rope = Rope::new(65, 10_000.0, RopePairing::Adjacent, scaling);
+        let curves = rope.distance_curves(700, 50);
+        for delta in [0usize, 1, 17, 400, 699] {
+            assert!(
+                (curves.ones[delta] - rope.ones_score(delta as f64)).abs() < 1e-9,
+                "{scaling:?} Δ={delta}"
+            );
+        }
+        for &(delta, bound) in &curves.decay {
+            assert!(
+                (bound - rope.decay_bound(delta)).abs() < 1e-9,
+                "{scaling:?} Δ={delta}"
+            );
+        }
+        assert!(curves.decay.len() <= 52);
+        // The random mean starts near d (E[q·q] = d) and is even in Δ by construction.
+        assert!(
+            (curves.random[0] - 65.0).abs() < 10.0,
+            "{}",
+            curves.random[0]
+        );
+    }
+}

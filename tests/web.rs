@@ -230,13 +230,28 @@ async fn every_extreme_renders() {
     host.unmount();
 }
 
-/// Clicks every tab and moves d_model on each: a hook called conditionally or any other panic in
-/// a view fails here (these tests run a debug build, where Yew checks hook order).
+/// Under every scheme, clicks every tab and moves d_model on each: a hook called conditionally
+/// or any other panic in a view fails here (these tests run a debug build, where Yew checks hook
+/// order).
 #[wasm_bindgen_test]
 async fn every_view_renders_and_survives_a_setting_change() {
     let host = mount().await;
     let tabs = host.query_selector_all("[role=tab]").unwrap();
-    assert!(tabs.length() >= 6, "only {} tabs", tabs.length());
+    assert!(tabs.length() >= 8, "only {} tabs", tabs.length());
+    for scheme in ["sinusoidal", "learned", "rope", "alibi", "t5", "none"] {
+        let select: web_sys::HtmlSelectElement = find(&host, "#scheme");
+        select.set_value(scheme);
+        select
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        yew::scheduler::flush().await;
+        visit_every_tab(&host, scheme).await;
+    }
+    host.unmount();
+}
+
+async fn visit_every_tab(host: &Element, scheme: &str) {
+    let tabs = host.query_selector_all("[role=tab]").unwrap();
     for i in 0..tabs.length() {
         let tab: web_sys::HtmlElement = tabs.get(i).unwrap().dyn_into().unwrap();
         let id = tab.id();
@@ -249,14 +264,13 @@ async fn every_view_renders_and_survives_a_setting_change() {
             .unwrap()
             .expect("a tab panel");
         assert!(
-            panel.query_selector("canvas").unwrap().is_some(),
-            "{id} shows no chart"
+            panel.query_selector("canvas").unwrap().is_some() || scheme == "none",
+            "{id} shows no chart under {scheme}"
         );
-        let field: HtmlInputElement = find(&host, "#d-model-value");
+        let field: HtmlInputElement = find(host, "#d-model-value");
         type_value(&field, if i % 2 == 0 { "64" } else { "33" });
         yew::scheduler::flush().await;
         sleep(30).await;
         yew::scheduler::flush().await;
     }
-    host.unmount();
 }

@@ -8,6 +8,7 @@
 use super::embedding::{canonical, word_embedding};
 use super::matrix::Dense;
 use super::rng::SplitMix64;
+use super::rope::Rope;
 
 /// At most this many words per sentence.
 pub const MAX_WORDS: usize = 16;
@@ -93,6 +94,19 @@ pub fn matmul(x: &Dense, w: &Dense) -> Dense {
     Dense::new(n, m, out)
 }
 
+/// How position information reaches the head; each scheme uses one of these places.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Positional<'a> {
+    /// Vectors added to the (scaled) embeddings, n × width: sinusoidal, learned.
+    pub added: Option<&'a Dense>,
+    /// Rotation of every query and key by its position: RoPE.
+    pub rope: Option<&'a Rope>,
+    /// Biases added to the scores, n × n (NaN masks a key): ALiBi, T5.
+    pub bias: Option<&'a Dense>,
+    /// Hide every key after its query (a decoder).
+    pub causal: bool,
+}
+
 /// Every intermediate of one pass through the head, for the step-by-step view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pass {
@@ -101,10 +115,13 @@ pub struct Pass {
     pub embeddings: Dense,
     /// What enters the head: embeddings, plus the position encoding when it is on.
     pub input: Dense,
+    /// Queries and keys (rotated by position when RoPE is used).
     pub q: Dense,
     pub k: Dense,
     pub v: Dense,
-    /// Q·Kᵀ/√d_k (n × n), before softmax.
+    /// The bias added to the scores, if any (n × n).
+    pub bias: Option<Dense>,
+    /// Q·Kᵀ/√d_k + bias (n × n), before softmax; NaN where a key is masked.
     pub scores: Dense,
     /// softmax of each row of the scores: the attention weights.
     pub weights: Dense,
@@ -112,9 +129,8 @@ pub struct Pass {
     pub outputs: Dense,
 }
 
-/// Runs the head on `tokens`. `positions` (n × width), when given, is added to the (scaled)
-/// embeddings — the paper's way of telling the head where each token is.
-pub fn run(head: &Head, tokens: &[String], embed_scale: f64, positions: Option<&Dense>) -> Pass {
+/// Runs the head on `tokens`, with position information entering where `position` says.
+pub fn run(head: &Head, tokens: &[String], embed_scale: f64, position: &Positional) -> Pass {
     let (n, d) = (tokens.len(), head.width);
     let embeddings = Dense::new(
         n,
@@ -125,34 +141,59 @@ pub fn run(head: &Head, tokens: &[String], embed_scale: f64, positions: Option<&
             .collect(),
     );
     let mut input = embeddings.clone();
-    if let Some(pe) = positions {
+    if let Some(pe) = position.added {
         for (x, p) in input.data.iter_mut().zip(&pe.data) {
             *x += p;
         }
     }
-    let (q, k, v) = (
+    let (mut q, mut k, v) = (
         matmul(&input, &head.w_q),
         matmul(&input, &head.w_k),
         matmul(&input, &head.w_v),
     );
+    if let Some(rope) = position.rope {
+        for (m, (qr, kr)) in q
+            .data
+            .chunks_mut(d.max(1))
+            .zip(k.data.chunks_mut(d.max(1)))
+            .enumerate()
+        {
+            let (rq, rk) = (rope.rotate(qr, m as f64), rope.rotate(kr, m as f64));
+            qr.copy_from_slice(&rq);
+            kr.copy_from_slice(&rk);
+        }
+    }
     let scale = 1.0 / (d.max(1) as f64).sqrt();
     let mut scores = vec![0.0; n * n];
     for i in 0..n {
         for j in 0..n {
-            let mut terms: Vec<f64> = (0..d)
-                .map(|c| q.data[i * d + c] * k.data[j * d + c])
-                .collect();
-            scores[i * n + j] = sum_sorted(&mut terms) * scale;
+            let bias = position.bias.map_or(0.0, |b| b.value_at(i, j));
+            scores[i * n + j] = if (position.causal && j > i) || bias.is_nan() {
+                f64::NAN
+            } else {
+                let mut terms: Vec<f64> = (0..d)
+                    .map(|c| q.data[i * d + c] * k.data[j * d + c])
+                    .collect();
+                sum_sorted(&mut terms) * scale + bias
+            };
         }
     }
     let mut weights = vec![0.0; n * n];
     for i in 0..n {
         let row = &scores[i * n..(i + 1) * n];
-        let max = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let mut exps: Vec<f64> = row.iter().map(|s| (s - max).exp()).collect();
+        let max = row
+            .iter()
+            .filter(|s| !s.is_nan())
+            .cloned()
+            .fold(f64::NEG_INFINITY, f64::max);
+        // Masked keys get no weight; a row can never be fully masked (a query sees itself).
+        let exps: Vec<f64> = row
+            .iter()
+            .map(|s| if s.is_nan() { 0.0 } else { (s - max).exp() })
+            .collect();
         let total = sum_sorted(&mut exps.clone());
-        for (j, e) in exps.iter_mut().enumerate() {
-            weights[i * n + j] = *e / total;
+        for (j, e) in exps.iter().enumerate() {
+            weights[i * n + j] = if total > 0.0 { e / total } else { 0.0 };
         }
     }
     let mut outputs = vec![0.0; n * d];
@@ -171,6 +212,7 @@ pub fn run(head: &Head, tokens: &[String], embed_scale: f64, positions: Option<&
         q,
         k,
         v,
+        bias: position.bias.cloned(),
         scores: Dense::new(n, n, scores),
         weights: Dense::new(n, n, weights),
         outputs: Dense::new(n, d, outputs),

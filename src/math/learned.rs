@@ -96,3 +96,66 @@ impl Matrix for LearnedMatrix {
 }
 
 pub use super::matrix::BlockSummary;
+
+/// P(i)·P(j) for every pair of positions in the learned table (NaN where a row does not
+/// exist): what the table alone contributes to similarity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnedGram {
+    pub table: Learned,
+    pub length: usize,
+}
+
+/// Most multiply-adds one drawing of a [`LearnedGram`] may take.
+const GRAM_WORK: usize = 24_000_000;
+
+impl Matrix for LearnedGram {
+    fn rows(&self) -> usize {
+        self.length
+    }
+
+    fn cols(&self) -> usize {
+        self.length
+    }
+
+    fn value(&self, row: usize, col: usize) -> f64 {
+        match (self.table.row(row), self.table.row(col)) {
+            (Ok(a), Ok(b)) if row < self.length && col < self.length => {
+                a.iter().zip(&b).map(|(x, y)| x * y).sum()
+            }
+            _ => f64::NAN,
+        }
+    }
+
+    /// One sampled cell per pixel (random tables have no structure a mean would show); when
+    /// that is still too much work, one sample per group of g × g pixels.
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let (nr, nc) = (rows.count(), cols.count());
+        let d = self.table.d_model.max(1);
+        let mut group = 1;
+        while (nr / group + 1) * (nc / group + 1) * d > GRAM_WORK && group < nr.max(nc) {
+            group += 1;
+        }
+        let vector = |i: usize| self.table.row(i).ok();
+        let row_vecs: Vec<Option<Vec<f64>>> = (0..nr)
+            .step_by(group)
+            .map(|r| vector(rows.range(r).start))
+            .collect();
+        let col_vecs: Vec<Option<Vec<f64>>> = (0..nc)
+            .step_by(group)
+            .map(|c| vector(cols.range(c).start))
+            .collect();
+        let mut out = vec![f32::NAN; nr * nc];
+        for r in 0..nr {
+            for c in 0..nc {
+                if let (Some(a), Some(b)) = (&row_vecs[r / group], &col_vecs[c / group]) {
+                    out[r * nc + c] = a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() as f32;
+                }
+            }
+        }
+        out
+    }
+
+    fn summary(&self) -> BlockSummary {
+        BlockSummary::Sample
+    }
+}

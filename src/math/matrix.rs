@@ -75,6 +75,16 @@ impl Dense {
     }
 }
 
+impl Dense {
+    /// Cell (row, col), NaN outside.
+    pub fn value_at(&self, row: usize, col: usize) -> f64 {
+        if row >= self.rows || col >= self.cols {
+            return f64::NAN;
+        }
+        self.data[row * self.cols + col]
+    }
+}
+
 impl Matrix for Dense {
     fn rows(&self) -> usize {
         self.rows
@@ -83,12 +93,6 @@ impl Matrix for Dense {
         self.cols
     }
     fn value(&self, row: usize, col: usize) -> f64 {
-        if row >= self.rows || col >= self.cols {
-            return f64::NAN;
-        }
-        self.data
-            .get(row * self.cols + col)
-            .copied()
-            .unwrap_or(f64::NAN)
+        self.value_at(row, col)
     }
 }

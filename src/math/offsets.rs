@@ -9,10 +9,10 @@
 use std::rc::Rc;
 
 use super::binning::{add_wave_means, Bins};
-use super::kernels;
 use super::matrix::Matrix;
 use super::sinusoidal::{Column, Sinusoidal, Wave};
 use super::toeplitz::Toeplitz;
+use super::walk::PairWalk;
 
 /// The columns of an encoding sorted by role.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,71 +102,6 @@ pub fn closed_form(encoding: &Sinusoidal, offset: i64) -> f64 {
         .sum()
 }
 
-/// How often a walk is re-anchored with exact sin/cos (keeps its error near 1e-14).
-const REANCHOR: usize = 256;
-
-/// e^{i·q·ωᵢ} for every complete pair, at positions q = start, start + stride, …
-struct PairWalk<'a> {
-    omegas: &'a [f64],
-    start: usize,
-    stride: usize,
-    steps: usize,
-    re: Vec<f64>,
-    im: Vec<f64>,
-    step_re: Vec<f64>,
-    step_im: Vec<f64>,
-}
-
-impl<'a> PairWalk<'a> {
-    fn new(omegas: &'a [f64], start: usize, stride: usize) -> Self {
-        let turn = stride as f64;
-        let mut walk = PairWalk {
-            omegas,
-            start,
-            stride,
-            steps: 0,
-            re: vec![0.0; omegas.len()],
-            im: vec![0.0; omegas.len()],
-            step_re: omegas.iter().map(|w| (turn * w).cos()).collect(),
-            step_im: omegas.iter().map(|w| (turn * w).sin()).collect(),
-        };
-        walk.anchor();
-        walk
-    }
-
-    fn position(&self) -> usize {
-        self.start + self.steps * self.stride
-    }
-
-    fn anchor(&mut self) {
-        let q = self.position() as f64;
-        for (i, w) in self.omegas.iter().enumerate() {
-            let (s, c) = (q * w).sin_cos();
-            self.re[i] = c;
-            self.im[i] = s;
-        }
-    }
-
-    fn advance(&mut self) {
-        self.steps += 1;
-        if self.steps % REANCHOR == 0 {
-            self.anchor();
-        } else {
-            kernels::rotate(&mut self.re, &mut self.im, &self.step_re, &self.step_im);
-        }
-    }
-
-    /// Σᵢ cos(qωᵢ): the closed form at offset q.
-    fn sum_cos(&self) -> f64 {
-        kernels::sum(&self.re)
-    }
-
-    /// The pairs' part of PE(p)·PE(q) for an anchor row given as (sin pωᵢ, cos pωᵢ).
-    fn dot(&self, row: &AnchorRow) -> f64 {
-        kernels::dot2(&row.sin, &self.im, &row.cos, &self.re)
-    }
-}
-
 /// An anchor position's encoding in the pair basis, plus its lone columns.
 struct AnchorRow {
     sin: Vec<f64>,
@@ -222,7 +157,7 @@ pub fn anchor_curves(encoding: &Sinusoidal, length: usize, anchors: &[usize]) ->
     for q in 0..length {
         for (a, &p) in anchors.iter().enumerate() {
             if p < length {
-                let v = walk.dot(&rows[a]) + rows[a].lone_dot(&structure, q);
+                let v = walk.dot(&rows[a].sin, &rows[a].cos) + rows[a].lone_dot(&structure, q);
                 out[a][q + length - 1 - p] = v;
             }
         }
@@ -257,7 +192,9 @@ pub fn dot_with_rows(
     let mut out = Vec::new();
     while walk.position() < length {
         let q = walk.position() as f64;
-        out.push(walk.dot(&row) + lone.iter().map(|(c, w)| w * c.value(q)).sum::<f64>());
+        out.push(
+            walk.dot(&row.sin, &row.cos) + lone.iter().map(|(c, w)| w * c.value(q)).sum::<f64>(),
+        );
         walk.advance();
     }
     out
@@ -385,7 +322,7 @@ pub fn offset_curves_from(form: &ClosedForm, anchors: &[usize], samples: usize) 
             let mut out = Vec::new();
             while walk.position() < length {
                 let q = walk.position();
-                let dot = walk.dot(&row) + row.lone_dot(structure, q);
+                let dot = walk.dot(&row.sin, &row.cos) + row.lone_dot(structure, q);
                 out.push(Measured {
                     offset: q as i64 - p as i64,
                     dot,

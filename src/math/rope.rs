@@ -224,3 +224,78 @@ pub fn half_from_adjacent(d: usize) -> Vec<usize> {
         .chain(rotated..d)
         .collect()
 }
+
+/// RoPE's score as a function of the relative distance Δ = m − n, for Δ = 0 .. length − 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RopeCurves {
+    /// q = k = (1, …, 1): Σᵢ 2·cos(Δθᵢ) (+1 for an unrotated odd dimension).
+    pub ones: Vec<f64>,
+    /// The mean score over random vectors q = k ~ N(0, I): Σᵢ wᵢ·cos(Δθᵢ) with wᵢ the sampled
+    /// mean of q_a² + q_b² over the pair.
+    pub random: Vec<f64>,
+    /// RoFormer's decay bound (1/(d/2))·Σ_j |S_j| at a sample of distances: (Δ, bound).
+    pub decay: Vec<(f64, f64)>,
+    /// How many random vectors the mean uses.
+    pub samples: usize,
+}
+
+/// Random vectors averaged for [`RopeCurves::random`].
+pub const RANDOM_VECTORS: usize = 32;
+
+impl Rope {
+    /// Angular speed of each pair per position (θᵢ, divided by the interpolation factor).
+    pub fn speeds(&self) -> Vec<f64> {
+        (0..self.pair_count())
+            .map(|i| self.theta(i) * self.scaled_position(1.0))
+            .collect()
+    }
+
+    /// The curves for Δ = 0 .. length − 1, in one walk over Δ; the decay bound at no more than
+    /// `decay_points` distances (it needs an O(d) partial sum at each).
+    pub fn distance_curves(&self, length: usize, decay_points: usize) -> RopeCurves {
+        let speeds = self.speeds();
+        let h = speeds.len();
+        let mut rng = super::rng::SplitMix64::new(0x524F_5045);
+        let mut weights = vec![0.0; h];
+        let mut odd = 0.0;
+        for _ in 0..RANDOM_VECTORS {
+            for w in weights.iter_mut() {
+                let (a, b) = (rng.next_normal(), rng.next_normal());
+                *w += (a * a + b * b) / RANDOM_VECTORS as f64;
+            }
+            if self.d_model % 2 == 1 {
+                odd += rng.next_normal().powi(2) / RANDOM_VECTORS as f64;
+            }
+        }
+        let zeros = vec![0.0; h];
+        let decay_stride = length.div_ceil(decay_points.max(1)).max(1);
+        let extra = (self.d_model % 2) as f64;
+        let mut walk = super::walk::PairWalk::new(&speeds, 0, 1);
+        let (mut ones, mut random, mut decay) = (
+            Vec::with_capacity(length),
+            Vec::with_capacity(length),
+            Vec::new(),
+        );
+        for delta in 0..length {
+            ones.push(2.0 * walk.sum_cos() + extra);
+            random.push(walk.dot(&zeros, &weights) + odd);
+            if delta % decay_stride == 0 || delta + 1 == length {
+                let (re, im) = walk.phasors();
+                let (mut sr, mut si, mut total) = (0.0, 0.0, 0.0);
+                for (c, s) in re.iter().zip(im) {
+                    sr += c;
+                    si += s;
+                    total += (sr * sr + si * si).sqrt();
+                }
+                decay.push((delta as f64, if h > 0 { total / h as f64 } else { 0.0 }));
+            }
+            walk.advance();
+        }
+        RopeCurves {
+            ones,
+            random,
+            decay,
+            samples: RANDOM_VECTORS,
+        }
+    }
+}

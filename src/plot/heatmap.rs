@@ -12,7 +12,7 @@ use super::colormap::ColorScale;
 use super::frame::{err, Surface, Theme, TickedAxis};
 use super::ticks::{format_tick, index_ticks, nice_ticks};
 use crate::math::binning::Bins;
-use crate::math::matrix::Matrix;
+use crate::math::matrix::{BlockSummary, Matrix};
 
 /// One axis of a heatmap.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +67,8 @@ pub struct HeatmapData {
     pub caption: String,
     /// Plural names of rows and columns, for the averaging note.
     pub nouns: (String, String),
+    /// A labelled horizontal rule above a row (e.g. the trained length).
+    pub rule: Option<(usize, String)>,
 }
 
 impl HeatmapData {
@@ -83,6 +85,7 @@ impl HeatmapData {
             colorbar_title: &self.colorbar_title,
             caption: &self.caption,
             nouns: (&self.nouns.0, &self.nouns.1),
+            rule: self.rule.as_ref().map(|(r, l)| (*r, l.as_str())),
         }
     }
 }
@@ -102,6 +105,8 @@ pub struct HeatmapSpec<'a> {
     pub caption: &'a str,
     /// What one row and one column are called, plural ("positions", "dimensions").
     pub nouns: (&'a str, &'a str),
+    /// A labelled horizontal rule above a row.
+    pub rule: Option<(usize, &'a str)>,
 }
 
 /// Where the cells landed, in CSS pixels, and how many cells each drawn pixel block averages.
@@ -138,6 +143,25 @@ impl HeatmapLayout {
             cw,
             rh,
         )
+    }
+
+    /// A sentence for the chart when a pixel stands for several cells; `None` otherwise.
+    pub fn block_note(
+        &self,
+        row_noun: &str,
+        col_noun: &str,
+        summary: BlockSummary,
+    ) -> Option<String> {
+        let note = self.averaging_note(row_noun, col_noun)?;
+        Some(match summary {
+            BlockSummary::Mean => note,
+            BlockSummary::Sample => note
+                .replace("is the mean of", "shows the first of")
+                .replace(
+                    '.',
+                    " it covers (a sample: the table is random, so a mean would be grey).",
+                ),
+        })
     }
 
     /// A sentence for the chart when a pixel shows the mean of several cells; `None` otherwise.
@@ -284,7 +308,34 @@ pub fn draw(
         )
         .map_err(err)?;
     }
-    if let Some(note) = layout.averaging_note(spec.nouns.0, spec.nouns.1) {
+    if let Some((row, label)) = spec.rule {
+        if rows.contains(&row) {
+            let y = layout.top + layout.height * (row - rows.start) as f64 / rows.len() as f64;
+            let ctx = &surface.context;
+            let r = surface.ratio;
+            ctx.set_stroke_style_str("#111827");
+            ctx.set_line_width(1.5 * r);
+            let dashes = js_sys::Array::of2(&(6.0 * r).into(), &(4.0 * r).into());
+            let _ = ctx.set_line_dash(&dashes);
+            ctx.begin_path();
+            ctx.move_to(layout.left * r, y * r);
+            ctx.line_to((layout.left + layout.width) * r, y * r);
+            ctx.stroke();
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+            let w = surface.text_width(label, TICK_FONT) + 8.0;
+            ctx.set_fill_style_str("rgba(255,255,255,0.85)");
+            ctx.fill_rect((layout.left + 4.0) * r, (y + 2.0) * r, w * r, 16.0 * r);
+            surface.text(
+                label,
+                layout.left + 8.0,
+                y + 3.0,
+                TICK_FONT,
+                theme.text,
+                "left",
+            );
+        }
+    }
+    if let Some(note) = layout.block_note(spec.nouns.0, spec.nouns.1, spec.matrix.summary()) {
         root.draw_text(
             &note,
             &surface.font(TICK_FONT, theme.muted),

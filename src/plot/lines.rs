@@ -81,6 +81,26 @@ impl Series {
     }
 }
 
+impl Series {
+    /// The series' value at `x`: the sample nearest to x (within half a step for uniform
+    /// series, or the nearest listed point).
+    pub fn value_at(&self, x: f64) -> Option<f64> {
+        match &self.points {
+            Points::Uniform { x0, dx, ys } => {
+                let i = ((x - x0) / dx).round();
+                (i >= 0.0 && (i as usize) < ys.len())
+                    .then(|| ys[i as usize])
+                    .filter(|v| !v.is_nan())
+            }
+            Points::Pairs(p) => p
+                .iter()
+                .filter(|(px, py)| !py.is_nan() && (px - x).abs() <= 0.5)
+                .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()))
+                .map(|(_, y)| *y),
+        }
+    }
+}
+
 /// One axis: title, range, and whether it is logarithmic (base 10).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineAxis {

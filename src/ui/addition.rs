@@ -10,6 +10,7 @@ use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
 use super::file_stem;
 use super::heatmap::Heatmap;
+use super::schemes::SinusoidalOnly;
 use crate::export::matrix_csv;
 use crate::format::{group_thousands, plain};
 use crate::math::cost::add_vs_concat;
@@ -94,6 +95,7 @@ fn heat(
             }
         ),
         nouns: ("tokens".into(), "dimensions".into()),
+        rule: None,
     }
 }
 
@@ -152,6 +154,7 @@ pub fn addition_view(props: &ViewProps) -> Html {
                         side by side in a vector of width 2d.", SAMPLE_SENTENCE.join(" ")) }
                 </p>
             </header>
+            <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
             <div class="view-controls">
                 <Toggle id="scale-embeddings-add" label="Scale embeddings by √d_model"
                     checked={s.scale_embeddings} on_change={on_scale} />

@@ -5,10 +5,10 @@ use yew::prelude::*;
 
 use super::addition::AdditionView;
 use super::attention::AttentionView;
-use super::encoding::EncodingView;
+use super::compare::CompareView;
 use super::norms::NormsView;
-use super::offsets::OffsetsView;
 use super::rotations::RotationsView;
+use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
 use super::waves::WavesView;
 use crate::state::{Action, Settings, View};
@@ -27,13 +27,14 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
         on_action,
     } = props;
     match view {
-        View::Matrix => html! { <EncodingView {settings} {on_action} /> },
+        View::Matrix => html! { <MatrixView {settings} {on_action} /> },
         View::Attention => html! { <AttentionView {settings} {on_action} /> },
-        View::Offsets => html! { <OffsetsView {settings} {on_action} /> },
+        View::Offsets => html! { <DistanceView {settings} {on_action} /> },
         View::Waves => html! { <WavesView {settings} {on_action} /> },
         View::Rotations => html! { <RotationsView {settings} {on_action} /> },
         View::Norms => html! { <NormsView {settings} {on_action} /> },
         View::Addition => html! { <AdditionView {settings} {on_action} /> },
+        View::Compare => html! { <CompareView {settings} {on_action} /> },
     }
 }
 

@@ -12,11 +12,17 @@ use super::controls::{Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use crate::format::{plain, significant};
+use crate::math::alibi::bias;
 use crate::math::attention::{
-    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Pass, DEMO_MAX_WIDTH,
+    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Pass, Positional,
+    DEMO_MAX_WIDTH,
 };
+use crate::math::learned::Learned;
 use crate::math::matrix::Dense;
+use crate::math::rope::Rope;
+use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
+use crate::math::t5::bucket_biases;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::{Action, Settings};
@@ -34,12 +40,82 @@ pub struct Demo {
     /// Cosine similarity of the two mean-pooled outputs.
     pub summary_cosine: f64,
     pub same_words: bool,
+    /// Why the model cannot run on these sentences (a learned table that is too short).
+    pub problem: Option<String>,
 }
 
-/// The position encoding rows 0..n at the demo width.
-fn positions(s: &Settings, n: usize, width: usize) -> Dense {
-    let e = Sinusoidal::new(s.variant, width, s.base);
-    Dense::new(n, width, (0..n).flat_map(|p| e.row(p)).collect())
+/// Whether the head gets position information (and from which scheme).
+fn positional_on(s: &Settings) -> bool {
+    s.attention_position && s.scheme != Scheme::None
+}
+
+/// What a scheme hands the head for one sentence (owned; see [`Positional`] for the roles).
+#[derive(Default)]
+struct PositionInputs {
+    added: Option<Dense>,
+    rope: Option<Rope>,
+    bias: Option<Dense>,
+}
+
+/// The position information for a sentence of `n` tokens at the demo width, or why there is none.
+fn position_inputs(s: &Settings, n: usize, width: usize) -> Result<PositionInputs, String> {
+    if !positional_on(s) {
+        return Ok(PositionInputs::default());
+    }
+    let rows = |f: &dyn Fn(usize) -> Result<Vec<f64>, String>| -> Result<Dense, String> {
+        let mut data = Vec::with_capacity(n * width);
+        for p in 0..n {
+            data.extend(f(p)?);
+        }
+        Ok(Dense::new(n, width, data))
+    };
+    let square = |f: &dyn Fn(usize, usize) -> f64| {
+        Dense::new(n, n, (0..n * n).map(|c| f(c / n, c % n)).collect())
+    };
+    let added = |m: Dense| PositionInputs {
+        added: Some(m),
+        ..Default::default()
+    };
+    let biased = |m: Dense| PositionInputs {
+        bias: Some(m),
+        ..Default::default()
+    };
+    Ok(match s.scheme {
+        Scheme::Sinusoidal => {
+            let e = Sinusoidal::new(s.variant, width, s.base);
+            added(rows(&|p| Ok(e.row(p)))?)
+        }
+        Scheme::Learned => {
+            let table = Learned::new(s.trained_length, width, s.learned_seed as u64);
+            if n > s.trained_length {
+                return Err(format!(
+                    "A sentence has {n} words but the learned table has only {} positions \
+                     (the trained length). There is no vector for position {}, so the model \
+                     cannot run: BERT raises the same error past 512 tokens.",
+                    s.trained_length, s.trained_length
+                ));
+            }
+            added(rows(&|p| table.row(p))?)
+        }
+        Scheme::Rope => PositionInputs {
+            rope: Some(Rope::new(width, s.base, s.rope_pairing, s.rope().scaling)),
+            ..Default::default()
+        },
+        Scheme::Alibi => {
+            let (slope, causal) = (s.alibi_slope(), s.causal);
+            biased(square(&|i, j| {
+                bias(slope, i, j, causal).unwrap_or(f64::NAN)
+            }))
+        }
+        Scheme::T5 => {
+            let biases = bucket_biases(s.t5.num_buckets, s.learned_seed as u64);
+            let t5 = s.t5;
+            biased(square(&|i, j| {
+                biases[t5.bucket(j as i64 - i as i64).min(biases.len() - 1)]
+            }))
+        }
+        Scheme::None => PositionInputs::default(),
+    })
 }
 
 pub fn demo(s: &Settings) -> Demo {
@@ -55,9 +131,19 @@ pub fn demo(s: &Settings) -> Demo {
         .iter()
         .map(|t| parse_sentence(t).unwrap_or_else(|_| vec!["?".into()]))
         .collect();
-    let pass = |t: &[String]| {
-        let pe = s.attention_position.then(|| positions(s, t.len(), width));
-        run(&head, t, scale, pe.as_ref())
+    let mut problem = None;
+    let mut pass = |t: &[String]| {
+        let inputs = position_inputs(s, t.len(), width).unwrap_or_else(|e| {
+            problem = Some(e);
+            PositionInputs::default()
+        });
+        let position = Positional {
+            added: inputs.added.as_ref(),
+            rope: inputs.rope.as_ref(),
+            bias: inputs.bias.as_ref(),
+            causal: s.causal,
+        };
+        run(&head, t, scale, &position)
     };
     let passes = [pass(&tokens[0]), pass(&tokens[1])];
     let summary_cosine = cosine(
@@ -70,6 +156,7 @@ pub fn demo(s: &Settings) -> Demo {
         head,
         passes,
         summary_cosine,
+        problem,
     }
 }
 
@@ -94,6 +181,7 @@ fn card(
         colorbar_title: "value".into(),
         caption,
         nouns: ("tokens".into(), "dimensions".into()),
+        rule: None,
     })
 }
 
@@ -122,16 +210,25 @@ fn stem(s: &Settings, what: &str) -> String {
 #[function_component(AttentionView)]
 pub fn attention_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let key = (
-        s.sentences.clone(),
-        s.attention_position,
-        s.scale_embeddings,
-        s.variant,
-        demo_width(s.d_model),
-        s.base.to_bits(),
-    );
     let demo = {
         let settings = s.clone();
+        // Everything `demo` reads; d_model only through the demo width.
+        let key = (
+            (
+                s.sentences.clone(),
+                s.attention_position,
+                s.scale_embeddings,
+                s.causal,
+            ),
+            (s.scheme, s.variant, demo_width(s.d_model), s.base.to_bits()),
+            (
+                s.trained_length,
+                s.learned_seed,
+                s.rope_pairing,
+                s.extension,
+            ),
+            (s.rope_factor.to_bits(), s.alibi_heads, s.alibi_head, s.t5),
+        );
         use_memo(key, move |_| demo(&settings))
     };
     let palette = s.palette;
@@ -142,6 +239,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
     let on_position = {
         let cb = on_action.clone();
         Callback::from(move |v: String| cb.emit(Action::SetAttentionPosition(v == "on")))
+    };
+    let on_causal = {
+        let cb = on_action.clone();
+        Callback::from(move |v: String| cb.emit(Action::SetCausal(v == "causal")))
     };
     let on_scale = {
         let cb = on_action.clone();
@@ -161,8 +262,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
         format!("The head runs at width d_model = {}.", demo.width)
     };
     let longest = a.tokens.len().max(b.tokens.len());
-    let beyond = s.attention_position && longest > s.length;
-    let verdict = verdict(&demo, s.attention_position);
+    let beyond = positional_on(s)
+        && matches!(s.scheme, Scheme::Sinusoidal | Scheme::Rope)
+        && longest > s.length;
+    let verdict = verdict(&demo, s);
     let attention = |i: usize| {
         card(
             &demo.passes[i].weights,
@@ -198,30 +301,49 @@ pub fn attention_view(props: &ViewProps) -> Html {
             <div class="view-controls">
                 <SentenceField index={0} label="Sentence A" value={s.sentences[0].clone()} on_action={on_action.clone()} />
                 <SentenceField index={1} label="Sentence B" value={s.sentences[1].clone()} on_action={on_action.clone()} />
-                <Segmented name="attention-position" legend="Position encoding"
-                    options={vec![("off".into(), "off".into()), ("on".into(), "on (sinusoidal)".into())]}
+                <Segmented name="attention-position" legend="Position information"
+                    options={vec![("off".into(), "off".into()),
+                                  ("on".into(), format!("on ({})", s.scheme.id()).into())]}
                     selected={if s.attention_position { "on" } else { "off" }} on_change={on_position} />
+                <Segmented name="attention-mask" legend="Attention"
+                    options={vec![("bidirectional".into(), "every word sees every word".into()),
+                                  ("causal".into(), "causal: only earlier words".into())]}
+                    selected={if s.causal { "causal" } else { "bidirectional" }} on_change={on_causal} />
                 <Toggle id="scale-embeddings-attn" label="Scale embeddings by √d_model"
                     checked={s.scale_embeddings} on_change={on_scale} />
                 <p class="note note-info">{ width_note }</p>
+                if s.attention_position {
+                    <p class="note note-info">{ format!("{}: {}", s.scheme.label(), s.scheme.entry()) }</p>
+                }
                 if beyond {
                     <p class="note note-info">
                         { format!("The longest sentence has {longest} words but length is {}: the \
-                            sinusoidal formula still gives positions {} and beyond (it is defined \
-                            for every position), so the demo uses them. A learned table would \
-                            have no rows there.", s.length, s.length) }
+                            {} formula still gives positions {} and beyond (it is defined for \
+                            every position), so the demo uses them. A learned table would have no \
+                            rows there.", s.length, s.scheme.id(), s.length) }
                     </p>
                 }
             </div>
 
-            <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.same_words { "verdict-tie" } else { "verdict-apart" })}
-                role="status" aria-live="polite">
-                <p class="verdict-number">
-                    <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
-                    <span id="summary-cosine" class="verdict-value">{ format!("{:.6}", demo.summary_cosine) }</span>
-                </p>
-                <p>{ verdict }</p>
-            </div>
+            if let Some(problem) = &demo.problem {
+                <div class="verdict verdict-error" role="alert">
+                    <p class="verdict-number">
+                        <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
+                        <span id="summary-cosine" class="verdict-value">{ "—" }</span>
+                    </p>
+                    <p>{ format!("Error: {problem} Raise the trained length, or shorten the sentences. \
+                        The matrices below are computed without position.") }</p>
+                </div>
+            } else {
+                <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.same_words { "verdict-tie" } else { "verdict-apart" })}
+                    role="status" aria-live="polite">
+                    <p class="verdict-number">
+                        <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
+                        <span id="summary-cosine" class="verdict-value">{ format!("{:.6}", demo.summary_cosine) }</span>
+                    </p>
+                    <p>{ verdict }</p>
+                </div>
+            }
 
             <div class="twin twin-2">
                 <MatrixCard id="attention-a" data={Shared::new(attention(0))}
@@ -285,23 +407,37 @@ pub fn attention_view(props: &ViewProps) -> Html {
 }
 
 /// The sentence that states what the numbers mean.
-fn verdict(demo: &Demo, position: bool) -> String {
+fn verdict(demo: &Demo, s: &Settings) -> String {
     let tie = demo.summary_cosine >= 0.9999995;
-    match (position, demo.same_words, tie) {
-        (false, true, _) => "Identical: without position information every word gets exactly the \
+    let on = positional_on(s);
+    if !demo.same_words {
+        return "The sentences contain different words, so their summaries differ for that \
+                reason alone."
+            .into();
+    }
+    match (on, tie) {
+        (false, true) => "Identical: without position information every word gets exactly the \
             same output in both sentences, so the order-free summaries are equal. The model \
             cannot tell the two sentences apart."
             .into(),
-        (true, true, false) => format!(
-            "Different: with the position encoding added, the same words get different outputs \
-             and the summaries are no longer equal (1 − cosine = {}). Order now matters.",
+        (false, false) => format!(
+            "Different even without position information (1 − cosine = {}): with the causal \
+             mask each word sees only the words before it, and that alone leaks the order.",
             significant(1.0 - demo.summary_cosine, 3)
         ),
-        (true, true, true) => "Almost identical even with positions: try a smaller base or more \
-            words; the encoding barely changes between these positions."
+        (true, false) => format!(
+            "Different: with {} the same words get different outputs and the summaries are no \
+             longer equal (1 − cosine = {}). Order now matters.",
+            s.scheme.id(),
+            significant(1.0 - demo.summary_cosine, 3)
+        ),
+        (true, true) if s.scheme == Scheme::Alibi && !s.causal => "Still a tie: without a causal \
+            mask ALiBi only sees the distance |i − j|, and \"man bites dog\" is \"dog bites man\" \
+            read backwards: reversing a sentence keeps every distance. Switch to causal \
+            attention and the tie breaks."
             .into(),
-        (_, false, _) => "The sentences contain different words, so their summaries differ \
-            for that reason alone."
+        (true, true) => "Almost identical even with positions: the encodings of these positions \
+            barely differ at this setting (try a smaller base or more words)."
             .into(),
     }
 }
@@ -372,6 +508,7 @@ fn steps(props: &StepsProps) -> Html {
     let p = s.palette;
     let n = t.len();
     let vectors = magnitude(&pass.input).max(magnitude(&pass.embeddings));
+    let rope = positional_on(s) && s.scheme == Scheme::Rope;
     let scale_text = if s.scale_embeddings {
         format!(" × √{} (scaled)", demo.width)
     } else {
@@ -399,6 +536,7 @@ fn steps(props: &StepsProps) -> Html {
             colorbar_title: "weight".into(),
             caption: format!("{label} ({0} × {0}), seeded", demo.width),
             nouns: ("rows".into(), "columns".into()),
+            rule: None,
         })
     };
     html! {
@@ -415,21 +553,30 @@ fn steps(props: &StepsProps) -> Html {
                     format!("Each word's vector, derived from the word itself{scale_text}."),
                     card(&pass.embeddings, format!("Embeddings, sentence {name}"), t, dims(), p, Some(vectors)), n) }
                 { step("input", "2. + position",
-                    if s.attention_position {
-                        format!("The sinusoidal encoding of positions 0 … {} added ({} , base {}).",
-                            n - 1, s.variant.id(), plain(s.base))
-                    } else {
-                        "Position encoding is off: the input is the embeddings unchanged.".into()
+                    match (positional_on(s), s.scheme) {
+                        (true, Scheme::Sinusoidal) => format!("The sinusoidal encoding of positions 0 … {} added ({}, base {}).",
+                            n - 1, s.variant.id(), plain(s.base)),
+                        (true, Scheme::Learned) => format!("Rows 0 … {} of the learned table added.", n - 1),
+                        (true, scheme) => format!("{} adds nothing here: it enters later, inside attention.", scheme.id()),
+                        (false, _) => "Position information is off: the input is the embeddings unchanged.".into(),
                     },
                     card(&pass.input, format!("Input, sentence {name}"), t, dims(), p, Some(vectors)), n) }
-                { step("q", "3. Queries Q = X·W_Q", "What each token is looking for.".into(),
+                { step("q", if rope { "3. Queries Q = X·W_Q, rotated" } else { "3. Queries Q = X·W_Q" },
+                    if rope { "What each token is looking for, then turned by m·θ at position m (RoPE).".into() } else { "What each token is looking for.".into() },
                     card(&pass.q, format!("Q, sentence {name}"), t, dims(), p, None), n) }
-                { step("k", "3. Keys K = X·W_K", "What each token offers to the others.".into(),
+                { step("k", if rope { "3. Keys K = X·W_K, rotated" } else { "3. Keys K = X·W_K" },
+                    if rope { "What each token offers, turned by its position like the queries.".into() } else { "What each token offers to the others.".into() },
                     card(&pass.k, format!("K, sentence {name}"), t, dims(), p, None), n) }
                 { step("v", "3. Values V = X·W_V", "What each token passes on when attended to.".into(),
                     card(&pass.v, format!("V, sentence {name}"), t, dims(), p, None), n) }
-                { step("scores", "4. Scores Q·Kᵀ/√d_k",
-                    format!("How well query i matches key j, divided by √{} so the numbers stay moderate.", demo.width),
+                if let Some(bias) = &pass.bias {
+                    { step("bias", "4. The position bias",
+                        format!("What {} adds to each score: query i (row), key j (column).", s.scheme.id()),
+                        card(bias, format!("Bias, sentence {name}"), t, keys(t), p, None), n) }
+                }
+                { step("scores", if pass.bias.is_some() { "4. Scores Q·Kᵀ/√d_k + bias" } else { "4. Scores Q·Kᵀ/√d_k" },
+                    format!("How well query i matches key j, divided by √{} so the numbers stay moderate{}.",
+                        demo.width, if s.causal { "; keys after the query are masked" } else { "" }),
                     card(&pass.scores, format!("Scores, sentence {name}"), t, keys(t), p, None), n) }
                 { step("weights", "5. softmax, row by row",
                     "Each row becomes weights that are positive and add up to 1.".into(),

@@ -50,6 +50,7 @@ pub fn encoding_view(props: &ViewProps) -> Html {
                        column is one wave running down the positions. {negative} is −1, {positive} \
                        is +1.") }
                 </p>
+                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::math::scheme::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="panel-body">
                 <Heatmap
@@ -89,6 +90,7 @@ pub fn encoding_heatmap(encoding: Sinusoidal, length: usize, palette: Palette) -
             plain(encoding.base)
         ),
         nouns: ("positions".into(), "dimensions".into()),
+        rule: None,
     }
 }
 

@@ -8,7 +8,7 @@ use super::chart::{
     count_draw, mark_plot, use_chart_size, ChartSize, ChartTools, CsvExport, Shared,
 };
 use crate::plot::frame::{Surface, Theme};
-use crate::plot::lines::{draw, LineChartData, LineLayout};
+use crate::plot::lines::{draw, LineChartData, LineLayout, Points};
 
 #[derive(Properties, PartialEq)]
 pub struct LineChartProps {
@@ -31,6 +31,9 @@ pub struct LineChartProps {
     pub whole_x: bool,
     #[prop_or_default]
     pub csv: Option<CsvExport>,
+    /// Show every series' value at the cursor under the chart.
+    #[prop_or_default]
+    pub show_values: bool,
     #[prop_or(0.5)]
     pub aspect: f64,
     #[prop_or(240.0)]
@@ -165,10 +168,112 @@ pub fn line_chart(props: &LineChartProps) -> Html {
                 />
                 <canvas ref={overlay} class="chart-overlay" style={style} aria-hidden="true" />
             </div>
+            if props.show_values {
+                <p class="chart-value" aria-live="polite">{ values_text(&props.data, props.cursor) }</p>
+            }
             if let Some(p) = &*problem {
                 <p class="note note-error" role="alert">{ p.clone() }</p>
             }
         </figure>
+    }
+}
+
+/// "x = 12: series a 0.5 · series b −1.2" for the reading line.
+fn values_text(data: &LineChartData, x: Option<f64>) -> String {
+    let Some(x) = x else {
+        return "Hover or use the arrow keys to read values.".into();
+    };
+    let values: Vec<String> = data
+        .series
+        .iter()
+        .filter_map(|s| {
+            s.value_at(x)
+                .map(|v| format!("{} {}", s.name, crate::format::significant(v, 6)))
+        })
+        .collect();
+    format!(
+        "{} = {}: {}",
+        data.x.title,
+        crate::format::plain(x),
+        if values.is_empty() {
+            "no value here".to_string()
+        } else {
+            values.join(" · ")
+        }
+    )
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LineCardProps {
+    pub id: AttrValue,
+    pub data: Shared<LineChartData>,
+    pub description: AttrValue,
+    pub file_stem: AttrValue,
+    #[prop_or_default]
+    pub csv: Option<CsvExport>,
+    #[prop_or(0.5)]
+    pub aspect: f64,
+}
+
+/// The chart's series as CSV: the x axis, then one column per series, one row per x of the
+/// first uniform series (or of every listed point). Values missing at an x are written NaN.
+pub fn series_csv(data: &LineChartData) -> String {
+    let xs: Vec<f64> = match data.series.iter().find_map(|s| match &s.points {
+        Points::Uniform { x0, dx, ys } => Some((0..ys.len()).map(|i| x0 + i as f64 * dx).collect()),
+        Points::Pairs(_) => None,
+    }) {
+        Some(xs) => xs,
+        None => {
+            let mut xs: Vec<f64> = data
+                .series
+                .iter()
+                .flat_map(|s| match &s.points {
+                    Points::Pairs(p) => p.iter().map(|(x, _)| *x).collect::<Vec<_>>(),
+                    Points::Uniform { .. } => Vec::new(),
+                })
+                .collect();
+            xs.sort_by(f64::total_cmp);
+            xs.dedup();
+            xs
+        }
+    };
+    let name = |t: &str| t.replace([',', '"', '\n'], " ");
+    let mut out = std::iter::once(name(&data.x.title))
+        .chain(data.series.iter().map(|s| name(&s.name)))
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push('\n');
+    for x in xs {
+        out.push_str(&crate::format::plain(x));
+        for s in &data.series {
+            out.push(',');
+            out.push_str(&crate::export::format_value(
+                s.value_at(x).unwrap_or(f64::NAN),
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A line chart with its own reading line, a visible readout of every series there, and a CSV
+/// (the given one, or the series themselves).
+#[function_component(LineCard)]
+pub fn line_card(props: &LineCardProps) -> Html {
+    let cursor = use_state(|| None::<f64>);
+    let on_x = {
+        let cursor = cursor.clone();
+        Callback::from(move |x| cursor.set(x))
+    };
+    let csv = props.csv.clone().unwrap_or_else(|| {
+        let (data, stem) = (props.data.clone(), props.file_stem.clone());
+        Callback::from(move |_| Ok((format!("{stem}.csv"), series_csv(&data))))
+    });
+    html! {
+        <LineChart id={props.id.clone()} data={props.data.clone()}
+            description={props.description.clone()} file_stem={props.file_stem.clone()}
+            cursor={*cursor} on_x={on_x} csv={Some(csv)} show_values={true}
+            aspect={props.aspect} />
     }
 }
 

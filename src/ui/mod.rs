@@ -5,6 +5,7 @@ pub mod app;
 pub mod attention;
 pub mod browser;
 pub mod chart;
+pub mod compare;
 pub mod controls;
 pub mod encoding;
 pub mod heatmap;
@@ -12,6 +13,7 @@ pub mod line_chart;
 pub mod norms;
 pub mod offsets;
 pub mod rotations;
+pub mod schemes;
 pub mod settings;
 pub mod waves;
 

@@ -8,6 +8,7 @@ use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
 use super::file_stem;
 use super::line_chart::LineChart;
+use super::schemes::SinusoidalOnly;
 use crate::export::table_csv;
 use crate::format::{plain, significant};
 use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
@@ -168,6 +169,7 @@ pub fn norms_view(props: &ViewProps) -> Html {
                        it elsewhere." }
                 </p>
             </header>
+            <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
             <div class="panel-body">
                 <LineChart
                     id="norms-chart"

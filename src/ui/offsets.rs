@@ -232,6 +232,7 @@ pub fn offsets_view(props: &ViewProps) -> Html {
                        dot product does not depend on where p is, only on the offset k: every \
                        anchor's measured points fall on the same curve, Σᵢ cos(k·ωᵢ)." }
                 </p>
+                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::math::scheme::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="view-controls">
                 <Segmented name="offset-series" legend="Compare"
@@ -481,6 +482,7 @@ fn similarity_section(props: &SimilarityProps) -> Html {
                     plain(e.base)
                 ),
                 nouns: ("positions".into(), "positions".into()),
+                rule: None,
             };
             (m, Rc::new(heat))
         },

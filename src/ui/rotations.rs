@@ -12,6 +12,7 @@ use super::app::ViewProps;
 use super::chart::{count_draw, mark_plot, use_chart_size, ChartTools, CsvExport};
 use super::controls::{NumberControl, Segmented};
 use super::file_stem;
+use super::schemes::SinusoidalOnly;
 use crate::export::table_csv;
 use crate::format::{plain, significant};
 use crate::math::rotation::{
@@ -197,6 +198,7 @@ pub fn rotations_view(props: &ViewProps) -> Html {
                        PE(p + k)." }
                 </p>
             </header>
+            <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
             <div class="view-controls">
                 <div class="control-inline">
                     <NumberControl id="position" limit={s.position_limit()} value={s.position as f64}

@@ -1,11 +1,18 @@
-//! The settings sidebar: d_model, length, base, variant and palette, shared by every view.
+//! The settings sidebar: the scheme and its own settings, d_model, length, base, and the colour
+//! scale, shared by every view.
 
 use yew::prelude::*;
 
-use super::controls::{Choice, NumberControl};
+use super::controls::{Choice, NumberControl, Segmented, Toggle};
+use crate::format::plain;
+use crate::math::rope::RopePairing;
+use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::plot::colormap::Palette;
-use crate::state::{Action, Settings, BASE, D_MODEL, LENGTH};
+use crate::state::{
+    Action, Extension, Settings, ALIBI_HEADS, BASE, D_MODEL, LENGTH, ROPE_FACTOR, SEED, T5_BUCKETS,
+    T5_MAX_DISTANCE, TRAINED_LENGTH,
+};
 
 #[derive(Properties, PartialEq)]
 pub struct SettingsPanelProps {
@@ -13,62 +20,167 @@ pub struct SettingsPanelProps {
     pub on_action: Callback<Action>,
 }
 
+/// A callback that turns a number into an action.
+fn numeric(cb: &Callback<Action>, f: fn(f64) -> Action) -> Callback<f64> {
+    let cb = cb.clone();
+    Callback::from(move |v: f64| cb.emit(f(v)))
+}
+
+/// A callback that turns a choice's id into an action, ignoring unknown ids.
+fn choice<T: 'static>(
+    cb: &Callback<Action>,
+    parse: fn(&str) -> Option<T>,
+    f: fn(T) -> Action,
+) -> Callback<String> {
+    let cb = cb.clone();
+    Callback::from(move |id: String| {
+        if let Some(v) = parse(&id) {
+            cb.emit(f(v));
+        }
+    })
+}
+
 #[function_component(SettingsPanel)]
 pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     let s = &props.settings;
-    let act = |f: fn(f64) -> Action| {
-        let cb = props.on_action.clone();
-        Callback::from(move |v: f64| cb.emit(f(v)))
-    };
-    let on_variant = {
-        let cb = props.on_action.clone();
-        Callback::from(move |id: String| {
-            if let Some(v) = Variant::from_id(&id) {
-                cb.emit(Action::SetVariant(v));
-            }
-        })
-    };
-    let on_palette = {
-        let cb = props.on_action.clone();
-        Callback::from(move |id: String| {
-            if let Some(p) = Palette::from_id(&id) {
-                cb.emit(Action::SetPalette(p));
-            }
-        })
-    };
-    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let notes: Vec<String> = [encoding.odd_column_note(), encoding.divisor_note()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let cb = &props.on_action;
     html! {
         <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2 class="settings-title">{ "Settings" }</h2>
-            <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
-                on_change={act(Action::SetDModel)} hint="width of each vector" />
-            <NumberControl id="length" limit={LENGTH} value={s.length as f64}
-                on_change={act(Action::SetLength)} hint="number of positions" />
-            <NumberControl id="base" limit={BASE} value={s.base}
-                on_change={act(Action::SetBase)} hint="10000 in the paper" />
             <Choice
-                id="variant"
-                label="Formula variant"
-                options={Variant::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
-                selected={s.variant.id()}
-                on_change={on_variant}
+                id="scheme"
+                label="Position scheme"
+                options={Scheme::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
+                selected={s.scheme.id()}
+                on_change={choice(cb, Scheme::from_id, Action::SetScheme)}
             >
-                <p class="control-help">
-                    { format!("ω_i = base^(−{})", s.variant.exponent_symbol()) }
-                </p>
-                { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
+                <p class="control-help">{ s.scheme.entry() }</p>
             </Choice>
+            <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
+                on_change={numeric(cb, Action::SetDModel)} hint="width of each vector" />
+            <NumberControl id="length" limit={LENGTH} value={s.length as f64}
+                on_change={numeric(cb, Action::SetLength)} hint="number of positions" />
+            if s.scheme.uses_base() {
+                <NumberControl id="base" limit={BASE} value={s.base}
+                    on_change={numeric(cb, Action::SetBase)}
+                    hint={if s.scheme == Scheme::Rope { "θ: 10000, or 500000 in LLaMA 3" } else { "10000 in the paper" }} />
+            }
+            { scheme_settings(s, cb) }
+            if s.scheme != Scheme::None {
+                <NumberControl id="trained-length" limit={TRAINED_LENGTH} value={s.trained_length as f64}
+                    on_change={numeric(cb, Action::SetTrainedLength)}
+                    hint={if s.scheme == Scheme::Learned { "max_len: rows of the table" } else { "marked on the charts" }} />
+            }
             <Choice
                 id="palette"
                 label="Colours"
                 options={Palette::ALL.iter().map(|p| (p.id().into(), p.label().into())).collect::<Vec<_>>()}
                 selected={s.palette.id()}
-                on_change={on_palette}
+                on_change={choice(cb, Palette::from_id, Action::SetPalette)}
             />
         </form>
+    }
+}
+
+/// The settings only one scheme has.
+fn scheme_settings(s: &Settings, cb: &Callback<Action>) -> Html {
+    match s.scheme {
+        Scheme::Sinusoidal => {
+            let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+            let notes: Vec<String> = [encoding.odd_column_note(), encoding.divisor_note()]
+                .into_iter()
+                .flatten()
+                .collect();
+            html! {
+                <Choice
+                    id="variant"
+                    label="Formula variant"
+                    options={Variant::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
+                    selected={s.variant.id()}
+                    on_change={choice(cb, Variant::from_id, Action::SetVariant)}
+                >
+                    <p class="control-help">
+                        { format!("ω_i = base^(−{})", s.variant.exponent_symbol()) }
+                    </p>
+                    { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
+                </Choice>
+            }
+        }
+        Scheme::Learned => html! {
+            <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
+                on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws another untrained table" />
+        },
+        Scheme::Rope => {
+            let preset = |value: f64, text: &'static str| {
+                let cb = cb.clone();
+                html! {
+                    <button type="button" class={classes!("button", "button-small", (s.base == value).then_some("button-active"))}
+                        aria-pressed={(s.base == value).to_string()}
+                        onclick={Callback::from(move |_| cb.emit(Action::SetBase(value)))}>
+                        { text }
+                    </button>
+                }
+            };
+            html! {
+                <>
+                    <div class="control presets" role="group" aria-label="θ presets">
+                        { preset(10_000.0, "θ = 10,000 (LLaMA 1–2)") }
+                        { preset(500_000.0, "θ = 500,000 (LLaMA 3)") }
+                    </div>
+                    <Choice
+                        id="rope-pairing"
+                        label="Pairing"
+                        options={RopePairing::ALL.iter().map(|p| (p.id().into(), p.label().into())).collect::<Vec<_>>()}
+                        selected={s.rope_pairing.id()}
+                        on_change={choice(cb, RopePairing::from_id, Action::SetRopePairing)}
+                    />
+                    <div class="control">
+                        <Segmented name="extension" legend="Context extension"
+                            options={Extension::ALL.iter().map(|e| (e.id().into(), e.label().into())).collect::<Vec<_>>()}
+                            selected={s.extension.id()}
+                            on_change={choice(cb, Extension::from_id, Action::SetExtension)} />
+                        if s.extension != Extension::None {
+                            <p class="control-help">
+                                { match s.extension {
+                                    Extension::Interpolation => format!("positions divided by s = {}", plain(s.rope_factor)),
+                                    _ => format!("base × s^(d/(d−2)) = {}", plain(s.rope().effective_base())),
+                                } }
+                            </p>
+                        }
+                    </div>
+                    if s.extension != Extension::None {
+                        <NumberControl id="rope-factor" limit={ROPE_FACTOR} value={s.rope_factor}
+                            on_change={numeric(cb, Action::SetRopeFactor)} hint="how much longer" />
+                    }
+                </>
+            }
+        }
+        Scheme::Alibi => html! {
+            <>
+                <NumberControl id="alibi-heads" limit={ALIBI_HEADS} value={s.alibi_heads as f64}
+                    on_change={numeric(cb, Action::SetAlibiHeads)} hint="attention heads" />
+                <NumberControl id="alibi-head" limit={s.alibi_head_limit()} value={s.alibi_head as f64}
+                    on_change={numeric(cb, Action::SetAlibiHead)} hint="the head shown alone" />
+            </>
+        },
+        Scheme::T5 => {
+            let toggle = {
+                let cb = cb.clone();
+                Callback::from(move |v: bool| cb.emit(Action::SetT5Bidirectional(v)))
+            };
+            html! {
+                <>
+                    <NumberControl id="t5-buckets" limit={T5_BUCKETS} value={s.t5.num_buckets as f64}
+                        on_change={numeric(cb, Action::SetT5Buckets)} hint="32 in T5" />
+                    <NumberControl id="t5-max-distance" limit={T5_MAX_DISTANCE} value={s.t5.max_distance as f64}
+                        on_change={numeric(cb, Action::SetT5MaxDistance)} hint="128 in T5" />
+                    <div class="control">
+                        <Toggle id="t5-bidirectional" label="Bidirectional (encoder)"
+                            checked={s.t5.bidirectional} on_change={toggle} />
+                    </div>
+                </>
+            }
+        }
+        Scheme::None => html! {},
     }
 }

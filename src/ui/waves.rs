@@ -12,6 +12,7 @@ use super::encoding::encoding_heatmap;
 use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
+use super::schemes::SinusoidalOnly;
 use crate::export::table_csv;
 use crate::format::{large, plain, significant};
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
@@ -237,6 +238,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                        watch how much faster the left columns turn than the right ones." }
                 </p>
             </header>
+            <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
             <div class="view-controls">
                 <ListField id="dims" label="Dimensions" value={dims_text}
                     limit={Limit::linear("dimension", 0.0, (s.d_model - 1) as f64)}

@@ -58,8 +58,8 @@ test('the page loads without console errors and paints the heatmap', async () =>
 test('every control has a visible label and an accessible name', async () => {
   const { page, context } = await open();
   for (const name of ['d_model', 'length', 'base']) {
-    await assert.doesNotReject(page.getByRole('slider', { name: new RegExp(name) }).waitFor());
-    await assert.doesNotReject(page.getByRole('textbox', { name: new RegExp(name) }).waitFor());
+    await assert.doesNotReject(page.getByRole('slider', { name: new RegExp(`^${name} `) }).waitFor());
+    await assert.doesNotReject(page.getByRole('textbox', { name: new RegExp(`^${name} `) }).waitFor());
     assert.ok(await page.locator('label', { hasText: name }).first().isVisible(), `${name} label`);
   }
   assert.ok(await page.getByRole('combobox', { name: /variant/i }).isVisible());
@@ -70,7 +70,7 @@ test('every control has a visible label and an accessible name', async () => {
 
 test('dragging a slider repaints the heatmap while the pointer is still down', async () => {
   const { page, context } = await open();
-  const slider = page.getByRole('slider', { name: /d_model/ });
+  const slider = page.getByRole('slider', { name: /^d_model / });
   const box = await slider.boundingBox();
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.55, y);
@@ -83,7 +83,7 @@ test('dragging a slider repaints the heatmap while the pointer is still down', a
   const during = await draws(page, 'encoding-heatmap');
   await page.mouse.up();
   assert.ok(during - start >= 3, `only ${during - start} repaints during the drag`);
-  const shown = await page.getByRole('textbox', { name: /d_model value/ }).inputValue();
+  const shown = await page.getByRole('textbox', { name: /^d_model value/ }).inputValue();
   assert.notEqual(shown, '128', 'the number field did not follow the slider');
   await context.close();
 });
@@ -93,19 +93,19 @@ test('the keyboard moves a slider one value per key, even at the smallest values
   await setField(page, 'length', 1);
   await setField(page, 'd_model', 2);
   for (const [name, start] of [['length', 1], ['d_model', 2]]) {
-    await page.getByRole('slider', { name: new RegExp(name) }).focus();
+    await page.getByRole('slider', { name: new RegExp(`^${name} `) }).focus();
     for (let k = 1; k <= 5; k++) {
       await page.keyboard.press('ArrowRight');
-      const value = Number(await page.getByRole('textbox', { name: new RegExp(`${name} value`) }).inputValue());
+      const value = Number(await page.getByRole('textbox', { name: new RegExp(`^${name} value`) }).inputValue());
       assert.equal(value, start + k, `${name} after ${k} × ArrowRight`);
     }
   }
   await setField(page, 'length', 100);
-  await page.getByRole('slider', { name: /length/ }).focus();
+  await page.getByRole('slider', { name: /^length / }).focus();
   const before = await draws(page, 'encoding-heatmap');
   for (let k = 0; k < 20; k++) await page.keyboard.press('ArrowRight');
   await waitForDraws(page, 'encoding-heatmap', before + 1);
-  const value = Number(await page.getByRole('textbox', { name: /length value/ }).inputValue());
+  const value = Number(await page.getByRole('textbox', { name: /^length value/ }).inputValue());
   assert.ok(value > 100, `length is ${value} after pressing ArrowRight`);
   await context.close();
 });
@@ -176,10 +176,10 @@ test('typed values are clamped or refused with a visible message, and the page k
   const { page, errors, context } = await open();
   await setField(page, 'length', 1e9);
   await page.getByText(/above the maximum/).waitFor();
-  assert.equal(await page.getByRole('textbox', { name: /length value/ }).inputValue(), '65536');
+  assert.equal(await page.getByRole('textbox', { name: /^length value/ }).inputValue(), '65536');
   await setField(page, 'base', 'ten thousand');
   await page.getByText(/is not a number/).waitFor();
-  assert.equal(await page.getByRole('textbox', { name: /base value/ }).inputValue(), '10000');
+  assert.equal(await page.getByRole('textbox', { name: /^base value/ }).inputValue(), '10000');
   await setField(page, 'd_model', '<img src=x onerror=alert(1)>');
   await page.getByText(/is not a number/).first().waitFor();
   assert.equal(await page.locator('img[src=x]').count(), 0, 'typed text was inserted as HTML');

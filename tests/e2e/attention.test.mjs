@@ -58,7 +58,7 @@ test('switching the position encoding on pulls the sentences apart and redraws t
   assert.notEqual(await plotHash(page, 'attention-a'), before.a);
   const diffs = await page.locator('table.words tbody td:last-child').allTextContents();
   assert.ok(diffs.some((d) => !d.includes('identical')), `outputs still identical: ${diffs}`);
-  await page.getByText(/Different: with the position encoding added/).waitFor();
+  await page.getByText(/Different: with sinusoidal the same words get different outputs/).waitFor();
   // The √d_model toggle changes the numbers again.
   await page.getByLabel('Scale embeddings by √d_model').first().uncheck();
   await page.waitForFunction((v) => Number(document.getElementById('summary-cosine').textContent) !== v, on);

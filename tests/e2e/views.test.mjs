@@ -59,7 +59,7 @@ async function csvOf(page, chart) {
 }
 
 const VIEWS = [
-  { tab: 'Dot product by offset', charts: ['offsets-chart', 'similarity-heatmap'] },
+  { tab: 'By distance', charts: ['offsets-chart', 'similarity-heatmap'] },
   { tab: 'Waves & wavelengths', charts: ['waves-picker', 'waves-chart', 'wavelengths-chart'] },
   { tab: 'Rotations', charts: ['rotation-dials'] },
   { tab: 'Norms & scale', charts: ['norms-chart'] },
@@ -82,7 +82,7 @@ for (const view of VIEWS) {
 
 test('offset chart: anchors coincide with the closed form, and the CSV has every offset', async () => {
   const { page, context } = await open();
-  await tab(page, 'Dot product by offset', ['offsets-chart']);
+  await tab(page, 'By distance', ['offsets-chart']);
   const gap = await page.locator('.callout').first().textContent();
   const value = Number(gap.match(/points: ([\d.e+-]+)\./)[1]);
   assert.ok(value < 1e-9, `largest gap ${value}`);

@@ -1,0 +1,138 @@
+// End-to-end tests of the schemes beyond sinusoidal: each renders in each view, the attention
+// demo puts each in its own place, and the numbers the issue names appear on screen.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { serve, launch, DIST, waitForDraws, plotColours } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await waitForDraws(page, 'encoding-heatmap');
+  return { page, errors, context };
+}
+
+const SCHEMES = ['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'none'];
+const TABS = ['heatmap', 'attention', 'offsets', 'compare'];
+
+async function field(page, id, value) {
+  await page.locator(`#${id}`).fill(String(value));
+  await page.locator(`#${id}`).press('Enter');
+}
+
+test('every scheme renders in every view without errors', async () => {
+  const { page, errors, context } = await open();
+  for (const scheme of SCHEMES) {
+    await page.selectOption('#scheme', scheme);
+    for (const tab of TABS) {
+      await page.click(`#tab-${tab}`);
+      await page.waitForTimeout(250);
+      const charts = await page.locator('[role=tabpanel] canvas.chart-canvas').evaluateAll((cs) => cs.map((c) => c.id));
+      if (scheme === 'none' && (tab === 'heatmap' || tab === 'offsets')) {
+        await page.getByText('No position information').first().waitFor();
+        continue;
+      }
+      assert.ok(charts.length > 0, `${scheme}/${tab}: no chart`);
+      for (const id of charts.slice(0, 3)) {
+        await waitForDraws(page, id);
+        if (scheme === 'none' && tab === 'compare' && id.endsWith('-a')) continue; // all zeros
+        assert.ok((await plotColours(page, id)) >= 2, `${scheme}/${tab}: ${id} is blank`);
+      }
+      // Every view says where the scheme enters the model.
+      if (tab !== 'attention' && scheme !== 'none') {
+        const text = await page.locator('[role=tabpanel]').textContent();
+        assert.match(text, /Where it enters the model|Added to|Rotates|Nowhere/, `${scheme}/${tab}`);
+      }
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('switching schemes updates the attention demo, each in its own place', async () => {
+  const { page, context } = await open();
+  await page.click('#tab-attention');
+  await page.getByText('on (sinusoidal)').click();
+  const cosine = async () => (await page.locator('#summary-cosine').textContent()).trim();
+  const sinusoidal = await cosine();
+  assert.notEqual(sinusoidal, '1.000000');
+  const seen = new Map([['sinusoidal', sinusoidal]]);
+  for (const scheme of ['learned', 'rope', 't5']) {
+    await page.selectOption('#scheme', scheme);
+    await page.waitForFunction((prev) => document.getElementById('summary-cosine').textContent.trim() !== prev, seen.get([...seen.keys()].pop()));
+    const c = await cosine();
+    assert.ok(Number(c) < 0.9999995, `${scheme}: ${c}`);
+    seen.set(scheme, c);
+  }
+  // RoPE rotates q and k: the step-by-step says so.
+  await page.selectOption('#scheme', 'rope');
+  await page.getByText('3. Queries Q = X·W_Q, rotated').waitFor();
+  // ALiBi without a causal mask only sees |i − j|: a sentence and its reversal still tie.
+  await page.selectOption('#scheme', 'alibi');
+  await page.waitForFunction(() => document.getElementById('summary-cosine').textContent.trim() === '1.000000');
+  await page.getByText(/reversing a sentence keeps every distance/).waitFor();
+  await page.getByText('4. The position bias').waitFor();
+  await page.getByText('causal: only earlier words').click();
+  await page.waitForFunction(() => Number(document.getElementById('summary-cosine').textContent) < 0.9999995);
+  // No scheme at all: a tie again (bidirectional).
+  await page.getByText('every word sees every word').click();
+  await page.selectOption('#scheme', 'none');
+  await page.waitForFunction(() => document.getElementById('summary-cosine').textContent.trim() === '1.000000');
+  // A learned table shorter than the sentence: the model cannot run.
+  await page.selectOption('#scheme', 'learned');
+  await field(page, 'trained-length-value', 2);
+  await page.getByText(/has only 2 positions/).waitFor();
+  assert.equal(await cosine(), '—');
+  await context.close();
+});
+
+test('ALiBi slopes and T5 buckets are the reference values', async () => {
+  const { page, context } = await open();
+  await page.selectOption('#scheme', 'alibi');
+  await page.getByText(/0\.500, 0\.250, 0\.125, 0\.0625, 0\.0312, 0\.0156, 0\.00781, 0\.00391/).waitFor();
+  await field(page, 'alibi-heads-value', 12);
+  await page.getByText(/0\.00391, 0\.707, 0\.354, 0\.177, 0\.0884/).waitFor();
+  await page.selectOption('#scheme', 't5');
+  await page.click('#tab-offsets');
+  await waitForDraws(page, 't5-distance-chart');
+  await field(page, 'length-value', 200);
+  const figure = page.locator('figure', { has: page.locator('#t5-distance-chart') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
+  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(rows[0], 'relative_position,bucket,bias');
+  const bucket = new Map(rows.slice(1).map((r) => r.split(',').map(Number)).map(([r, b]) => [r, b]));
+  for (const [r, b] of [[7, 23], [8, 24], [90, 30], [91, 31], [-91, 15]]) assert.equal(bucket.get(r), b, `r = ${r}`);
+  await context.close();
+});
+
+test('RoPE: the LLaMA 3 base is one click away and extension changes the curves', async () => {
+  const { page, context } = await open();
+  await page.selectOption('#scheme', 'rope');
+  await page.getByRole('button', { name: /500,000/ }).click();
+  assert.equal(await page.locator('#base-value').inputValue(), '500000');
+  await page.click('#tab-offsets');
+  await waitForDraws(page, 'rope-distance-chart');
+  await page.getByText(/moving both positions together changes the score by at most/).waitFor();
+  const before = await page.locator('#rope-distance-chart').getAttribute('aria-label');
+  await page.getByText('NTK-aware base').click();
+  await page.waitForFunction((b) => document.getElementById('rope-distance-chart').getAttribute('aria-label') !== b, before);
+  assert.match(await page.locator('#rope-distance-chart').getAttribute('aria-label'), /NTK-aware base ×4/);
+  await context.close();
+});
