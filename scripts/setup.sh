@@ -58,6 +58,10 @@ if $want_test; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  if ! python3 -c "import numpy" 2>/dev/null; then
+    say "installing numpy (the tests run the app's generated NumPy code)"
+    python3 -m pip install --quiet --disable-pip-version-check numpy
+  fi
   if ! (cd tests/e2e && node -e "require.resolve('playwright-core')" 2>/dev/null) ||
      [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
     say "installing playwright-core (drives the system Chromium; downloads no browser)"

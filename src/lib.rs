@@ -4,5 +4,7 @@ pub mod export;
 pub mod format;
 pub mod math;
 pub mod plot;
+pub mod snippets;
 pub mod state;
 pub mod ui;
+pub mod url;

@@ -317,6 +317,39 @@ impl View {
     }
 }
 
+/// Light or dark colours: following the system, or chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ThemeChoice {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl ThemeChoice {
+    pub const ALL: [ThemeChoice; 3] = [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "auto",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<ThemeChoice> {
+        ThemeChoice::ALL.into_iter().find(|t| t.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "System",
+            ThemeChoice::Light => "Light",
+            ThemeChoice::Dark => "Dark",
+        }
+    }
+}
+
 /// RoPE's context extension, as chosen in the UI (the factor is a separate setting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Extension {
@@ -511,6 +544,8 @@ pub struct Settings {
     pub causal: bool,
     /// Compare view: the scheme shown next to the current one.
     pub compare_with: Scheme,
+    /// Light or dark page and charts.
+    pub theme: ThemeChoice,
 }
 
 impl Default for Settings {
@@ -546,6 +581,7 @@ impl Default for Settings {
             t5: T5Buckets::default(),
             causal: false,
             compare_with: Scheme::Rope,
+            theme: ThemeChoice::Auto,
         }
     }
 }
@@ -681,6 +717,7 @@ pub enum Action {
     SetT5Bidirectional(bool),
     SetCausal(bool),
     SetCompareWith(Scheme),
+    SetTheme(ThemeChoice),
 }
 
 impl Reducible for Settings {
@@ -765,6 +802,7 @@ impl Reducible for Settings {
             Action::SetT5Bidirectional(b) => next.t5.bidirectional = b,
             Action::SetCausal(c) => next.causal = c,
             Action::SetCompareWith(v) => next.compare_with = v,
+            Action::SetTheme(t) => next.theme = t,
         }
         next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
         // Settings that depend on the length stay inside it.

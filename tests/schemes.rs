@@ -10,6 +10,7 @@ use pe_explorer::math::rng::SplitMix64;
 use pe_explorer::math::rope::{half_from_adjacent, Rope, RopePairing, RopeScaling};
 use pe_explorer::math::t5::T5Buckets;
 use pe_explorer::math::toeplitz::Toeplitz;
+use proptest::prelude::*;
 
 fn random(n: usize, seed: u64) -> Vec<f64> {
     let mut rng = SplitMix64::new(seed);
@@ -185,6 +186,52 @@ fn t5_buckets_at_known_values() {
     let sat = causal.saturation_distance();
     assert_eq!(causal.bucket(-sat), 31);
     assert_ne!(causal.bucket(-(sat - 1)), 31);
+}
+
+proptest! {
+    /// Every setting the sliders allow, including the degenerate ones where Hugging Face's
+    /// formula divides by log(1): the bucket stays in range and never falls as distance grows.
+    #[test]
+    fn t5_buckets_stay_in_range_and_grow_with_distance(
+        num_buckets in 2usize..=128,
+        // Half the cases at or below max_exact, where the formula degenerates.
+        max_distance in prop_oneof![1usize..=64, 1usize..=65_536],
+        bidirectional: bool,
+        start in 0i64..100_000,
+    ) {
+        let t = T5Buckets { num_buckets, max_distance, bidirectional };
+        let mut previous = (t.bucket(-start), t.bucket(start));
+        for d in start + 1..start + 40 {
+            let now = (t.bucket(-d), t.bucket(d));
+            prop_assert!(now.0 < num_buckets && now.1 < num_buckets, "{:?} at ±{}: {:?}", t, d, now);
+            prop_assert!(now.0 >= previous.0, "past buckets fall at {} for {:?}", d, t);
+            if bidirectional {
+                prop_assert!(now.1 >= previous.1, "future buckets fall at {} for {:?}", d, t);
+            }
+            previous = now;
+        }
+        prop_assert!(t.bucket(-(1 << 40)) < num_buckets);
+    }
+}
+
+#[test]
+fn t5_degenerate_settings_put_every_longer_distance_in_the_last_bucket() {
+    // 32 buckets each way → max_exact 8; max_distance 8 would make Hugging Face divide by zero.
+    let t = T5Buckets {
+        num_buckets: 32,
+        max_distance: 8,
+        bidirectional: true,
+    };
+    assert_eq!(t.bucket(-7), 7, "still exact below max_exact");
+    assert_eq!(t.bucket(-8), 15);
+    assert_eq!(t.bucket(9), 31);
+    // Two buckets in both directions: only the sign of the offset is left.
+    let two = T5Buckets {
+        num_buckets: 2,
+        max_distance: 1,
+        bidirectional: true,
+    };
+    assert_eq!((two.bucket(-5), two.bucket(0), two.bucket(5)), (0, 0, 1));
 }
 
 #[test]

@@ -43,10 +43,18 @@ impl T5Buckets {
         if distance < max_exact {
             return (out + distance) as usize;
         }
-        let ratio = (distance as f32 / max_exact as f32).ln()
-            / ((self.max_distance.max(1) as f32) / max_exact as f32).ln();
-        let large = max_exact + (ratio * (buckets - max_exact) as f32) as i64;
-        (out + large.min(buckets - 1)) as usize
+        let last = buckets - 1;
+        // As torch: a float32 log of the distance over a float32 of the (float64) log scale.
+        let scale = (self.max_distance.max(1) as f64 / max_exact as f64).ln() as f32;
+        if scale <= 0.0 {
+            // max_distance ≤ max_exact: Hugging Face divides by log(≤ 1) here and gets garbage;
+            // the limit of its formula is that every longer distance shares the last bucket.
+            return (out + last) as usize;
+        }
+        let ratio = (distance as f32 / max_exact as f32).ln() / scale;
+        // Non-negative and finite; capped before the cast so huge distances cannot overflow.
+        let steps = (ratio * (buckets - max_exact) as f32).min(buckets as f32);
+        (out + (max_exact + steps as i64).min(last)) as usize
     }
 
     /// The smallest distance into the past that already lands in the last bucket: every

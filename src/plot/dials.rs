@@ -159,7 +159,11 @@ fn draw_dial(
 ) {
     let (ctx, r) = (&surface.context, surface.ratio);
     // Background and the unit circle.
-    ctx.set_fill_style_str(if selected { "#eef4fb" } else { "#f8fafc" });
+    ctx.set_fill_style_str(&css(if selected {
+        theme.panel_selected
+    } else {
+        theme.panel
+    }));
     ctx.begin_path();
     let _ = ctx.arc(cx * r, cy * r, (radius + 10.0) * r, 0.0, TAU);
     ctx.fill();

@@ -18,6 +18,11 @@ pub struct Theme {
     pub muted: RGBColor,
     pub axis: RGBColor,
     pub grid: RGBColor,
+    /// Cursors and highlights drawn over the data.
+    pub cursor: RGBColor,
+    /// Backgrounds of small multiples (the dials), plain and selected.
+    pub panel: RGBColor,
+    pub panel_selected: RGBColor,
 }
 
 impl Theme {
@@ -27,6 +32,20 @@ impl Theme {
         muted: RGBColor(0x4b, 0x55, 0x63),
         axis: RGBColor(0x9a, 0xa3, 0xaf),
         grid: RGBColor(0xe8, 0xeb, 0xef),
+        cursor: RGBColor(0x11, 0x18, 0x27),
+        panel: RGBColor(0xf8, 0xfa, 0xfc),
+        panel_selected: RGBColor(0xee, 0xf4, 0xfb),
+    };
+
+    pub const DARK: Theme = Theme {
+        background: RGBColor(0x16, 0x1b, 0x22),
+        text: RGBColor(0xe6, 0xed, 0xf3),
+        muted: RGBColor(0xa7, 0xb1, 0xbd),
+        axis: RGBColor(0x5d, 0x68, 0x75),
+        grid: RGBColor(0x2a, 0x31, 0x3a),
+        cursor: RGBColor(0xf3, 0xf4, 0xf6),
+        panel: RGBColor(0x1f, 0x25, 0x2d),
+        panel_selected: RGBColor(0x1d, 0x2d, 0x44),
     };
 }
 

@@ -313,7 +313,7 @@ pub fn draw(
             let y = layout.top + layout.height * (row - rows.start) as f64 / rows.len() as f64;
             let ctx = &surface.context;
             let r = surface.ratio;
-            ctx.set_stroke_style_str("#111827");
+            ctx.set_stroke_style_str(&super::frame::css(theme.cursor));
             ctx.set_line_width(1.5 * r);
             let dashes = js_sys::Array::of2(&(6.0 * r).into(), &(4.0 * r).into());
             let _ = ctx.set_line_dash(&dashes);
@@ -323,7 +323,7 @@ pub fn draw(
             ctx.stroke();
             let _ = ctx.set_line_dash(&js_sys::Array::new());
             let w = surface.text_width(label, TICK_FONT) + 8.0;
-            ctx.set_fill_style_str("rgba(255,255,255,0.85)");
+            ctx.set_fill_style_str(&super::frame::css(theme.background));
             ctx.fill_rect((layout.left + 4.0) * r, (y + 2.0) * r, w * r, 16.0 * r);
             surface.text(
                 label,

@@ -334,7 +334,7 @@ pub fn draw(
         draw_guide(&surface, &layout, guide, theme);
     }
     for series in &data.series {
-        draw_series(&surface, &layout, series);
+        draw_series(&surface, &layout, series, theme.background);
     }
     ctx.restore();
 
@@ -342,7 +342,7 @@ pub fn draw(
     for (row, items) in legend.iter().enumerate() {
         let y = 6.0 + LINE * (row + 1) as f64;
         for (x, series) in items {
-            swatch(&surface, series, *x, y + 7.0);
+            swatch(&surface, series, *x, y + 7.0, theme.background);
             surface.text(&series.name, x + 26.0, y, TICK_FONT, theme.text, "left");
         }
     }
@@ -385,7 +385,7 @@ fn dash(surface: &Surface, stroke: Stroke) {
     let _ = surface.context.set_line_dash(&array);
 }
 
-fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series) {
+fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series, background: RGBColor) {
     let ctx = &surface.context;
     let r = surface.ratio;
     let points: Vec<(f64, f64)> = match &series.points {
@@ -424,7 +424,7 @@ fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series) {
     }
     if series.marker != Marker::None {
         ctx.set_fill_style_str(&color);
-        ctx.set_stroke_style_str("#ffffff");
+        ctx.set_stroke_style_str(&css(background));
         ctx.set_line_width(r);
         for &(x, y) in &points {
             let (sx, sy) = (layout.px(x) * r, layout.py(y) * r);
@@ -462,7 +462,7 @@ fn marker(surface: &Surface, shape: Marker, x: f64, y: f64, size: f64) {
     ctx.stroke();
 }
 
-fn swatch(surface: &Surface, series: &Series, x: f64, y: f64) {
+fn swatch(surface: &Surface, series: &Series, x: f64, y: f64, background: RGBColor) {
     let ctx = &surface.context;
     let r = surface.ratio;
     if series.stroke != Stroke::None {
@@ -477,7 +477,7 @@ fn swatch(surface: &Surface, series: &Series, x: f64, y: f64) {
     }
     if series.marker != Marker::None {
         ctx.set_fill_style_str(&css(series.color));
-        ctx.set_stroke_style_str("#ffffff");
+        ctx.set_stroke_style_str(&css(background));
         ctx.set_line_width(r);
         marker(surface, series.marker, (x + 10.0) * r, y * r, 4.0 * r);
     }

@@ -90,3 +90,107 @@ pub fn install_panic_hook() {
         }
     }));
 }
+
+/// The page's query string, without the `?`.
+pub fn query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|q| q.trim_start_matches('?').to_string())
+        .unwrap_or_default()
+}
+
+/// The page's address without its query and fragment.
+pub fn page_address() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    href.split(['?', '#'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The page's address with `query` (without the `?`).
+pub fn link(query: &str) -> String {
+    if query.is_empty() {
+        page_address()
+    } else {
+        format!("{}?{query}", page_address())
+    }
+}
+
+/// Replaces the address bar's query without reloading or adding history. Browsers refuse this
+/// for some framed or sandboxed documents; the page keeps working either way.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hash = window.location().hash().unwrap_or_default();
+    let path = window.location().pathname().unwrap_or_default();
+    let url = if query.is_empty() {
+        format!("{path}{hash}")
+    } else {
+        format!("{path}?{query}{hash}")
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Copies text to the clipboard; `done` hears whether it worked (it cannot in some sandboxed
+/// frames and insecure contexts, where the UI shows the text to copy by hand instead).
+pub fn copy_text(text: String, done: yew::Callback<bool>) {
+    let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
+        done.emit(false);
+        return;
+    };
+    let promise = clipboard.write_text(&text);
+    yew::platform::spawn_local(async move {
+        done.emit(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+    });
+}
+
+/// The message an embedded panel sends its parent page with its height (see the README).
+pub const HEIGHT_MESSAGE: &str = "pe-explorer:height";
+
+/// Tells the parent page (when there is one) how tall the content is.
+pub fn post_height(height: f64, view: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.ceil().into());
+    let _ = js_sys::Reflect::set(&message, &"view".into(), &view.into());
+    // Any origin: the message holds only a height, and sandboxed frames have no origin to name.
+    let _ = parent.post_message(&message, "*");
+}
+
+/// Whether the system asks for dark colours.
+pub fn prefers_dark() -> bool {
+    dark_query().is_some_and(|q| q.matches())
+}
+
+/// The `(prefers-color-scheme: dark)` media query, for listening to changes.
+pub fn dark_query() -> Option<web_sys::MediaQueryList> {
+    web_sys::window()?
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+}
+
+/// Sets an attribute on the page's root element (`<html>`).
+pub fn set_root_attribute(name: &str, value: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(name, value);
+    }
+}

@@ -9,6 +9,7 @@ use web_sys::{HtmlCanvasElement, HtmlElement, ResizeObserver};
 use yew::prelude::*;
 
 use super::browser;
+use crate::plot::frame::Theme;
 
 /// An `Rc` compared by identity, so memoised data passes through props without deep comparison.
 pub struct Shared<T: ?Sized>(pub Rc<T>);
@@ -36,6 +37,13 @@ impl<T: ?Sized> std::ops::Deref for Shared<T> {
     fn deref(&self) -> &T {
         &self.0
     }
+}
+
+/// The colours charts are drawn in on screen (light or dark, provided by the app). Exports are
+/// always drawn light, for pasting into notes and slides.
+#[hook]
+pub fn use_theme() -> Theme {
+    use_context::<Theme>().unwrap_or(Theme::LIGHT)
 }
 
 /// Produces (file name, CSV text) on demand, or a message saying why not.
@@ -115,12 +123,20 @@ pub struct ChartToolsProps {
     pub csv: Option<CsvExport>,
     /// Draws the chart at 2× into the given canvas, for the PNG download.
     pub render_png: Callback<HtmlCanvasElement, Result<(), String>>,
+    /// The chart's numbers as an HTML table, built only when asked for.
+    #[prop_or_default]
+    pub table: Option<Callback<(), Html>>,
 }
 
 /// "Download CSV" and "Download PNG", with a visible message when an export fails.
 #[function_component(ChartTools)]
 pub fn chart_tools(props: &ChartToolsProps) -> Html {
     let problem = use_state(|| None::<String>);
+    let table_open = use_state(|| false);
+    let on_table = {
+        let table_open = table_open.clone();
+        Callback::from(move |_: MouseEvent| table_open.set(!*table_open))
+    };
     let on_png = {
         let (problem, render, stem) = (
             problem.clone(),
@@ -159,7 +175,17 @@ pub fn chart_tools(props: &ChartToolsProps) -> Html {
                     aria-label={format!("Download PNG of {}", props.name)}>
                     { "Download PNG" }
                 </button>
+                if props.table.is_some() {
+                    <button type="button" class="button" onclick={on_table}
+                        aria-expanded={table_open.to_string()}
+                        aria-label={format!("Data table of {}", props.name)}>
+                        { if *table_open { "Hide table" } else { "Data table" } }
+                    </button>
+                }
             </div>
+            if let (true, Some(table)) = (*table_open, &props.table) {
+                <div class="data-table">{ table.emit(()) }</div>
+            }
             if let Some(p) = &*problem {
                 <p class="note note-error" role="alert">{ p.clone() }</p>
             }
@@ -224,4 +250,46 @@ where
         });
     }
     (*value).clone()
+}
+
+/// At most this many rows and columns in a data table (the CSV has everything).
+pub const TABLE_ROWS: usize = 40;
+pub const TABLE_COLS: usize = 12;
+
+/// An HTML table of a matrix's top-left corner, with a caption saying how much is shown.
+pub fn matrix_table(
+    matrix: &dyn crate::math::matrix::Matrix,
+    caption: &str,
+    row_label: &dyn Fn(usize) -> String,
+    col_label: &dyn Fn(usize) -> String,
+) -> Html {
+    let (rows, cols) = (matrix.rows().min(TABLE_ROWS), matrix.cols().min(TABLE_COLS));
+    let note = if rows < matrix.rows() || cols < matrix.cols() {
+        format!(
+            " (the first {rows} of {} rows and {cols} of {} columns; Download CSV has them all)",
+            matrix.rows(),
+            matrix.cols()
+        )
+    } else {
+        String::new()
+    };
+    html! {
+        <table class="numbers">
+            <caption>{ format!("{caption}{note}") }</caption>
+            <thead><tr>
+                <th scope="col"></th>
+                { for (0..cols).map(|c| html! { <th scope="col">{ col_label(c) }</th> }) }
+            </tr></thead>
+            <tbody>
+                { for (0..rows).map(|r| html! {
+                    <tr>
+                        <th scope="row">{ row_label(r) }</th>
+                        { for (0..cols).map(|c| html! {
+                            <td>{ crate::format::significant(matrix.value(r, c), 4) }</td>
+                        }) }
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
 }

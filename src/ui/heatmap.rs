@@ -4,9 +4,11 @@
 use web_sys::{HtmlCanvasElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
-use super::chart::{count_draw, mark_plot, use_chart_size, ChartTools, CsvExport, Shared};
+use super::chart::{
+    count_draw, mark_plot, matrix_table, use_chart_size, use_theme, ChartTools, CsvExport, Shared,
+};
 use crate::format::significant;
-use crate::plot::frame::{Surface, Theme};
+use crate::plot::frame::{css, Surface, Theme};
 use crate::plot::heatmap::{draw, HeatmapData, HeatmapLayout};
 
 #[derive(Properties, PartialEq)]
@@ -54,6 +56,7 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     let canvas = use_node_ref();
     let overlay = use_node_ref();
     let size = use_chart_size(container.clone());
+    let theme = use_theme();
     let height = props.height_for(size.width);
     let layout = use_mut_ref(|| None::<HeatmapLayout>);
     let problem = use_state(|| None::<String>);
@@ -64,17 +67,10 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     {
         let (canvas, layout, problem) = (canvas.clone(), layout.clone(), problem.clone());
         use_effect_with(
-            (props.data.clone(), size, height),
-            move |(data, size, height)| {
+            (props.data.clone(), size, height, theme),
+            move |(data, size, height, theme)| {
                 if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
-                    match draw(
-                        &el,
-                        size.width,
-                        *height,
-                        size.ratio,
-                        &data.spec(),
-                        &Theme::LIGHT,
-                    ) {
+                    match draw(&el, size.width, *height, size.ratio, &data.spec(), theme) {
                         Ok(l) => {
                             mark_plot(&el, l.left, l.top, l.width, l.height);
                             *layout.borrow_mut() = Some(l);
@@ -94,10 +90,10 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     {
         let (overlay, layout) = (overlay.clone(), layout.clone());
         use_effect_with(
-            (cursor, size, height, props.data.clone()),
-            move |(cell, size, height, _)| {
+            (cursor, size, height, props.data.clone(), theme),
+            move |(cell, size, height, _, theme)| {
                 if let Some(el) = overlay.cast::<HtmlCanvasElement>() {
-                    draw_cursor(&el, *size, *height, *cell, layout.borrow().as_ref());
+                    draw_cursor(&el, *size, *height, *cell, layout.borrow().as_ref(), theme);
                 }
             },
         );
@@ -184,6 +180,17 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
         })
     };
 
+    let table = {
+        let data = props.data.clone();
+        Callback::from(move |_| {
+            matrix_table(
+                &*data.matrix,
+                &data.caption,
+                &|r| format!("{} {}", data.y.unit, data.y.label(r)),
+                &|c| data.x.label(c),
+            )
+        })
+    };
     let data = &props.data;
     let summary = cursor.map(|(r, c)| {
         format!(
@@ -204,7 +211,7 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     html! {
         <figure class="chart">
             <ChartTools name={data.caption.clone()} file_stem={props.file_stem.clone()}
-                csv={props.csv.clone()} render_png={render_png} />
+                csv={props.csv.clone()} render_png={render_png} table={Some(table)} />
             <div class="chart-stage" ref={container} style={style.clone()}>
                 <canvas
                     id={props.id.clone()}
@@ -258,6 +265,7 @@ fn draw_cursor(
     height: f64,
     cell: Option<(usize, usize)>,
     layout: Option<&HeatmapLayout>,
+    theme: &Theme,
 ) {
     let Ok(surface) = Surface::prepare(canvas, size.width, height, size.ratio) else {
         return;
@@ -271,20 +279,22 @@ fn draw_cursor(
     let (x, y, w, h) = l.cell_rect(row, col);
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
     ctx.set_line_width(r);
-    ctx.set_stroke_style_str("rgba(17, 24, 39, 0.35)");
+    ctx.set_global_alpha(0.4);
+    ctx.set_stroke_style_str(&css(theme.cursor));
     ctx.begin_path();
     ctx.move_to(l.left * r, cy * r);
     ctx.line_to((l.left + l.width) * r, cy * r);
     ctx.move_to(cx * r, l.top * r);
     ctx.line_to(cx * r, (l.top + l.height) * r);
     ctx.stroke();
+    ctx.set_global_alpha(1.0);
     // At least 8 px across, so a single cell of a large matrix is still visible.
     let (bw, bh) = (w.max(8.0), h.max(8.0));
     ctx.set_line_width(2.0 * r);
-    ctx.set_stroke_style_str("#111827");
+    ctx.set_stroke_style_str(&css(theme.cursor));
     ctx.stroke_rect((cx - bw / 2.0) * r, (cy - bh / 2.0) * r, bw * r, bh * r);
     ctx.set_line_width(r);
-    ctx.set_stroke_style_str("#ffffff");
+    ctx.set_stroke_style_str(&css(theme.background));
     ctx.stroke_rect(
         (cx - bw / 2.0 - 1.5) * r,
         (cy - bh / 2.0 - 1.5) * r,

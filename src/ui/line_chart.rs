@@ -5,7 +5,7 @@ use web_sys::{HtmlCanvasElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 use super::chart::{
-    count_draw, mark_plot, use_chart_size, ChartSize, ChartTools, CsvExport, Shared,
+    count_draw, mark_plot, use_chart_size, use_theme, ChartSize, ChartTools, CsvExport, Shared,
 };
 use crate::plot::frame::{Surface, Theme};
 use crate::plot::lines::{draw, LineChartData, LineLayout, Points};
@@ -48,6 +48,7 @@ pub fn line_chart(props: &LineChartProps) -> Html {
     let canvas = use_node_ref();
     let overlay = use_node_ref();
     let size = use_chart_size(container.clone());
+    let theme = use_theme();
     let height = (size.width * props.aspect).clamp(props.min_height, props.max_height);
     let layout = use_mut_ref(|| None::<LineLayout>);
     let problem = use_state(|| None::<String>);
@@ -55,10 +56,10 @@ pub fn line_chart(props: &LineChartProps) -> Html {
     {
         let (canvas, layout, problem) = (canvas.clone(), layout.clone(), problem.clone());
         use_effect_with(
-            (props.data.clone(), size, height),
-            move |(data, size, height)| {
+            (props.data.clone(), size, height, theme),
+            move |(data, size, height, theme)| {
                 if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
-                    match draw(&el, size.width, *height, size.ratio, data, &Theme::LIGHT) {
+                    match draw(&el, size.width, *height, size.ratio, data, theme) {
                         Ok(l) => {
                             mark_plot(&el, l.left, l.top, l.width, l.height);
                             *layout.borrow_mut() = Some(l);
@@ -81,11 +82,12 @@ pub fn line_chart(props: &LineChartProps) -> Html {
                 size,
                 height,
                 props.data.clone(),
+                theme,
             ),
-            move |(bits, size, height, _)| {
+            move |(bits, size, height, _, theme)| {
                 if let Some(el) = overlay.cast::<HtmlCanvasElement>() {
                     let x = bits.map(f64::from_bits);
-                    draw_guide(&el, *size, *height, x, layout.borrow().as_ref());
+                    draw_guide(&el, *size, *height, x, layout.borrow().as_ref(), theme);
                 }
             },
         );
@@ -145,11 +147,15 @@ pub fn line_chart(props: &LineChartProps) -> Html {
         })
     };
 
+    let table = {
+        let data = props.data.clone();
+        Callback::from(move |_| series_table(&data))
+    };
     let style = format!("height: {height}px");
     html! {
         <figure class="chart">
             <ChartTools name={props.data.caption.clone()} file_stem={props.file_stem.clone()}
-                csv={props.csv.clone()} render_png={render_png} />
+                csv={props.csv.clone()} render_png={render_png} table={Some(table)} />
             <div class="chart-stage" ref={container} style={style.clone()}>
                 <canvas
                     id={props.id.clone()}
@@ -284,6 +290,7 @@ fn draw_guide(
     height: f64,
     x: Option<f64>,
     layout: Option<&LineLayout>,
+    theme: &Theme,
 ) {
     let Ok(surface) = Surface::prepare(canvas, size.width, height, size.ratio) else {
         return;
@@ -297,10 +304,46 @@ fn draw_guide(
     if !(l.left..=l.left + l.width).contains(&px) {
         return;
     }
-    ctx.set_stroke_style_str("rgba(17, 24, 39, 0.55)");
+    ctx.set_stroke_style_str(&crate::plot::frame::css(theme.cursor));
     ctx.set_line_width(r);
     ctx.begin_path();
     ctx.move_to(px * r, l.top * r);
     ctx.line_to(px * r, (l.top + l.height) * r);
     ctx.stroke();
+}
+
+/// An HTML table of the series at up to 40 evenly spaced x values.
+fn series_table(data: &LineChartData) -> Html {
+    let (lo, hi) = (data.x.min, data.x.max);
+    let steps = 40usize;
+    let xs: Vec<f64> = (0..steps)
+        .map(|i| lo + (hi - lo) * i as f64 / (steps - 1) as f64)
+        .map(|x| x.round())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(Vec::new(), |mut v, x| {
+            if v.last() != Some(&x) {
+                v.push(x);
+            }
+            v
+        });
+    html! {
+        <table class="numbers">
+            <caption>{ format!("{} (values at {} points of the x axis; Download CSV has them all)", data.caption, xs.len()) }</caption>
+            <thead><tr>
+                <th scope="col">{ data.x.title.clone() }</th>
+                { for data.series.iter().map(|s| html! { <th scope="col">{ s.name.clone() }</th> }) }
+            </tr></thead>
+            <tbody>
+                { for xs.iter().map(|&x| html! {
+                    <tr>
+                        <th scope="row">{ crate::format::plain(x) }</th>
+                        { for data.series.iter().map(|s| html! {
+                            <td>{ s.value_at(x).map_or("—".to_string(), |v| crate::format::significant(v, 4)) }</td>
+                        }) }
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
 }

@@ -5,6 +5,7 @@ pub mod app;
 pub mod attention;
 pub mod browser;
 pub mod chart;
+pub mod code;
 pub mod compare;
 pub mod controls;
 pub mod encoding;

@@ -9,7 +9,7 @@ use web_sys::{HtmlCanvasElement, PointerEvent};
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::{count_draw, mark_plot, use_chart_size, ChartTools, CsvExport};
+use super::chart::{count_draw, mark_plot, use_chart_size, use_theme, ChartTools, CsvExport};
 use super::controls::{NumberControl, Segmented};
 use super::file_stem;
 use super::schemes::SinusoidalOnly;
@@ -337,6 +337,7 @@ fn dials_chart(props: &DialsProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let size = use_chart_size(container.clone());
+    let theme = use_theme();
     let (data, shown) = dials(&props.settings, &props.pairs, props.selected);
     // The same width for the height, the drawing and the hit test.
     let height = height_for(size.width, data.dials.len());
@@ -344,8 +345,8 @@ fn dials_chart(props: &DialsProps) -> Html {
         let canvas = canvas.clone();
         let data = data.clone();
         use_effect_with(
-            (data, size, height.to_bits()),
-            move |(data, size, height)| {
+            (data, size, height.to_bits(), theme),
+            move |(data, size, height, theme)| {
                 if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
                     if draw(
                         &el,
@@ -353,7 +354,7 @@ fn dials_chart(props: &DialsProps) -> Html {
                         f64::from_bits(*height),
                         size.ratio,
                         data,
-                        &Theme::LIGHT,
+                        theme,
                     )
                     .is_ok()
                     {

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
+use super::code::CodePanel;
 use super::encoding::EncodingView;
 use super::file_stem;
 use super::heatmap::MatrixCard;
@@ -31,14 +32,16 @@ use crate::state::{Action, Extension, Settings};
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &ViewProps) -> Html {
     let (settings, on_action) = (props.settings.clone(), props.on_action.clone());
-    match settings.scheme {
+    let code = html! { <CodePanel settings={settings.clone()} /> };
+    let view = match settings.scheme {
         Scheme::Sinusoidal => html! { <EncodingView {settings} {on_action} /> },
         Scheme::Learned => html! { <LearnedMatrixView {settings} {on_action} /> },
         Scheme::Rope => html! { <RopeTableView {settings} {on_action} /> },
         Scheme::Alibi => html! { <AlibiMatrixView {settings} {on_action} /> },
         Scheme::T5 => html! { <T5MatrixView {settings} {on_action} /> },
-        Scheme::None => none_panel("matrix"),
-    }
+        Scheme::None => return none_panel("matrix"),
+    };
+    html! { <>{ view }{ code }</> }
 }
 
 /// The "By distance" tab: how each scheme treats the distance between two positions.

@@ -39,6 +39,9 @@ export async function serve(root, prefix = '/') {
     res.writeHead(200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
+      // As a static host like GitHub Pages does: sandboxed frames (opaque origin) load the app
+      // with CORS requests.
+      'access-control-allow-origin': '*',
     });
     fs.createReadStream(file).pipe(res);
   });

@@ -1,0 +1,197 @@
+//! The query string: every setting survives a round trip, bad values fall back with a notice,
+//! and no string, however hostile, produces an invalid state.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::math::rope::RopePairing;
+use pe_explorer::math::scheme::Scheme;
+use pe_explorer::math::sinusoidal::Variant;
+use pe_explorer::state::{Action, Extension, OffsetSeries, Settings, ThemeChoice, View};
+use pe_explorer::url::{decode, encode, parse, to_query, Embed};
+use proptest::prelude::*;
+use std::rc::Rc;
+use yew::Reducible;
+
+fn settings(actions: Vec<Action>) -> Settings {
+    let mut s = Rc::new(Settings::default());
+    for a in actions {
+        s = s.reduce(a);
+    }
+    (*s).clone()
+}
+
+#[test]
+fn defaults_make_an_empty_query_and_back() {
+    assert_eq!(to_query(&Settings::default(), None, None), "");
+    let p = parse("");
+    assert_eq!(p.settings, Settings::default());
+    assert!(p.notices.is_empty() && p.embed.is_none());
+}
+
+#[test]
+fn every_setting_survives_a_round_trip() {
+    let s = settings(vec![
+        Action::SetView(View::Rotations),
+        Action::SetScheme(Scheme::Rope),
+        Action::SetVariant(Variant::T2t),
+        Action::SetDModel(96.0),
+        Action::SetLength(300.0),
+        Action::SetBase(12_345.5),
+        Action::SetTheme(ThemeChoice::Dark),
+        Action::SetTrainedLength(256.0),
+        Action::SetLearnedSeed(42.0),
+        Action::SetRopePairing(RopePairing::Adjacent),
+        Action::SetExtension(Extension::Ntk),
+        Action::SetRopeFactor(8.0),
+        Action::SetAlibiHeads(12.0),
+        Action::SetAlibiHead(11.0),
+        Action::SetT5Buckets(64.0),
+        Action::SetT5MaxDistance(256.0),
+        Action::SetT5Bidirectional(false),
+        Action::SetAnchors(vec![3, 150, 7]),
+        Action::SetNormalised(true),
+        Action::SetOffsetSeries(OffsetSeries::Bases),
+        Action::SetBases(vec![50.0, 500_000.0]),
+        Action::SetDims(vec![5, 9]),
+        Action::SetPosition(250.0),
+        Action::SetOffset(12.0),
+        Action::SetPair(4),
+        Action::SetScaleEmbeddings(false),
+        Action::SetSentence(0, "the cat sat".into()),
+        Action::SetSentence(1, "sat the cat".into()),
+        Action::SetAttentionPosition(true),
+        Action::SetCausal(true),
+        Action::SetTrace(1),
+        Action::SetCompareWith(Scheme::Alibi),
+    ]);
+    let q = to_query(&s, None, None);
+    let back = parse(&q);
+    assert!(back.notices.is_empty(), "{:?}", back.notices);
+    assert_eq!(back.settings, s, "query: {q}");
+    assert!(
+        q.contains("d_model=96") && q.contains("a=the+cat+sat") && q.contains("anchors=3,150,7"),
+        "{q}"
+    );
+}
+
+#[test]
+fn embedding_and_lessons_are_read() {
+    let p = parse("?embed=offsets&controls=none&d_model=64&lesson=3");
+    assert_eq!(
+        p.embed,
+        Some(Embed {
+            view: View::Offsets,
+            controls: false
+        })
+    );
+    assert_eq!(p.settings.view, View::Offsets);
+    assert_eq!((p.settings.d_model, p.lesson), (64, Some(3)));
+    let q = to_query(&p.settings, p.embed.as_ref(), p.lesson);
+    assert!(q.starts_with("embed=offsets&controls=none"), "{q}");
+    assert_eq!(parse(&q).embed, p.embed);
+}
+
+#[test]
+fn bad_values_fall_back_and_say_so() {
+    let p = parse("d_model=-5&length=1e12&base=NaN&view=%3Cscript%3Ealert(1)%3C/script%3E&foo=bar&variant=nope");
+    let s = &p.settings;
+    assert_eq!((s.d_model, s.length, s.base), (2, 65_536, 10_000.0));
+    assert_eq!((s.view, s.variant), (View::Matrix, Variant::Paper));
+    let all = p.notices.join(" | ");
+    for needle in [
+        "d_model=-5",
+        "below the minimum",
+        "length=1e12",
+        "above the maximum",
+        "base=NaN",
+        "not a number",
+        "view=<script>",
+        "foo",
+        "variant=nope",
+    ] {
+        assert!(all.contains(needle), "missing {needle:?} in {all}");
+    }
+    assert_eq!(p.notices.len(), 6, "{all}");
+}
+
+#[test]
+fn encoding_round_trips_any_text() {
+    for text in [
+        "dog bites man",
+        "a&b=c",
+        "100%",
+        "ünïcødé ✓",
+        "<b>x</b>",
+        "+plus+",
+    ] {
+        assert_eq!(decode(&encode(text)), text);
+    }
+    assert_eq!(
+        decode("%zz%4"),
+        "%zz%4",
+        "malformed escapes stay as they are"
+    );
+    assert_eq!(decode("%FF"), "\u{FFFD}");
+}
+
+fn valid(s: &Settings) -> bool {
+    (2..=4096).contains(&s.d_model)
+        && (1..=65_536).contains(&s.length)
+        && (10.0..=1e6).contains(&s.base)
+        && s.position < s.length
+        && s.alibi_head < s.alibi_heads
+        && s.anchors().iter().all(|p| *p < s.length)
+        && s.dims().iter().all(|d| *d < s.d_model)
+        && s.sentences
+            .iter()
+            .all(|t| !t.is_empty() && t.split(' ').count() <= 16)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// Hostile query strings: huge and negative numbers, NaN, unicode, markup, long runs.
+    #[test]
+    fn any_query_gives_a_valid_state(
+        parts in prop::collection::vec(
+            (
+                prop::sample::select(vec![
+                    "d_model", "length", "base", "view", "scheme", "variant", "anchors", "dims",
+                    "bases", "p", "k", "pair", "a", "b", "heads", "head", "buckets", "trained",
+                    "max_distance", "factor", "embed", "lesson", "theme", "x<y", "",
+                ]),
+                prop_oneof![
+                    Just("NaN".to_string()),
+                    Just("-1e308".to_string()),
+                    Just("1e400".to_string()),
+                    Just("<script>alert(1)</script>".to_string()),
+                    Just("%00%FF%".to_string()),
+                    "[0-9.e+-]{0,12}",
+                    "\\PC{0,30}",
+                    "[a-z,]{0,40}",
+                    "x{300,2000}",
+                ],
+            ),
+            0..12,
+        )
+    ) {
+        let query = parts
+            .iter()
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let p = parse(&query);
+        prop_assert!(valid(&p.settings), "{query}");
+        // What we write back reads back to the same state.
+        let again = parse(&to_query(&p.settings, p.embed.as_ref(), p.lesson));
+        prop_assert_eq!(&again.settings, &p.settings);
+        prop_assert!(again.notices.is_empty(), "{:?}", again.notices);
+        // Notices stay short, whatever came in.
+        prop_assert!(p.notices.iter().all(|n| n.chars().count() < 400));
+    }
+
+    #[test]
+    fn raw_garbage_never_panics(raw in "\\PC{0,600}") {
+        let p = parse(&raw);
+        prop_assert!(valid(&p.settings));
+    }
+}
