@@ -391,14 +391,14 @@ pub fn parse(query: &str) -> Parsed {
     if let Some(e) = &embed {
         settings.view = e.view;
     }
-    let lesson = get("lesson").and_then(|v| match v.parse::<usize>() {
-        Ok(n) if n >= 1 => Some(n),
+    let lesson = get("lesson").map(|v| match v.parse::<usize>() {
+        Ok(n) if n >= 1 => n,
         _ => {
             notices.push(format!(
                 "lesson={}: expected a step number; starting at step 1.",
                 shown(v)
             ));
-            Some(1)
+            1
         }
     });
     Parsed {
