@@ -135,9 +135,9 @@ fn learned(s: &Settings, library: Library) -> String {
     let t = s.learned();
     if library == Library::PyTorch {
         return format!(
-            "# An untrained learned table, nn.Embedding(max_len, d_model) initialised as BERT and\n\
-             # GPT-2 do: N(0, 0.02²). torch's generator is not the app's, so the numbers differ;\n\
-             # the NumPy snippet reproduces the app's table exactly.\n\
+            "# An untrained learned table, nn.Embedding(max_len, d_model) initialised as Hugging\n\
+             # Face initialises BERT and GPT-2: N(0, 0.02²). torch's generator is not the app's,\n\
+             # so the numbers differ; the NumPy snippet reproduces the app's table exactly.\n\
              max_len, d_model, length = {}, {}, {}\n\
              table = torch.nn.Embedding(max_len, d_model)\n\
              torch.nn.init.normal_(table.weight, mean=0.0, std=0.02)\n\
@@ -161,7 +161,8 @@ fn learned(s: &Settings, library: Library) -> String {
              cell = (np.arange(rows, dtype=np.uint64)[:, None] * np.uint64(d_model)\n            \
                      + np.arange(d_model, dtype=np.uint64)[None, :])\n    \
              key = np.uint64(((seed << 17) | (seed >> 47)) & 0xFFFFFFFFFFFFFFFF)  # rotate left 17\n    \
-             state = key ^ (cell * np.uint64(0x9E3779B97F4A7C15))\n    \
+             _, hashed = splitmix(cell)  # hash the cell index first\n    \
+             state = key ^ hashed\n    \
              state, a = splitmix(state)\n    \
              state, b = splitmix(state)\n\
          normal = np.sqrt(-2.0 * np.log(unit(a))) * np.cos(2.0 * np.pi * unit(b))  # Box–Muller\n\

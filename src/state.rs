@@ -12,7 +12,7 @@ use crate::math::rope::{Rope, RopePairing, RopeScaling};
 use crate::math::rotation::Pairing;
 use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
-use crate::math::t5::T5Buckets;
+use crate::math::t5::{T5Bias, T5Buckets};
 use crate::plot::colormap::Palette;
 
 /// The allowed range of one numeric setting, and how typed text becomes a value inside it.
@@ -635,6 +635,11 @@ impl Settings {
     /// The learned table: `trained_length` rows of width d_model.
     pub fn learned(&self) -> Learned {
         Learned::new(self.trained_length, self.d_model, self.learned_seed as u64)
+    }
+
+    /// T5's buckets with their seeded biases (the seed is the learned table's).
+    pub fn t5_bias(&self) -> T5Bias {
+        T5Bias::seeded(self.t5, self.learned_seed as u64)
     }
 
     /// ALiBi's slopes for the current head count.

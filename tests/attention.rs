@@ -3,7 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::attention::{
-    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Positional, MAX_WORDS,
+    cosine, match_words, mean_pool, parse_sentence, relation, run, same_words, Head, Positional,
+    Relation, MAX_WORDS,
 };
 use pe_explorer::math::embedding::word_embedding;
 use pe_explorer::math::matrix::Dense;
@@ -126,6 +127,14 @@ fn sentences_are_checked() {
     assert!(parse_sentence(&long).unwrap_err().contains("at most 16"));
     assert!(parse_sentence(&"x".repeat(40)).is_err());
     assert!(same_words(&words("dog bites man"), &words("man bites dog")));
+    let rel = |a: &str, b: &str| relation(&words(a), &words(b));
+    assert_eq!(rel("dog bites man", "man bites dog"), Relation::Reversed);
+    assert_eq!(rel("dog bites man", "bites dog man"), Relation::Reordered);
+    assert_eq!(rel("dog bites man", "Dog bites man."), Relation::Identical);
+    assert_eq!(
+        rel("dog bites man", "man bites man"),
+        Relation::DifferentWords
+    );
     assert!(!same_words(
         &words("dog bites man"),
         &words("man bites man")
@@ -150,6 +159,30 @@ fn each_scheme_breaks_or_keeps_the_tie_where_it_should() {
         ..Default::default()
     };
     assert!(summary(&with_rope) < 1.0 - 1e-9);
+    // RoPE leaves the word vectors alone, and on a repeated word its scores depend only on the
+    // signed distance j − i: the score matrix is constant along every diagonal.
+    let same = words("echo echo echo echo echo");
+    let plain = run(&head, &same, 4.0, &Positional::default());
+    let turned = run(&head, &same, 4.0, &with_rope);
+    assert_eq!(turned.input.data, plain.input.data);
+    let n = same.len();
+    let score = |i: usize, j: usize| turned.scores.data[i * n + j];
+    for i in 1..n {
+        for j in 1..n {
+            assert!(
+                (score(i, j) - score(i - 1, j - 1)).abs() < 1e-12,
+                "({i}, {j})"
+            );
+        }
+    }
+    assert!(
+        (score(0, 1) - score(1, 0)).abs() > 1e-6,
+        "direction matters"
+    );
+    assert!(
+        (score(0, 0) - plain.scores.data[0]).abs() < 1e-12,
+        "no turn at distance 0"
+    );
     // A symmetric ALiBi bias (−m·|i−j|) keeps every distance of a reversed sentence: still a tie.
     let sym = Dense::new(
         3,
@@ -163,6 +196,19 @@ fn each_scheme_breaks_or_keeps_the_tie_where_it_should() {
         ..Default::default()
     };
     assert_eq!(format!("{:.6}", summary(&mirror)), "1.000000");
+    // A bias is added to the scores and nowhere else.
+    let unbiased = run(&head, &ta, 4.0, &Positional::default());
+    let biased = run(&head, &ta, 4.0, &mirror);
+    for (c, (b, u)) in biased
+        .scores
+        .data
+        .iter()
+        .zip(&unbiased.scores.data)
+        .enumerate()
+    {
+        assert!((b - u - sym.data[c]).abs() < 1e-12, "score {c}");
+    }
+    assert_eq!(biased.input.data, unbiased.input.data);
     // The causal mask alone (no position at all) already leaks order.
     let causal = Positional {
         causal: true,

@@ -73,3 +73,90 @@ fn oversized_exports_are_refused_with_a_message() {
     assert_eq!(group_thousands(1000u64), "1,000");
     assert_eq!(group_thousands(999u64), "999");
 }
+
+#[test]
+fn file_names_name_the_settings_of_the_scheme_shown() {
+    use pe_explorer::export::file_stem;
+    use pe_explorer::math::scheme::Scheme;
+    use pe_explorer::state::{Extension, Settings};
+    let base = Settings::default();
+    assert_eq!(
+        file_stem(&base, Scheme::Sinusoidal, "sinusoidal"),
+        "pe_sinusoidal_paper_d128_len100_base10000"
+    );
+    // Every setting a scheme reads changes its file name; others leave it alone.
+    let variants: Vec<(Scheme, Settings)> = vec![
+        (
+            Scheme::Learned,
+            Settings {
+                learned_seed: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::Learned,
+            Settings {
+                trained_length: 64,
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::Rope,
+            Settings {
+                extension: Extension::Ntk,
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::Rope,
+            Settings {
+                base: 500_000.0,
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::Alibi,
+            Settings {
+                alibi_head: 3,
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::T5,
+            Settings {
+                t5: pe_explorer::math::t5::T5Buckets {
+                    max_distance: 64,
+                    ..base.t5
+                },
+                ..base.clone()
+            },
+        ),
+        (
+            Scheme::T5,
+            Settings {
+                learned_seed: 9,
+                ..base.clone()
+            },
+        ),
+    ];
+    for (scheme, changed) in &variants {
+        let (a, b) = (
+            file_stem(&base, *scheme, "x"),
+            file_stem(changed, *scheme, "x"),
+        );
+        assert_ne!(a, b, "{scheme:?}");
+        assert!(
+            b.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)),
+            "{b}"
+        );
+    }
+    let other_seed = Settings {
+        learned_seed: 2,
+        ..base.clone()
+    };
+    assert_eq!(
+        file_stem(&base, Scheme::Alibi, "x"),
+        file_stem(&other_seed, Scheme::Alibi, "x")
+    );
+}

@@ -2,9 +2,9 @@
 //! matrices that draw the score biases.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::math::alibi::{bias, slopes};
+use pe_explorer::math::alibi::{bias, slopes, steepest};
 use pe_explorer::math::binning::Bins;
-use pe_explorer::math::learned::{Learned, INIT_STD};
+use pe_explorer::math::learned::{Learned, LearnedGram, INIT_STD};
 use pe_explorer::math::matrix::{Dense, Matrix};
 use pe_explorer::math::rng::SplitMix64;
 use pe_explorer::math::rope::{half_from_adjacent, Rope, RopePairing, RopeScaling};
@@ -86,6 +86,14 @@ fn rope_curves_by_hand() {
     assert!((rope.ones_score(3.0) - want).abs() < 1e-12);
     let ones = [1.0; 4];
     assert!((rope.score(&ones, 10.0, &ones, 7.0) - want).abs() < 1e-12);
+    // Decay bound for d = 4: |S₁| = 1 and |S₂| = |e^{iΔ} + e^{i0.1Δ}| = 2|cos(0.45Δ)|.
+    for delta in [0.0f64, 3.0, 7.5] {
+        let want = (1.0 + 2.0 * (0.45 * delta).cos().abs()) / 2.0;
+        assert!(
+            (rope.decay_bound(delta) - want).abs() < 1e-12,
+            "Δ = {delta}"
+        );
+    }
     // Decay bound at Δ = 0: (1/h)·Σ_{j=1}^{h} j = (h + 1)/2.
     let wide = Rope::new(128, 10_000.0, RopePairing::Adjacent, RopeScaling::None);
     assert!((wide.decay_bound(0.0) - 32.5).abs() < 1e-9);
@@ -144,6 +152,9 @@ fn alibi_slopes_match_the_reference() {
         assert!((got - want).abs() < 5e-4, "{got} vs {want}");
     }
     assert!((slopes(1)[0] - 1.0 / 256.0).abs() < 1e-15);
+    // The steepest head is the first for 8 heads, but one of the extra heads for 12.
+    assert_eq!(steepest(&eight), 0.5);
+    assert!((steepest(&twelve) - 0.5f64.sqrt()).abs() < 1e-15);
     for n in 1..=64 {
         let s = slopes(n);
         assert_eq!(s.len(), n);
@@ -232,6 +243,73 @@ fn t5_degenerate_settings_put_every_longer_distance_in_the_last_bucket() {
         bidirectional: true,
     };
     assert_eq!((two.bucket(-5), two.bucket(0), two.bucket(5)), (0, 0, 1));
+}
+
+#[test]
+fn rope_unseen_angles_follow_the_length_and_the_scaling() {
+    // d = 4, base 100: θ = 1 and 0.1. Trained on 10 positions, pair 0 turned 9 rad (a full
+    // turn: every angle seen), pair 1 only 0.9 rad.
+    let plain = Rope::new(4, 100.0, RopePairing::RotateHalf, RopeScaling::None);
+    assert_eq!(plain.seen_length(10), 10.0);
+    assert_eq!(plain.unseen_pairs(10, 10), 0);
+    assert_eq!(plain.unseen_pairs(11, 10), 1);
+    // Interpolation ×4 slows pair 1 to 0.025 rad per position: 0.9 rad is reached at 36.
+    let pi = Rope {
+        scaling: RopeScaling::Interpolation(4.0),
+        ..plain
+    };
+    // NTK ×4 at d = 4: base 100·4² = 1600, θ₁ = 1/40, the same as interpolation for pair 1.
+    let ntk = Rope {
+        scaling: RopeScaling::Ntk(4.0),
+        ..plain
+    };
+    for scaled in [pi, ntk] {
+        assert_eq!(scaled.seen_length(10), 37.0, "{:?}", scaled.scaling);
+        assert_eq!(scaled.unseen_pairs(37, 10), 0);
+        assert_eq!(scaled.unseen_pairs(38, 10), 1);
+    }
+    // Once every pair has turned fully in training, no length is out of range.
+    assert_eq!(plain.seen_length(100), f64::INFINITY);
+    assert_eq!(plain.unseen_pairs(65_536, 100), 0);
+}
+
+#[test]
+fn the_learned_gram_samples_real_dot_products() {
+    // Small: one exact dot product per pixel; rows past max_len are undefined.
+    let small = LearnedGram {
+        table: Learned::new(30, 16, 3),
+        length: 40,
+    };
+    let (rows, cols) = (Bins::fit(0, 40, 20), Bins::fit(0, 40, 20));
+    let pixels = small.block_means(&rows, &cols);
+    for r in 0..rows.count() {
+        for c in 0..cols.count() {
+            let want = small.value(rows.range(r).start, cols.range(c).start);
+            let got = pixels[r * cols.count() + c];
+            assert!(
+                (want.is_nan() && got.is_nan()) || (got as f64 - want).abs() < 1e-6,
+                "pixel ({r}, {c}): {got} vs {want}"
+            );
+        }
+    }
+    // Too much work for a dot product per pixel: blocks of pixels share one real dot product.
+    let big = LearnedGram {
+        table: Learned::new(4096, 4096, 1),
+        length: 3000,
+    };
+    let (rows, cols) = (Bins::fit(0, 3000, 300), Bins::fit(0, 3000, 300));
+    let pixels = big.block_means(&rows, &cols);
+    let n = cols.count();
+    let distinct: std::collections::BTreeSet<u32> = pixels.iter().map(|v| v.to_bits()).collect();
+    assert!(
+        distinct.len() < pixels.len() / 4,
+        "{} distinct",
+        distinct.len()
+    );
+    // The top-left pixel is the real P(0)·P(0) = |P(0)|².
+    assert!((pixels[0] as f64 - big.value(0, 0)).abs() < 1e-6);
+    assert_eq!(pixels[1], pixels[0], "a block shares its sample");
+    assert!(pixels[n * (rows.count() - 1) + n - 1].is_finite());
 }
 
 #[test]

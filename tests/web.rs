@@ -37,6 +37,14 @@ impl std::ops::Deref for Mounted {
 
 async fn mount() -> Mounted {
     let document = document();
+    // The app keeps its state in the address; each test starts from a clean one.
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .unwrap();
     if document.get_element_by_id("app-css").is_none() {
         let style = document.create_element("style").unwrap();
         style.set_id("app-css");

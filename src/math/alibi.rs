@@ -26,6 +26,12 @@ pub fn slopes(heads: usize) -> Vec<f64> {
     out
 }
 
+/// The largest slope: for a power-of-two count the first head's, otherwise one of the heads
+/// taken from the next power of two (12 heads: 2^(−1/2), the second half's first).
+pub fn steepest(slopes: &[f64]) -> f64 {
+    slopes.iter().copied().fold(0.0, f64::max)
+}
+
 /// The bias of query i for key j. Causal (as in the paper): −m·(i − j) for j ≤ i, and no value
 /// (the key is masked) for j > i. Bidirectional (as encoder adaptations use): −m·|i − j|.
 pub fn bias(slope: f64, query: usize, key: usize, causal: bool) -> Option<f64> {

@@ -282,6 +282,31 @@ pub fn match_words(a: &Pass, b: &Pass) -> Vec<WordMatch> {
 
 /// Whether the two sentences hold the same words, each as often (one is a reordering of the
 /// other).
+/// How sentence B relates to sentence A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// The same words in the same order.
+    Identical,
+    /// The same words in exactly the reverse order: every distance |i − j| is kept.
+    Reversed,
+    /// The same words in another order.
+    Reordered,
+    /// Not the same multiset of words.
+    DifferentWords,
+}
+
+pub fn relation(a: &[String], b: &[String]) -> Relation {
+    if a == b {
+        Relation::Identical
+    } else if !same_words(a, b) {
+        Relation::DifferentWords
+    } else if a.iter().eq(b.iter().rev()) {
+        Relation::Reversed
+    } else {
+        Relation::Reordered
+    }
+}
+
 pub fn same_words(a: &[String], b: &[String]) -> bool {
     let mut x = a.to_vec();
     let mut y = b.to_vec();

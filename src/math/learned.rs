@@ -1,5 +1,7 @@
 //! Learned absolute positions (BERT, GPT-2): a `max_len × d_model` table, here *untrained*:
-//! initialised N(0, 0.02²) as BERT and GPT-2 initialise theirs, from a seed the user picks.
+//! initialised N(0, 0.02²) as Hugging Face initialises BERT's and GPT-2's (`initializer_range`),
+//! from a seed the user picks. (The original BERT drew from a normal truncated at two standard
+//! deviations; the original GPT-2 drew its position table with standard deviation 0.01.)
 //! Positions at or past `max_len` do not exist.
 //!
 //! Each cell is drawn from its own (seed, position, dimension) stream, so the table never has to
@@ -9,7 +11,7 @@ use super::binning::Bins;
 use super::matrix::Matrix;
 use super::rng::SplitMix64;
 
-/// Standard deviation of the initialisation (BERT's and GPT-2's `initializer_range`).
+/// Standard deviation of the initialisation (`initializer_range` of BERT and GPT-2 in Hugging Face).
 pub const INIT_STD: f64 = 0.02;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,8 +38,10 @@ impl Learned {
         let index = (position as u64)
             .wrapping_mul(self.d_model as u64)
             .wrapping_add(dim as u64);
-        let mut rng =
-            SplitMix64::new(self.seed.rotate_left(17) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        // The cell index is hashed first: seeding with index·γ directly would make neighbouring
+        // cells' streams overlap (SplitMix64 itself steps by γ).
+        let cell = SplitMix64::new(index).next_u64();
+        let mut rng = SplitMix64::new(self.seed.rotate_left(17) ^ cell);
         Some(INIT_STD * rng.next_normal())
     }
 
@@ -144,13 +148,21 @@ impl Matrix for LearnedGram {
             .step_by(group)
             .map(|c| vector(cols.range(c).start))
             .collect();
-        let mut out = vec![f32::NAN; nr * nc];
+        // One dot product per block of group × group pixels, copied to each of its pixels.
+        let dots: Vec<f32> = row_vecs
+            .iter()
+            .flat_map(|a| {
+                col_vecs.iter().map(move |b| match (a, b) {
+                    (Some(a), Some(b)) => a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() as f32,
+                    _ => f32::NAN,
+                })
+            })
+            .collect();
+        let block_cols = col_vecs.len();
+        let mut out = Vec::with_capacity(nr * nc);
         for r in 0..nr {
-            for c in 0..nc {
-                if let (Some(a), Some(b)) = (&row_vecs[r / group], &col_vecs[c / group]) {
-                    out[r * nc + c] = a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() as f32;
-                }
-            }
+            let block_row = &dots[(r / group) * block_cols..][..block_cols];
+            out.extend((0..nc).map(|c| block_row[c / group]));
         }
         out
     }

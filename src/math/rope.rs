@@ -250,6 +250,41 @@ impl Rope {
             .collect()
     }
 
+    /// For each pair, the largest angle the unscaled model produced on `trained` positions, or
+    /// `None` when that already covered a full turn (every angle was seen).
+    fn trained_reach(&self, trained: usize) -> impl Iterator<Item = Option<f64>> + '_ {
+        let unscaled = Rope {
+            scaling: RopeScaling::None,
+            ..*self
+        };
+        (0..self.pair_count()).map(move |i| {
+            let reach = trained.saturating_sub(1) as f64 * unscaled.theta(i);
+            (reach < std::f64::consts::TAU).then_some(reach)
+        })
+    }
+
+    /// Pairs whose angle at the last of `length` positions (with the scaling applied) lies
+    /// beyond anything training on `trained` positions produced.
+    pub fn unseen_pairs(&self, length: usize, trained: usize) -> usize {
+        let last = length.saturating_sub(1) as f64;
+        self.trained_reach(trained)
+            .enumerate()
+            .filter(
+                |(i, reach)| matches!(reach, Some(r) if self.angle(last, *i) > r * (1.0 + 1e-12)),
+            )
+            .count()
+    }
+
+    /// The longest input whose every angle (with the scaling applied) stays inside what
+    /// training on `trained` positions produced; infinite when every pair turned fully.
+    pub fn seen_length(&self, trained: usize) -> f64 {
+        let speeds = self.speeds();
+        self.trained_reach(trained)
+            .zip(speeds)
+            .filter_map(|(reach, speed)| reach.map(|r| (r / speed * (1.0 + 1e-12)).floor() + 1.0))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The curves for Δ = 0 .. length − 1, in one walk over Δ; the decay bound at no more than
     /// `decay_points` distances (it needs an O(d) partial sum at each).
     pub fn distance_curves(&self, length: usize, decay_points: usize) -> RopeCurves {

@@ -43,6 +43,18 @@ impl Scheme {
         Scheme::ALL.into_iter().find(|s| s.id() == id)
     }
 
+    /// The name inside a sentence: "with RoPE", "with sinusoidal".
+    pub fn short(self) -> &'static str {
+        match self {
+            Scheme::Sinusoidal => "sinusoidal",
+            Scheme::Learned => "learned",
+            Scheme::Rope => "RoPE",
+            Scheme::Alibi => "ALiBi",
+            Scheme::T5 => "T5",
+            Scheme::None => "none",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Scheme::Sinusoidal => "Sinusoidal (Transformer, 2017)",

@@ -75,6 +75,28 @@ impl T5Buckets {
     }
 }
 
+/// The buckets with one bias each: what T5 adds to the score for a relative position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct T5Bias {
+    pub buckets: T5Buckets,
+    pub biases: Vec<f64>,
+}
+
+impl T5Bias {
+    pub fn seeded(buckets: T5Buckets, seed: u64) -> T5Bias {
+        T5Bias {
+            buckets,
+            biases: bucket_biases(buckets.num_buckets, seed),
+        }
+    }
+
+    /// The bias for relative position `r` = key − query.
+    pub fn at(&self, r: i64) -> f64 {
+        let b = self.buckets.bucket(r);
+        self.biases[b.min(self.biases.len().saturating_sub(1))]
+    }
+}
+
 /// One seeded scalar bias per bucket (untrained: N(0, 1)), standing in for T5's learned ones.
 pub fn bucket_biases(num_buckets: usize, seed: u64) -> Vec<f64> {
     let mut rng = SplitMix64::new(seed ^ 0x7435_0000);

@@ -14,15 +14,13 @@ use super::heatmap::MatrixCard;
 use crate::format::{plain, significant};
 use crate::math::alibi::bias;
 use crate::math::attention::{
-    cosine, match_words, mean_pool, parse_sentence, run, same_words, Head, Pass, Positional,
-    DEMO_MAX_WIDTH,
+    cosine, match_words, mean_pool, parse_sentence, relation, run, Head, Pass, Positional,
+    Relation, DEMO_MAX_WIDTH,
 };
-use crate::math::learned::Learned;
 use crate::math::matrix::Dense;
 use crate::math::rope::Rope;
 use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
-use crate::math::t5::bucket_biases;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::{Action, Settings};
@@ -39,7 +37,7 @@ pub struct Demo {
     pub passes: [Pass; 2],
     /// Cosine similarity of the two mean-pooled outputs.
     pub summary_cosine: f64,
-    pub same_words: bool,
+    pub relation: Relation,
     /// Why the model cannot run on these sentences (a learned table that is too short).
     pub problem: Option<String>,
 }
@@ -86,16 +84,23 @@ fn position_inputs(s: &Settings, n: usize, width: usize) -> Result<PositionInput
             added(rows(&|p| Ok(e.row(p)))?)
         }
         Scheme::Learned => {
-            let table = Learned::new(s.trained_length, width, s.learned_seed as u64);
+            // The table the matrix view shows; the head reads its first `width` columns.
+            let table = s.learned();
             if n > s.trained_length {
                 return Err(format!(
                     "A sentence has {n} words but the learned table has only {} positions \
                      (the trained length). There is no vector for position {}, so the model \
-                     cannot run: BERT raises the same error past 512 tokens.",
+                     cannot run: BERT fails the same way past 512 tokens (PyTorch raises an IndexError \
+                     in the embedding lookup).",
                     s.trained_length, s.trained_length
                 ));
             }
-            added(rows(&|p| table.row(p))?)
+            added(rows(&|p| {
+                table.row(p).map(|mut r| {
+                    r.truncate(width);
+                    r
+                })
+            })?)
         }
         Scheme::Rope => PositionInputs {
             rope: Some(Rope::new(width, s.base, s.rope_pairing, s.rope().scaling)),
@@ -108,11 +113,8 @@ fn position_inputs(s: &Settings, n: usize, width: usize) -> Result<PositionInput
             }))
         }
         Scheme::T5 => {
-            let biases = bucket_biases(s.t5.num_buckets, s.learned_seed as u64);
-            let t5 = s.t5;
-            biased(square(&|i, j| {
-                biases[t5.bucket(j as i64 - i as i64).min(biases.len() - 1)]
-            }))
+            let t5 = s.t5_bias();
+            biased(square(&|i, j| t5.at(j as i64 - i as i64)))
         }
         Scheme::None => PositionInputs::default(),
     })
@@ -152,7 +154,7 @@ pub fn demo(s: &Settings) -> Demo {
     );
     Demo {
         width,
-        same_words: same_words(&tokens[0], &tokens[1]),
+        relation: relation(&tokens[0], &tokens[1]),
         head,
         passes,
         summary_cosine,
@@ -212,7 +214,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let demo = {
         let settings = s.clone();
-        // Everything `demo` reads; d_model only through the demo width.
+        // Everything `demo` reads (d_model also picks the learned table's columns).
         let key = (
             (
                 s.sentences.clone(),
@@ -220,7 +222,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
                 s.scale_embeddings,
                 s.causal,
             ),
-            (s.scheme, s.variant, demo_width(s.d_model), s.base.to_bits()),
+            (s.scheme, s.variant, s.d_model, s.base.to_bits()),
             (
                 s.trained_length,
                 s.learned_seed,
@@ -335,7 +337,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
                         The matrices below are computed without position.") }</p>
                 </div>
             } else {
-                <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.same_words { "verdict-tie" } else { "verdict-apart" })}
+                <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.relation != Relation::DifferentWords { "verdict-tie" } else { "verdict-apart" })}
                     role="status" aria-live="polite">
                     <p class="verdict-number">
                         <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
@@ -375,15 +377,14 @@ pub fn attention_view(props: &ViewProps) -> Html {
                 <div class="explain">
                     <p>
                         { "The summary is the mean of a sentence's output vectors: a description \
-                           that ignores order, like a bag of words. Without position it is the same \
-                           for both sentences, to the last digit." }
+                           that ignores order, like a bag of words. Without position (and with \
+                           every word seeing every word) it is the same for both sentences, to the \
+                           last digit." }
                     </p>
                     <p>
-                        { "Switch the position encoding on: each word's vector now carries its \
-                           position, the scores change, the outputs change, and the summaries \
-                           move apart." }
+                        { switch_on_text(s.scheme) }
                     </p>
-                    if !demo.same_words {
+                    if demo.relation == Relation::DifferentWords {
                         <p class="note-inline">
                             { "These two sentences do not contain the same words, so they differ \
                                with or without position; the words they share are compared above." }
@@ -407,38 +408,87 @@ pub fn attention_view(props: &ViewProps) -> Html {
 }
 
 /// The sentence that states what the numbers mean.
+/// What switching the position information on changes, in the chosen scheme's terms.
+fn switch_on_text(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::Sinusoidal | Scheme::Learned => {
+            "Switch the position information on: each word's vector now carries its position, \
+             the scores change, the outputs change, and the summaries move apart."
+        }
+        Scheme::Rope => {
+            "Switch the position information on: queries and keys are rotated by their \
+             positions, so each score now depends on how far apart two words are and in which \
+             direction; the outputs change and the summaries move apart."
+        }
+        Scheme::Alibi | Scheme::T5 => {
+            "Switch the position information on: the word vectors stay as they are, but every \
+             score gets a bias that depends on where the key is relative to the query; the \
+             weights change, the outputs change, and the summaries move apart."
+        }
+        Scheme::None => {
+            "The scheme \"none\" has no position information to switch on: choose a scheme in \
+             the settings to see the sentences come apart."
+        }
+    }
+}
+
 fn verdict(demo: &Demo, s: &Settings) -> String {
     let tie = demo.summary_cosine >= 0.9999995;
     let on = positional_on(s);
-    if !demo.same_words {
-        return "The sentences contain different words, so their summaries differ for that \
-                reason alone."
-            .into();
+    let gap = significant(1.0 - demo.summary_cosine, 3);
+    match demo.relation {
+        Relation::DifferentWords => {
+            return "The sentences contain different words, so their summaries differ for that \
+                    reason alone."
+                .into()
+        }
+        Relation::Identical => {
+            return "The two sentences are the same, word for word, so everything below is \
+                    identical. Change the order of the words in one of them."
+                .into()
+        }
+        Relation::Reversed | Relation::Reordered => {}
     }
+    let mask = if s.causal {
+        " The causal mask on its own already separates them; switch it off to see what the \
+         encoding does by itself."
+    } else {
+        ""
+    };
     match (on, tie) {
         (false, true) => "Identical: without position information every word gets exactly the \
             same output in both sentences, so the order-free summaries are equal. The model \
             cannot tell the two sentences apart."
             .into(),
-        (false, false) => format!(
-            "Different even without position information (1 − cosine = {}): with the causal \
-             mask each word sees only the words before it, and that alone leaks the order.",
-            significant(1.0 - demo.summary_cosine, 3)
+        (false, false) if s.causal => format!(
+            "Different even without position information (1 − cosine = {gap}): with the causal \
+             mask each word sees only the words before it, and that alone leaks the order."
         ),
+        (false, false) => format!("Different (1 − cosine = {gap})."),
         (true, false) => format!(
             "Different: with {} the same words get different outputs and the summaries are no \
-             longer equal (1 − cosine = {}). Order now matters.",
-            s.scheme.id(),
-            significant(1.0 - demo.summary_cosine, 3)
+             longer equal (1 − cosine = {gap}). Order now matters.{mask}",
+            s.scheme.short()
         ),
-        (true, true) if s.scheme == Scheme::Alibi && !s.causal => "Still a tie: without a causal \
-            mask ALiBi only sees the distance |i − j|, and \"man bites dog\" is \"dog bites man\" \
-            read backwards: reversing a sentence keeps every distance. Switch to causal \
-            attention and the tie breaks."
-            .into(),
-        (true, true) => "Almost identical even with positions: the encodings of these positions \
-            barely differ at this setting (try a smaller base or more words)."
-            .into(),
+        (true, true) if s.scheme == Scheme::Alibi && !s.causal => {
+            if demo.relation == Relation::Reversed {
+                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
+                 sentence B is sentence A read backwards, which keeps every distance. Switch to \
+                 causal attention and the tie breaks."
+                    .into()
+            } else {
+                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
+                 in these two sentences every pair of words sits at the same distance. Switch to \
+                 causal attention and the tie breaks."
+                    .into()
+            }
+        }
+        (true, true) => format!(
+            "Almost identical even with {}: at these settings the position signal barely \
+             changes the outputs (the cosine rounds to 1 at six digits). Try a smaller base or \
+             more words.",
+            s.scheme.short()
+        ),
     }
 }
 

@@ -9,9 +9,9 @@ use yew::prelude::*;
 
 use super::app::ViewProps;
 use super::chart::Shared;
-use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use crate::export::file_stem;
 use crate::format::{group_thousands, plain};
 use crate::math::alibi::bias_at_offset;
 use crate::math::learned::LearnedGram;
@@ -19,87 +19,120 @@ use crate::math::matrix::Matrix;
 use crate::math::offsets::{closed_form_curve, PairStructure, SimilarityMatrix};
 use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
-use crate::math::t5::bucket_biases;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series, SERIES_COLORS};
 use crate::state::{Action, Settings};
 
-/// What position alone contributes to the score between query i and key j.
-fn position_scores(s: &Settings, scheme: Scheme) -> (Rc<dyn Matrix>, String) {
-    let l = s.length;
+/// Longest learned distance curve, in multiply-adds (each point draws a row of the table).
+const LEARNED_CURVE_WORK: usize = 4_000_000;
+
+/// The settings `scheme` reads here, everything else at its default: a memo keyed on this
+/// recomputes a column only when something it shows changes.
+fn column_inputs(s: &Settings, scheme: Scheme) -> Settings {
+    let mut k = Settings {
+        length: s.length,
+        trained_length: s.trained_length,
+        palette: s.palette,
+        ..Settings::default()
+    };
     match scheme {
-        Scheme::Sinusoidal => (
-            Rc::new(SimilarityMatrix::new(
-                Sinusoidal::new(s.variant, s.d_model, s.base),
-                l,
-                false,
-            )),
-            "PE(i)·PE(j)".into(),
-        ),
-        Scheme::Learned => (
-            Rc::new(LearnedGram {
-                table: s.learned(),
-                length: l,
-            }),
-            "P(i)·P(j), untrained".into(),
-        ),
+        Scheme::Sinusoidal => (k.variant, k.d_model, k.base) = (s.variant, s.d_model, s.base),
+        Scheme::Learned => (k.d_model, k.learned_seed) = (s.d_model, s.learned_seed),
         Scheme::Rope => {
-            let ones = s.rope().distance_curves(l, 2).ones;
-            (
-                Rc::new(Toeplitz::new(l, move |k| ones[k.unsigned_abs() as usize])),
-                "q·k for q = k = 1".into(),
-            )
+            (k.d_model, k.base, k.rope_pairing) = (s.d_model, s.base, s.rope_pairing);
+            (k.extension, k.rope_factor) = (s.extension, s.rope_factor);
         }
-        Scheme::Alibi => {
-            let slope = s.alibi_slope();
-            (
-                Rc::new(Toeplitz::new(l, move |k| bias_at_offset(slope, k, true))),
-                format!("bias of head {}", s.alibi_head),
-            )
-        }
-        Scheme::T5 => {
-            let (t5, biases) = (s.t5, bucket_biases(s.t5.num_buckets, s.learned_seed as u64));
-            (
-                Rc::new(Toeplitz::new(l, move |k| {
-                    biases[t5.bucket(k).min(biases.len() - 1)]
-                })),
-                "bias of the bucket".into(),
-            )
-        }
-        Scheme::None => (Rc::new(Toeplitz::new(l, |_| 0.0)), "nothing".into()),
+        Scheme::Alibi => (k.alibi_heads, k.alibi_head) = (s.alibi_heads, s.alibi_head),
+        Scheme::T5 => (k.t5, k.learned_seed) = (s.t5, s.learned_seed),
+        Scheme::None => {}
     }
+    k
 }
 
-/// The same as a function of distance: the score with a key k positions before the query.
-fn distance_curve(s: &Settings, scheme: Scheme) -> Vec<f64> {
+/// What position alone contributes to the score between query i and key j (a matrix), and the
+/// same as a curve of distance k = i − j ≥ 0 (a key k positions before the query).
+struct PositionScores {
+    matrix: Rc<dyn Matrix>,
+    curve: Vec<f64>,
+    what: String,
+}
+
+fn position_scores(s: &Settings, scheme: Scheme) -> PositionScores {
     let l = s.length;
-    match scheme {
-        Scheme::Sinusoidal => closed_form_curve(
-            &PairStructure::of(&Sinusoidal::new(s.variant, s.d_model, s.base)),
-            l,
-        ),
-        Scheme::Learned => {
-            let gram = LearnedGram {
-                table: s.learned(),
-                length: l,
-            };
-            let shown = l.min(4096);
-            (0..shown).map(|k| gram.value(0, k)).collect()
+    // Relative schemes: the matrix is the curve laid along the diagonals.
+    let toeplitz = |curve: Vec<f64>, what: String, future: Box<dyn Fn(i64) -> f64>| {
+        let past = Rc::new(curve);
+        let lookup = past.clone();
+        PositionScores {
+            matrix: Rc::new(Toeplitz::new(l, move |k| {
+                if k <= 0 {
+                    lookup[k.unsigned_abs() as usize]
+                } else {
+                    future(k)
+                }
+            })),
+            curve: Rc::try_unwrap(past).unwrap_or_else(|rc| (*rc).clone()),
+            what,
         }
-        Scheme::Rope => s.rope().distance_curves(l, 2).ones,
+    };
+    match scheme {
+        Scheme::Sinusoidal => {
+            let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+            PositionScores {
+                curve: closed_form_curve(&PairStructure::of(&e), l),
+                matrix: Rc::new(SimilarityMatrix::new(e, l, false)),
+                what: "PE(i)·PE(j)".into(),
+            }
+        }
+        Scheme::Learned => {
+            let table = s.learned();
+            // Not a function of distance: the curve is P(k)·P(0), query k and the first key.
+            let shown = l
+                .min(table.max_len)
+                .min((LEARNED_CURVE_WORK / table.d_model.max(1)).max(64));
+            let first = table.row(0).unwrap_or_default();
+            let curve = (0..shown)
+                .map(|k| match table.row(k) {
+                    Ok(row) => row.iter().zip(&first).map(|(x, y)| x * y).sum(),
+                    Err(_) => f64::NAN,
+                })
+                .collect();
+            PositionScores {
+                matrix: Rc::new(LearnedGram { table, length: l }),
+                curve,
+                what: "P(i)·P(j), untrained".into(),
+            }
+        }
+        Scheme::Rope => {
+            // q·k for q = k = 1 depends on |m − n| only (cos is even): the same both ways.
+            let ones = s.rope().distance_curves(l, 2).ones;
+            let mirror = ones.clone();
+            toeplitz(
+                ones,
+                "q·k for q = k = 1".into(),
+                Box::new(move |k| mirror[k as usize]),
+            )
+        }
         Scheme::Alibi => {
             let m = s.alibi_slope();
-            (0..l).map(|k| -m * k as f64).collect()
+            toeplitz(
+                (0..l).map(|k| -m * k as f64).collect(),
+                format!("bias of head {}", s.alibi_head),
+                Box::new(move |k| bias_at_offset(m, k, true)),
+            )
         }
         Scheme::T5 => {
-            let biases = bucket_biases(s.t5.num_buckets, s.learned_seed as u64);
-            (0..l)
-                .map(|k| biases[s.t5.bucket(-(k as i64)).min(biases.len() - 1)])
-                .collect()
+            let t5 = s.t5_bias();
+            let bias = move |k: i64| t5.at(k);
+            toeplitz(
+                (0..l).map(|k| bias(-(k as i64))).collect(),
+                "bias of the bucket".into(),
+                Box::new(bias),
+            )
         }
-        Scheme::None => vec![0.0; l],
+        Scheme::None => toeplitz(vec![0.0; l], "nothing".into(), Box::new(|_| 0.0)),
     }
 }
 
@@ -124,19 +157,11 @@ pub fn past_trained_length(s: &Settings, scheme: Scheme) -> String {
                 e.pair_count()
             )
         }
-        Scheme::Rope => {
-            let speeds = s.rope().speeds();
-            let fresh = speeds
-                .iter()
-                .filter(|w| (t.saturating_sub(1)) as f64 * **w < std::f64::consts::TAU)
-                .count();
-            format!(
-                "As with sinusoids, {fresh} of the {} rotation pairs turn further than ever in \
-                 training once distances exceed {t}. Position interpolation squeezes long inputs \
-                 back into the trained range; NTK-aware scaling slows the slow pairs most.",
-                speeds.len()
-            )
-        }
+        Scheme::Rope => format!(
+            "{} Position interpolation squeezes long inputs back into the trained range; \
+             NTK-aware scaling slows the slow pairs most.",
+            super::schemes::rope_extrapolation(&s.rope(), s.length, t)
+        ),
         Scheme::Alibi => format!(
             "Nothing new appears: the penalty keeps growing linearly, −m·distance, so tokens \
              twice as far back ({}) are penalised twice as hard. ALiBi was designed to \
@@ -169,23 +194,15 @@ fn scheme_column(props: &ColumnProps) -> Html {
     } else {
         SERIES_COLORS[3]
     };
-    let key = (
-        (scheme, props.side),
-        (s.d_model, s.length, s.base.to_bits(), s.variant, s.palette),
-        (
-            s.trained_length,
-            s.learned_seed,
-            s.rope_pairing,
-            s.extension,
-            s.rope_factor.to_bits(),
-        ),
-        (s.alibi_heads, s.alibi_head, s.t5),
-    );
-    let built = {
-        let settings = s.clone();
-        use_memo(key, move |_| {
-            let (matrix, what) = position_scores(&settings, scheme);
-            let curve = distance_curve(&settings, scheme);
+    let built = use_memo(
+        (column_inputs(s, scheme), scheme, props.side),
+        move |(settings, scheme, _)| {
+            let scheme = *scheme;
+            let PositionScores {
+                matrix,
+                curve,
+                what,
+            } = position_scores(settings, scheme);
             let top = curve
                 .iter()
                 .filter(|v| v.is_finite())
@@ -238,8 +255,8 @@ fn scheme_column(props: &ColumnProps) -> Html {
                     .collect(),
             });
             (heat, line)
-        })
-    };
+        },
+    );
     let side = props.side;
     html! {
         <div class="compare-column">
@@ -247,10 +264,10 @@ fn scheme_column(props: &ColumnProps) -> Html {
             <p class="entry small">{ scheme.entry() }</p>
             <LineCard id={format!("compare-curve-{side}")} data={Shared::new(built.1.clone())}
                 description={format!("How {} treats distance: the score position adds for a key k positions back.", scheme.id())}
-                file_stem={file_stem(s, &format!("compare_{}_curve", scheme.id()))} aspect={0.6} />
+                file_stem={file_stem(s, scheme, "compare_curve")} aspect={0.6} />
             <MatrixCard id={format!("compare-matrix-{side}")} data={Shared::new(built.0.clone())}
                 description={format!("What {} adds to the score of every query and key.", scheme.id())}
-                file_stem={file_stem(s, &format!("compare_{}_matrix", scheme.id()))} height={380.0} />
+                file_stem={file_stem(s, scheme, "compare_matrix")} height={380.0} />
             <div class="explain">
                 <h4>{ format!("Past the trained length ({})", group_thousands(s.trained_length as u64)) }</h4>
                 <p>{ past_trained_length(s, scheme) }</p>
@@ -278,7 +295,11 @@ pub fn compare_view(props: &ViewProps) -> Html {
                 <p class="panel-lead">
                     { format!("The scheme from the settings next to another, under the same d_model \
                         ({}) and length ({}): what position alone adds to the attention score \
-                        between a query and a key, as a curve of distance and as a matrix.",
+                        between a query and a key, as a curve of distance and as a matrix. \
+                        Sinusoidal and learned vectors are added to the input, so what they add \
+                        is the position–position term PE(i)·PE(j), shown as if W_Q·W_Kᵀ were the \
+                        identity; RoPE is shown for q = k = the all-ones vector; ALiBi and T5 add \
+                        exactly the bias shown.",
                         s.d_model, plain(s.length as f64)) }
                 </p>
             </header>

@@ -18,18 +18,16 @@ pub mod schemes;
 pub mod settings;
 pub mod waves;
 
-use crate::format::file_number;
 use crate::state::Settings;
 
 /// A file name (without extension) for an export of `what` under the current settings.
 pub fn file_stem(s: &Settings, what: &str) -> String {
-    format!(
-        "pe_{what}_{}_d{}_len{}_base{}",
-        s.variant.id(),
-        s.d_model,
-        s.length,
-        file_number(s.base)
-    )
+    crate::export::file_stem(s, s.scheme, what)
+}
+
+/// The same for the views that always show the sinusoidal encoding, whatever the scheme.
+pub fn sinusoidal_stem(s: &Settings, what: &str) -> String {
+    crate::export::file_stem(s, crate::math::scheme::Scheme::Sinusoidal, what)
 }
 
 /// Mounts the app on the page's body.

@@ -11,8 +11,8 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{count_draw, mark_plot, use_chart_size, use_theme, ChartTools, CsvExport};
 use super::controls::{NumberControl, Segmented};
-use super::file_stem;
 use super::schemes::SinusoidalOnly;
+use super::sinusoidal_stem as file_stem;
 use crate::export::table_csv;
 use crate::format::{plain, significant};
 use crate::math::rotation::{

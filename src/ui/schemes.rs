@@ -15,11 +15,10 @@ use super::line_chart::LineCard;
 use super::offsets::OffsetsView;
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
-use crate::math::alibi::bias_at_offset;
+use crate::math::alibi::{bias_at_offset, steepest};
 use crate::math::learned::{LearnedMatrix, INIT_STD};
-use crate::math::rope::{half_from_adjacent, RopePairing};
+use crate::math::rope::{half_from_adjacent, Rope, RopePairing, RopeScaling};
 use crate::math::scheme::Scheme;
-use crate::math::t5::bucket_biases;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
@@ -137,8 +136,9 @@ fn learned_matrix_view(props: &ViewProps) -> Html {
         Scheme::Learned,
         "BERT and GPT-2 do not compute their position vectors: they learn one vector per \
          position, a table with max_len rows (512 in BERT, 1024 in GPT-2). This one is \
-         untrained: random numbers drawn the way those models start, N(0, 0.02²). Training would \
-         shape it; the app does not pretend to.",
+         untrained: random numbers drawn the way Hugging Face starts those models, N(0, 0.02²) \
+         (the original BERT truncated that normal at ±2σ; the original GPT-2 used σ = 0.01 for \
+         positions). Training would shape it; the app does not pretend to.",
         html! {
             <>
                 <MatrixCard id="learned-heatmap" data={Shared::new(data)}
@@ -275,14 +275,7 @@ fn rope_table_view(props: &ViewProps) -> Html {
             rule: rule.clone(),
         },
     );
-    let pairs = rope.pair_count();
-    let speeds = rope.speeds();
-    let trained = s.trained_length as f64;
-    // Pairs that never complete a turn within the trained length meet new angles past it.
-    let unseen = speeds
-        .iter()
-        .filter(|w| (trained - 1.0).max(0.0) * **w < std::f64::consts::TAU)
-        .count();
+    let extrapolation = rope_extrapolation(&rope, s.length, s.trained_length);
     let layout = match s.rope_pairing {
         RopePairing::RotateHalf => {
             "dimension i turns together with dimension i + d/2, so the \
@@ -310,14 +303,52 @@ fn rope_table_view(props: &ViewProps) -> Html {
                         rotation applied to dimensions in a different order (the permutation \
                         [0::2] ++ [1::2]): a checkpoint trained with one must be permuted to be \
                         loaded with the other.", s.rope_pairing.id()) }</p>
-                    <p>{ format!("Past the trained length ({}), {unseen} of the {pairs} pairs turn \
-                        further than they ever did in training: the model meets rotation angles it \
-                        has never seen. That is what position interpolation and NTK-aware scaling \
-                        (in the settings) try to avoid.", s.trained_length) }</p>
+                    <p>{ extrapolation }</p>
                 </div>
             </>
         },
     )
+}
+
+/// Which rotation angles are new to a model trained on `trained` positions, at `length`.
+pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String {
+    let pairs = rope.pair_count();
+    let unseen = rope.unseen_pairs(length, trained);
+    let seen = rope.seen_length(trained);
+    let t = group_thousands(trained as u64);
+    let now = if length as f64 > seen {
+        format!(
+            "At length {}, {unseen} of the {pairs} pairs turn further than they ever did in \
+             training: the model meets rotation angles it has never seen.",
+            group_thousands(length as u64)
+        )
+    } else {
+        format!(
+            "At length {} every angle is one the model saw in training.",
+            group_thousands(length as u64)
+        )
+    };
+    let reach = if seen.is_infinite() {
+        format!("Every pair completed a full turn within {t} positions, so no length is new.")
+    } else if rope.scaling == RopeScaling::None {
+        format!(
+            "Trained on {t} positions, {} of the {pairs} pairs never completed a turn; past {t} \
+             they go further. Position interpolation and NTK-aware scaling (in the settings) slow \
+             them down.",
+            rope.unseen_pairs(usize::MAX, trained)
+        )
+    } else {
+        format!(
+            "With {} ×{}, angles stay inside the trained range up to length {}.",
+            match rope.scaling {
+                RopeScaling::Interpolation(_) => "position interpolation",
+                _ => "NTK-aware scaling",
+            },
+            plain(rope.scaling.factor()),
+            group_thousands(seen as u64)
+        )
+    };
+    format!("{now} {reach}")
 }
 
 #[function_component(RopeDistanceView)]
@@ -630,7 +661,7 @@ fn alibi_distance_view(props: &ViewProps) -> Html {
         })
     };
     let far = 2 * s.trained_length;
-    let steep = s.alibi_slopes().first().copied().unwrap_or(0.0);
+    let steep = steepest(&s.alibi_slopes());
     panel(
         "alibi-distance",
         "ALiBi by distance",
@@ -667,7 +698,7 @@ fn alibi_distance(s: &Settings) -> LineChartData {
             )
         })
         .collect();
-    let bottom = -slopes.first().copied().unwrap_or(1.0) * last;
+    let bottom = -steepest(&slopes).max(f64::MIN_POSITIVE) * last;
     LineChartData {
         series,
         x: LineAxis::linear("distance i − j", 0.0, last),
@@ -693,9 +724,9 @@ fn t5_matrix_view(props: &ViewProps) -> Html {
     let both = {
         let settings = s.clone();
         use_memo(key, move |_| {
-            let t5 = settings.t5;
-            let biases = bucket_biases(t5.num_buckets, settings.learned_seed as u64);
-            let top = biases.iter().fold(1e-9f64, |m, b| m.max(b.abs()));
+            let bias = settings.t5_bias();
+            let t5 = bias.buckets;
+            let top = bias.biases.iter().fold(1e-9f64, |m, b| m.max(b.abs()));
             let kind = if t5.bidirectional {
                 "bidirectional"
             } else {
@@ -716,14 +747,15 @@ fn t5_matrix_view(props: &ViewProps) -> Html {
                     rule: None,
                 }),
                 Rc::new(HeatmapData {
-                    matrix: Rc::new(Toeplitz::new(settings.length, |k| {
-                        biases[t5.bucket(k).min(biases.len() - 1)]
-                    })),
+                    matrix: Rc::new(Toeplitz::new(settings.length, move |k| bias.at(k))),
                     x: Axis::indexed("key j", "key"),
                     y: Axis::indexed("query i", "query"),
                     scale: ColorScale::symmetric(settings.palette, top),
                     colorbar_title: "bias".into(),
-                    caption: format!("T5 bias (one seeded, untrained value per bucket) · {kind}"),
+                    caption: format!(
+                        "T5 bias (untrained: one N(0, 1) value per bucket, seed {}) · {kind}",
+                        settings.learned_seed
+                    ),
                     nouns: ("queries".into(), "keys".into()),
                     rule: None,
                 }),
@@ -778,14 +810,10 @@ fn t5_distance_view(props: &ViewProps) -> Html {
     let csv: CsvExport = {
         let settings = s.clone();
         Callback::from(move |_| {
-            let t5 = settings.t5;
-            let biases = bucket_biases(t5.num_buckets, settings.learned_seed as u64);
+            let bias = settings.t5_bias();
             let header = ["relative_position", "bucket", "bias"].map(String::from);
             let l = settings.length as i64 - 1;
-            let rows = (-l..=l).map(|r| {
-                let b = t5.bucket(r);
-                vec![r as f64, b as f64, biases[b.min(biases.len() - 1)]]
-            });
+            let rows = (-l..=l).map(|r| vec![r as f64, bias.buckets.bucket(r) as f64, bias.at(r)]);
             Ok((
                 format!("{}.csv", file_stem(&settings, "t5_buckets")),
                 table_csv(&header, rows),

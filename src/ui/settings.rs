@@ -174,6 +174,8 @@ fn scheme_settings(s: &Settings, cb: &Callback<Action>) -> Html {
                         on_change={numeric(cb, Action::SetT5Buckets)} hint="32 in T5" />
                     <NumberControl id="t5-max-distance" limit={T5_MAX_DISTANCE} value={s.t5.max_distance as f64}
                         on_change={numeric(cb, Action::SetT5MaxDistance)} hint="128 in T5" />
+                    <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
+                        on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws other untrained bucket biases" />
                     <div class="control">
                         <Toggle id="t5-bidirectional" label="Bidirectional (encoder)"
                             checked={s.t5.bidirectional} on_change={toggle} />

@@ -87,7 +87,7 @@ test('switching schemes updates the attention demo, each in its own place', asyn
   // ALiBi without a causal mask only sees |i − j|: a sentence and its reversal still tie.
   await page.selectOption('#scheme', 'alibi');
   await page.waitForFunction(() => document.getElementById('summary-cosine').textContent.trim() === '1.000000');
-  await page.getByText(/reversing a sentence keeps every distance/).waitFor();
+  await page.getByText(/read backwards, which keeps every distance/).waitFor();
   await page.getByText('4. The position bias').waitFor();
   await page.getByText('causal: only earlier words').click();
   await page.waitForFunction(() => Number(document.getElementById('summary-cosine').textContent) < 0.9999995);
