@@ -11,6 +11,7 @@ use web_sys::{HtmlCanvasElement, ImageData};
 use super::colormap::ColorScale;
 use super::frame::{err, Surface, Theme, TickedAxis};
 use super::ticks::{format_tick, index_ticks, nice_ticks};
+use super::viewport::Viewport;
 use crate::math::binning::Bins;
 use crate::math::matrix::{BlockSummary, Matrix};
 
@@ -75,10 +76,15 @@ impl HeatmapData {
     /// The whole matrix, drawn.
     pub fn spec(&self) -> HeatmapSpec<'_> {
         let m = &*self.matrix;
+        self.spec_in(&Viewport::full(m.rows(), m.cols()))
+    }
+
+    /// The part of the matrix inside `view`, drawn.
+    pub fn spec_in(&self, view: &Viewport) -> HeatmapSpec<'_> {
         HeatmapSpec {
-            matrix: m,
-            rows: 0..m.rows(),
-            cols: 0..m.cols(),
+            matrix: &*self.matrix,
+            rows: view.rows.clone(),
+            cols: view.cols.clone(),
             x: &self.x,
             y: &self.y,
             scale: &self.scale,
@@ -203,6 +209,9 @@ pub fn draw(
     let surface = Surface::prepare(canvas, width, height, ratio)?;
     let rows = spec.rows.start.min(spec.matrix.rows())..spec.rows.end.min(spec.matrix.rows());
     let cols = spec.cols.start.min(spec.matrix.cols())..spec.cols.end.min(spec.matrix.cols());
+    // Columns averaged in groups (sin/cos pairs) start at a group boundary, zoomed or not.
+    let group = spec.matrix.column_group().max(1);
+    let cols = cols.start - cols.start % group..cols.end;
     let root = surface.backend()?.into_drawing_area();
     root.fill(&theme.background).map_err(err)?;
     let colorbar_area = if width < 480.0 {

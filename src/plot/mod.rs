@@ -7,3 +7,4 @@ pub mod frame;
 pub mod heatmap;
 pub mod lines;
 pub mod ticks;
+pub mod viewport;
