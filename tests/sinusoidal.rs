@@ -280,3 +280,11 @@ fn every_column_with_a_partner_has_the_same_frequency_and_the_other_wave() {
         }
     }
 }
+
+#[test]
+fn the_benchmark_computes_every_cell() {
+    // Σ over p < 3, two columns of d = 2 (ω = 1): sin 0 + sin 1 + sin 2 + cos 0 + cos 1 + cos 2.
+    let want: f64 = (0..3).map(|p| (p as f64).sin() + (p as f64).cos()).sum();
+    let got = pe_explorer::bench::sinusoidal_checksum(3, 2, 10_000.0);
+    assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+}

@@ -222,7 +222,18 @@ pub fn attention_view(props: &ViewProps) -> Html {
                 s.scale_embeddings,
                 s.causal,
             ),
-            (s.scheme, s.variant, s.d_model, s.base.to_bits()),
+            (
+                s.scheme,
+                s.variant,
+                // The learned table's columns depend on d_model itself; the rest only on the
+                // demo width, so dragging a wide d_model does not recompute the demo.
+                if s.scheme == Scheme::Learned {
+                    s.d_model
+                } else {
+                    demo_width(s.d_model)
+                },
+                s.base.to_bits(),
+            ),
             (
                 s.trained_length,
                 s.learned_seed,

@@ -65,9 +65,25 @@ pub fn detached_canvas() -> Option<HtmlCanvasElement> {
         .ok()
 }
 
-/// Records a performance mark (the benchmark listens for these).
+/// Records a performance mark the first time `name` happens (the benchmark reads the first
+/// heatmap draw from it).
 pub fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+    thread_local! {
+        static MARKED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    // Only the first of each: the timeline keeps every mark, and charts draw thousands of times.
+    let first = MARKED.with(|m| {
+        let mut m = m.borrow_mut();
+        let new = !m.iter().any(|n| n == name);
+        if new {
+            m.push(name.to_string());
+        }
+        new
+    });
+    if let Some(p) = web_sys::window()
+        .and_then(|w| w.performance())
+        .filter(|_| first)
+    {
         let _ = p.mark(name);
     }
 }
