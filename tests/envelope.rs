@@ -1,7 +1,7 @@
 //! The envelope keeps every pixel column's extremes, in order, and shrinks long series.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::plot::envelope::m4;
+use pe_explorer::plot::envelope::{bands, m4};
 
 #[test]
 fn short_series_pass_through() {
@@ -50,4 +50,31 @@ fn gaps_survive() {
     }
     let pts = m4(0.0, 1.0, &ys, (0.0, 9999.0), 100);
     assert_eq!(pts.iter().filter(|p| p.1.is_nan()).count(), 1);
+}
+
+#[test]
+fn bands_cover_every_point_and_join_neighbouring_columns() {
+    // 10,000 points of a fast wave on 100 columns.
+    let ys: Vec<f64> = (0..10_000)
+        .map(|i| (i as f64 * 0.37).sin() * (i as f64 / 10_000.0))
+        .collect();
+    let b = bands(0.0, 1.0, &ys, (0.0, 9_999.0), 100);
+    assert_eq!(b.len(), 100);
+    for (i, y) in ys.iter().enumerate() {
+        let c = ((i as f64 / 9_999.0 * 100.0) as usize).min(99);
+        let (lo, hi) = b[c].expect("every column has points");
+        assert!(lo <= *y && *y <= hi, "point {i} outside its column's band");
+    }
+    // Neighbouring bands overlap or touch: the drawn band has no vertical gaps.
+    for w in b.windows(2) {
+        let ((lo0, hi0), (lo1, hi1)) = (w[0].unwrap(), w[1].unwrap());
+        assert!(lo1 <= hi0 && lo0 <= hi1, "{:?}", w);
+    }
+    // A slow ramp gives thin, increasing bands; NaN leaves a column empty.
+    let mut ramp: Vec<f64> = (0..1000).map(|i| i as f64).collect();
+    ramp[500..520].iter_mut().for_each(|v| *v = f64::NAN);
+    let r = bands(0.0, 1.0, &ramp, (0.0, 999.0), 100);
+    assert_eq!(r[0], Some((0.0, 10.0)));
+    assert!(r[50].is_none() || r[50].unwrap().0 >= 520.0 || r[50].unwrap().1 < 500.0);
+    assert_eq!(r[51], None);
 }

@@ -1,7 +1,6 @@
 //! What every chart shares: colours, fonts, the canvas set-up for sharp HiDPI drawing.
 
 use plotters::prelude::*;
-use plotters::style::FontFamily;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -107,6 +106,14 @@ impl Surface {
             .ok_or_else(|| "the canvas has no 2D context".to_string())
     }
 
+    /// Fills the whole canvas with `color` (through plotters' canvas backend).
+    pub fn clear(&self, color: RGBColor) -> Result<(), String> {
+        self.backend()?
+            .into_drawing_area()
+            .fill(&color)
+            .map_err(err)
+    }
+
     /// Width in CSS pixels of `text` at `size` CSS pixels in the chart font.
     pub fn text_width(&self, text: &str, size: f64) -> f64 {
         self.context.set_font(&format!("{size}px {FONT}"));
@@ -118,20 +125,26 @@ impl Surface {
 
     /// Writes `text` with its top at (x, y) CSS pixels; `align` is "left", "right" or "center".
     pub fn text(&self, text: &str, x: f64, y: f64, size: f64, color: RGBColor, align: &str) {
+        self.text_at(text, (x, y), size, color, (align, "top"));
+    }
+
+    /// Writes `text` at (x, y) CSS pixels (in the current transform) with the canvas's
+    /// (textAlign, textBaseline).
+    pub fn text_at(
+        &self,
+        text: &str,
+        (x, y): (f64, f64),
+        size: f64,
+        color: RGBColor,
+        (align, baseline): (&str, &str),
+    ) {
         let ctx = &self.context;
         let r = self.ratio;
         ctx.set_font(&format!("{}px {FONT}", size * r));
         ctx.set_fill_style_str(&css(color));
         ctx.set_text_align(align);
-        ctx.set_text_baseline("top");
+        ctx.set_text_baseline(baseline);
         let _ = ctx.fill_text(text, x * r, y * r);
-    }
-
-    /// A text style at `size` CSS pixels.
-    pub fn font(&self, size: f64, color: RGBColor) -> TextStyle<'static> {
-        (FontFamily::Name(FONT), size * self.ratio)
-            .into_font()
-            .color(&color)
     }
 }
 
@@ -140,44 +153,209 @@ pub fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
 
-/// A linear axis whose ticks we choose ourselves (plotters' own f64 ticks can land between
-/// whole indices). `start` maps to the bottom or left edge; it may be larger than `end`.
+/// A rectangle in CSS pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Rect {
+    /// The rectangle between the given margins of a `width × height` area, with its edges on
+    /// whole device pixels (so images drawn into it are not resampled).
+    pub fn inset(surface: &Surface, (top, right, bottom, left): (f64, f64, f64, f64)) -> Rect {
+        let r = surface.ratio;
+        let edge = |css: f64| (css * r).round() / r;
+        let (l, t) = (edge(left), edge(top));
+        let (rr, b) = (
+            edge(surface.width - right).max(l + 1.0 / r),
+            edge(surface.height - bottom).max(t + 1.0 / r),
+        );
+        Rect {
+            left: l,
+            top: t,
+            width: rr - l,
+            height: b - t,
+        }
+    }
+
+    pub fn right(&self) -> f64 {
+        self.left + self.width
+    }
+
+    pub fn bottom(&self) -> f64 {
+        self.top + self.height
+    }
+}
+
+/// One axis of a chart frame: `start` maps to the left (x) or bottom (y) edge of the plot and
+/// `end` to the other (either may be larger); ticks are values with their labels.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TickedAxis {
+pub struct FrameAxis<'a> {
     pub start: f64,
     pub end: f64,
-    pub ticks: Vec<f64>,
+    pub ticks: Vec<(f64, String)>,
+    pub title: &'a str,
 }
 
-impl TickedAxis {
-    pub fn new(start: f64, end: f64, ticks: Vec<f64>) -> TickedAxis {
-        TickedAxis { start, end, ticks }
-    }
-}
-
-impl plotters::coord::ranged1d::Ranged for TickedAxis {
-    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+impl FrameAxis<'_> {
+    /// Where `v` falls between `from` (the start edge) and `to` (the end edge), in pixels.
+    fn place(&self, v: f64, from: f64, to: f64) -> f64 {
         let span = self.end - self.start;
         if span == 0.0 {
-            return (limit.0 + limit.1) / 2;
+            return (from + to) / 2.0;
         }
-        let t = (value - self.start) / span;
-        (limit.0 as f64 + t * (limit.1 - limit.0) as f64).round() as i32
+        from + (v - self.start) / span * (to - from)
     }
+}
 
-    fn key_points<Hint: plotters::coord::ranged1d::KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        if hint.weight().allow_light_points() {
-            Vec::new()
-        } else {
-            self.ticks.clone()
+const TICK: f64 = 4.0;
+const GAP: f64 = 4.0;
+
+/// Width the labels of a y axis need, for the left margin.
+pub fn label_width(surface: &Surface, axis: &FrameAxis, size: f64) -> f64 {
+    axis.ticks
+        .iter()
+        .map(|(_, l)| surface.text_width(l, size))
+        .fold(12.0, f64::max)
+}
+
+/// Draws a chart frame around `plot`: the left and bottom axis lines, ticks with their labels,
+/// the axis titles (the y title turned upright), and optional grid lines. All text goes
+/// through the canvas directly: measuring it never touches the page's layout.
+pub fn draw_frame(
+    surface: &Surface,
+    plot: Rect,
+    x: &FrameAxis,
+    y: &FrameAxis,
+    grid: Option<RGBColor>,
+    theme: &Theme,
+    (tick_size, title_size): (f64, f64),
+) {
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        // Centred on device pixels, so a 1-pixel line is sharp.
+        let snap = |v: f64| (v * r).floor() + 0.5;
+        ctx.move_to(snap(x0), snap(y0));
+        ctx.line_to(snap(x1), snap(y1));
+    };
+    let xs: Vec<(f64, &str)> = x
+        .ticks
+        .iter()
+        .map(|(v, l)| (x.place(*v, plot.left, plot.right()), l.as_str()))
+        .filter(|(p, _)| (plot.left - 0.5..=plot.right() + 0.5).contains(p))
+        .collect();
+    let ys: Vec<(f64, &str)> = y
+        .ticks
+        .iter()
+        .map(|(v, l)| (y.place(*v, plot.bottom(), plot.top), l.as_str()))
+        .filter(|(p, _)| (plot.top - 0.5..=plot.bottom() + 0.5).contains(p))
+        .collect();
+    ctx.set_line_width(r);
+    if let Some(grid) = grid {
+        ctx.set_stroke_style_str(&css(grid));
+        ctx.begin_path();
+        for (px, _) in &xs {
+            line(*px, plot.top, *px, plot.bottom());
         }
+        for (py, _) in &ys {
+            line(plot.left, *py, plot.right(), *py);
+        }
+        ctx.stroke();
     }
+    ctx.set_stroke_style_str(&css(theme.axis));
+    ctx.begin_path();
+    line(plot.left, plot.top, plot.left, plot.bottom());
+    line(plot.left, plot.bottom(), plot.right(), plot.bottom());
+    for (px, _) in &xs {
+        line(*px, plot.bottom(), *px, plot.bottom() + TICK);
+    }
+    for (py, _) in &ys {
+        line(plot.left - TICK, *py, plot.left, *py);
+    }
+    ctx.stroke();
+    for (px, label) in &xs {
+        surface.text(
+            label,
+            *px,
+            plot.bottom() + TICK + GAP,
+            tick_size,
+            theme.muted,
+            "center",
+        );
+    }
+    let widest = ys
+        .iter()
+        .map(|(_, l)| surface.text_width(l, tick_size))
+        .fold(0.0, f64::max);
+    for (py, label) in &ys {
+        surface.text_at(
+            label,
+            (plot.left - TICK - GAP, *py),
+            tick_size,
+            theme.muted,
+            ("right", "middle"),
+        );
+    }
+    let x_title_top = plot.bottom() + TICK + GAP + tick_size + 8.0;
+    surface.text(
+        x.title,
+        plot.left + plot.width / 2.0,
+        x_title_top,
+        title_size,
+        theme.text,
+        "center",
+    );
+    let y_title_x = plot.left - TICK - GAP - widest - 8.0 - title_size / 2.0;
+    ctx.save();
+    let _ = ctx.translate(y_title_x * r, (plot.top + plot.height / 2.0) * r);
+    let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
+    surface.text_at(
+        y.title,
+        (0.0, 0.0),
+        title_size,
+        theme.text,
+        ("center", "middle"),
+    );
+    ctx.restore();
+}
 
-    fn range(&self) -> std::ops::Range<f64> {
-        self.start..self.end
+/// The ticks and labels of a vertical scale drawn on the right of `bar` (a colour bar).
+pub fn draw_right_scale(
+    surface: &Surface,
+    bar: Rect,
+    axis: &FrameAxis,
+    theme: &Theme,
+    tick_size: f64,
+) {
+    let ctx = &surface.context;
+    let r = surface.ratio;
+    ctx.set_line_width(r);
+    ctx.set_stroke_style_str(&css(theme.axis));
+    ctx.begin_path();
+    let snap = |v: f64| (v * r).floor() + 0.5;
+    let mut labels = Vec::new();
+    for (v, label) in &axis.ticks {
+        let py = axis.place(*v, bar.bottom(), bar.top);
+        if !(bar.top - 0.5..=bar.bottom() + 0.5).contains(&py) {
+            continue;
+        }
+        ctx.move_to(snap(bar.right()), snap(py));
+        ctx.line_to(snap(bar.right() + 3.0), snap(py));
+        labels.push((py, label));
+    }
+    ctx.stroke();
+    for (py, label) in labels {
+        surface.text_at(
+            label,
+            (bar.right() + 3.0 + GAP, py),
+            tick_size,
+            theme.muted,
+            ("left", "middle"),
+        );
     }
 }
 

@@ -4,12 +4,13 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-use plotters::prelude::*;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{HtmlCanvasElement, ImageData};
 
 use super::colormap::ColorScale;
-use super::frame::{err, Surface, Theme, TickedAxis};
+use super::frame::{
+    css, draw_frame, draw_right_scale, label_width, FrameAxis, Rect, Surface, Theme,
+};
 use super::ticks::{format_tick, index_ticks, nice_ticks};
 use super::viewport::Viewport;
 use crate::math::binning::Bins;
@@ -212,8 +213,8 @@ pub fn draw(
     // Columns averaged in groups (sin/cos pairs) start at a group boundary, zoomed or not.
     let group = spec.matrix.column_group().max(1);
     let cols = cols.start - cols.start % group..cols.end;
-    let root = surface.backend()?.into_drawing_area();
-    root.fill(&theme.background).map_err(err)?;
+    let r = surface.ratio;
+    surface.clear(theme.background)?;
     let colorbar_area = if width < 480.0 {
         COLORBAR_AREA_NARROW
     } else {
@@ -224,105 +225,92 @@ pub fn draw(
     let caption = wrap(&surface, spec.caption, width - 16.0, TITLE_FONT);
     let header = 8.0 + LINE_HEIGHT * (caption.len() + 1) as f64;
 
-    let y_ticks = spec
-        .y
-        .ticks(&rows, ((height - 80.0) / 28.0).max(2.0) as usize);
-    let x_ticks = spec
-        .x
-        .ticks(&cols, ((width - 140.0) / 70.0).max(2.0) as usize);
-    let y_label_width = widest(&surface, y_ticks.iter().map(|&t| spec.y.label(t)));
-    let y_area = y_label_width + 34.0;
-
-    let (main, side) = root.split_horizontally(surface.px(width - colorbar_area));
-    let mut chart = ChartBuilder::on(&main)
-        .margin_top(surface.px(header) as u32)
-        .margin_right(surface.px(6.0) as u32)
-        .x_label_area_size(surface.px(X_AREA) as u32)
-        .y_label_area_size(surface.px(y_area) as u32)
-        .build_cartesian_2d(
-            TickedAxis::new(
-                cols.start as f64 - 0.5,
-                cols.end as f64 - 0.5,
-                x_ticks.iter().map(|&t| t as f64).collect(),
-            ),
-            TickedAxis::new(
-                rows.end as f64 - 0.5,
-                rows.start as f64 - 0.5,
-                y_ticks.iter().map(|&t| t as f64).collect(),
-            ),
-        )
-        .map_err(err)?;
-    let (px, py) = chart.plotting_area().get_pixel_range();
-    let (plot_w, plot_h) = ((px.end - px.start).max(1), (py.end - py.start).max(1));
-    let layout = HeatmapLayout {
-        left: px.start as f64 / surface.ratio,
-        top: py.start as f64 / surface.ratio,
-        width: plot_w as f64 / surface.ratio,
-        height: plot_h as f64 / surface.ratio,
-        rows: Bins::fit(rows.start, rows.end, plot_h as usize),
-        cols: Bins::grouped(
-            cols.start,
-            cols.end,
-            plot_w as usize,
-            spec.matrix.column_group(),
+    let labelled = |axis: &Axis, ticks: Vec<usize>| -> Vec<(f64, String)> {
+        ticks
+            .into_iter()
+            .map(|t| (t as f64, axis.label(t)))
+            .collect()
+    };
+    let y_axis = FrameAxis {
+        // The first row at the top.
+        start: rows.end as f64 - 0.5,
+        end: rows.start as f64 - 0.5,
+        ticks: labelled(
+            spec.y,
+            spec.y
+                .ticks(&rows, ((height - 80.0) / 28.0).max(2.0) as usize),
         ),
+        title: &spec.y.title,
+    };
+    let x_axis = FrameAxis {
+        start: cols.start as f64 - 0.5,
+        end: cols.end as f64 - 0.5,
+        ticks: labelled(
+            spec.x,
+            spec.x
+                .ticks(&cols, ((width - 140.0) / 70.0).max(2.0) as usize),
+        ),
+        title: &spec.x.title,
+    };
+    let y_area = label_width(&surface, &y_axis, TICK_FONT) + 34.0;
+    let plot = Rect::inset(&surface, (header, colorbar_area + 6.0, X_AREA, y_area));
+    let (plot_w, plot_h) = (
+        ((plot.width * r).round() as usize).max(1),
+        ((plot.height * r).round() as usize).max(1),
+    );
+    let layout = HeatmapLayout {
+        left: plot.left,
+        top: plot.top,
+        width: plot.width,
+        height: plot.height,
+        rows: Bins::fit(rows.start, rows.end, plot_h),
+        cols: Bins::grouped(cols.start, cols.end, plot_w, spec.matrix.column_group()),
     };
 
     if !rows.is_empty() && !cols.is_empty() {
         let means = spec.matrix.block_means(&layout.rows, &layout.cols);
         let size = (layout.cols.count() as u32, layout.rows.count() as u32);
-        let plot = (
-            px.start as f64,
-            py.start as f64,
-            plot_w as f64,
-            plot_h as f64,
-        );
+        let device = (plot.left * r, plot.top * r, plot_w as f64, plot_h as f64);
         // A short last column bin still gets a full bin's width; the clip trims the overhang.
-        let width = plot.2 * layout.cols.span() as f64 / cols.len() as f64;
+        let stretched = device.2 * layout.cols.span() as f64 / cols.len() as f64;
         // Cells bigger than pixels keep hard edges; averaged bins stretched by less than 2×
         // are smoothed instead of alternating 1- and 2-pixel columns.
-        let upscaled =
-            |bins: &Bins, pixels: i32| bins.sizes().1 == 1 && bins.count() < pixels as usize;
+        let upscaled = |bins: &Bins, pixels: usize| bins.sizes().1 == 1 && bins.count() < pixels;
         let smooth = !upscaled(&layout.rows, plot_h) && !upscaled(&layout.cols, plot_w);
         blit(
             &surface,
             &spec.scale.paint(&means),
             size,
-            (plot.0, plot.1, width, plot.3),
-            plot,
+            (device.0, device.1, stretched, device.3),
+            device,
             smooth,
         )?;
     }
 
-    let (x_axis, y_axis) = (spec.x.clone(), spec.y.clone());
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_desc(spec.x.title.as_str())
-        .y_desc(spec.y.title.as_str())
-        .axis_desc_style(surface.font(TITLE_FONT, theme.text))
-        .label_style(surface.font(TICK_FONT, theme.muted))
-        .axis_style(theme.axis)
-        .set_all_tick_mark_size(surface.px(4.0))
-        .x_label_formatter(&|v| x_axis.label(v.round().max(0.0) as usize))
-        .y_label_formatter(&|v| y_axis.label(v.round().max(0.0) as usize))
-        .draw()
-        .map_err(err)?;
-
+    draw_frame(
+        &surface,
+        plot,
+        &x_axis,
+        &y_axis,
+        None,
+        theme,
+        (TICK_FONT, TITLE_FONT),
+    );
     for (i, line) in caption.iter().enumerate() {
-        root.draw_text(
+        surface.text(
             line,
-            &surface.font(TITLE_FONT, theme.text),
-            (surface.px(8.0), surface.px(6.0 + LINE_HEIGHT * i as f64)),
-        )
-        .map_err(err)?;
+            8.0,
+            6.0 + LINE_HEIGHT * i as f64,
+            TITLE_FONT,
+            theme.text,
+            "left",
+        );
     }
     if let Some((row, label)) = spec.rule {
         if rows.contains(&row) {
             let y = layout.top + layout.height * (row - rows.start) as f64 / rows.len() as f64;
             let ctx = &surface.context;
-            let r = surface.ratio;
-            ctx.set_stroke_style_str(&super::frame::css(theme.cursor));
+            ctx.set_stroke_style_str(&css(theme.cursor));
             ctx.set_line_width(1.5 * r);
             let dashes = js_sys::Array::of2(&(6.0 * r).into(), &(4.0 * r).into());
             let _ = ctx.set_line_dash(&dashes);
@@ -332,7 +320,7 @@ pub fn draw(
             ctx.stroke();
             let _ = ctx.set_line_dash(&js_sys::Array::new());
             let w = surface.text_width(label, TICK_FONT) + 8.0;
-            ctx.set_fill_style_str(&super::frame::css(theme.background));
+            ctx.set_fill_style_str(&css(theme.background));
             ctx.fill_rect((layout.left + 4.0) * r, (y + 2.0) * r, w * r, 16.0 * r);
             surface.text(
                 label,
@@ -345,52 +333,41 @@ pub fn draw(
         }
     }
     if let Some(note) = layout.block_note(spec.nouns.0, spec.nouns.1, spec.matrix.summary()) {
-        root.draw_text(
+        surface.text(
             &note,
-            &surface.font(TICK_FONT, theme.muted),
-            (
-                surface.px(8.0),
-                surface.px(7.0 + LINE_HEIGHT * caption.len() as f64),
-            ),
-        )
-        .map_err(err)?;
+            8.0,
+            7.0 + LINE_HEIGHT * caption.len() as f64,
+            TICK_FONT,
+            theme.muted,
+            "left",
+        );
     }
 
-    draw_colorbar(&surface, &side, spec, theme, &layout)?;
-    root.present().map_err(err)?;
+    let bar_left = width - colorbar_area + 10.0;
+    let bar = Rect {
+        left: (bar_left * r).round() / r,
+        top: plot.top,
+        width: ((colorbar_area - 10.0 - 44.0) * r).round() / r,
+        height: plot.height,
+    };
+    draw_colorbar(&surface, bar, spec, theme)?;
     Ok(layout)
 }
 
+/// The colour bar: the scale's colours from max (top) to min, its ticks, and its title.
 fn draw_colorbar(
     surface: &Surface,
-    side: &DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    bar: Rect,
     spec: &HeatmapSpec,
     theme: &Theme,
-    layout: &HeatmapLayout,
 ) -> Result<(), String> {
     let (min, max) = (spec.scale.min, spec.scale.max);
-    let ticks = nice_ticks(min, max, 5);
-    let top = layout.top * surface.ratio;
-    let bottom = (layout.top + layout.height) * surface.ratio;
-    let side_left = side.get_base_pixel().0;
-    let mut bar = ChartBuilder::on(side)
-        .margin_top(top.round() as u32)
-        .margin_left(surface.px(10.0) as u32)
-        .right_y_label_area_size(surface.px(44.0) as u32)
-        .margin_bottom((surface.height * surface.ratio - bottom).round().max(0.0) as u32)
-        .build_cartesian_2d(0.0..1.0, TickedAxis::new(min, max, ticks))
-        .map_err(err)?;
-    let (bx, by) = bar.plotting_area().get_pixel_range();
     let steps = 256u32;
     let colors: Vec<f32> = (0..steps)
         .map(|k| (max - (max - min) * k as f64 / (steps - 1) as f64) as f32)
         .collect();
-    let rect = (
-        bx.start as f64,
-        by.start as f64,
-        (bx.end - bx.start) as f64,
-        (by.end - by.start) as f64,
-    );
+    let r = surface.ratio;
+    let rect = (bar.left * r, bar.top * r, bar.width * r, bar.height * r);
     blit(
         surface,
         &spec.scale.paint(&colors),
@@ -399,25 +376,24 @@ fn draw_colorbar(
         rect,
         true,
     )?;
-    bar.configure_mesh()
-        .disable_mesh()
-        .disable_x_axis()
-        .label_style(surface.font(TICK_FONT, theme.muted))
-        .axis_style(theme.axis)
-        .set_all_tick_mark_size(surface.px(3.0))
-        .y_label_formatter(&|v| format_tick(*v))
-        .draw()
-        .map_err(err)?;
-    let title_x = (side_left + bx.start) as f64 / surface.ratio - 4.0;
-    side.draw_text(
+    let scale = FrameAxis {
+        start: min,
+        end: max,
+        ticks: nice_ticks(min, max, 5)
+            .into_iter()
+            .map(|v| (v, format_tick(v)))
+            .collect(),
+        title: "",
+    };
+    draw_right_scale(surface, bar, &scale, theme, TICK_FONT);
+    surface.text(
         spec.colorbar_title,
-        &surface.font(TICK_FONT, theme.text),
-        (
-            surface.px(title_x) - side_left,
-            (top - surface.ratio * 18.0).round() as i32,
-        ),
-    )
-    .map_err(err)?;
+        bar.left - 4.0,
+        bar.top - 18.0,
+        TICK_FONT,
+        theme.text,
+        "left",
+    );
     Ok(())
 }
 
@@ -470,13 +446,6 @@ fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
         *cell.borrow_mut() = Some(canvas.clone());
         Ok(canvas)
     })
-}
-
-/// Width in CSS pixels of the widest label at the tick font.
-fn widest(surface: &Surface, labels: impl Iterator<Item = String>) -> f64 {
-    labels
-        .map(|l| surface.text_width(&l, TICK_FONT))
-        .fold(12.0, f64::max)
 }
 
 /// Splits a caption at its " · " separators into lines no wider than `max_width`.

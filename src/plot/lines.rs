@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::envelope::m4;
-use super::frame::{css, err, Surface, Theme, TickedAxis};
+use super::envelope::{bands, m4};
+use super::frame::{css, draw_frame, label_width, FrameAxis, Rect, Surface, Theme};
 use super::ticks::{format_tick, nice_ticks};
 
 /// Series colours: the Okabe–Ito palette, distinguishable with the common colour-vision
@@ -270,51 +270,50 @@ pub fn draw(
     theme: &Theme,
 ) -> Result<LineLayout, String> {
     let surface = Surface::prepare(canvas, width, height, ratio)?;
-    let root = surface.backend()?.into_drawing_area();
-    root.fill(&theme.background).map_err(err)?;
+    surface.clear(theme.background)?;
 
     let legend = legend_rows(&surface, &data.series, width - 16.0);
     let header = 8.0 + LINE * (1 + legend.len()) as f64;
-    let y_ticks = data
-        .y
-        .ticks(((height - header - 60.0) / 40.0).max(2.0) as usize);
-    let x_ticks = data.x.ticks(((width - 120.0) / 80.0).max(2.0) as usize);
-    let y_label = y_ticks
-        .iter()
-        .map(|t| surface.text_width(&data.y.label(*t), TICK_FONT))
-        .fold(14.0, f64::max);
+    let labelled = |axis: &LineAxis, ticks: Vec<f64>| -> Vec<(f64, String)> {
+        ticks.into_iter().map(|t| (t, axis.label(t))).collect()
+    };
     let (x_lo, x_hi) = data.x.span();
     let (y_lo, y_hi) = data.y.span();
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(surface.px(header) as u32)
-        .margin_right(surface.px(14.0) as u32)
-        .x_label_area_size(surface.px(44.0) as u32)
-        .y_label_area_size(surface.px(y_label + 34.0) as u32)
-        .build_cartesian_2d(
-            TickedAxis::new(x_lo, x_hi, x_ticks),
-            TickedAxis::new(y_lo, y_hi, y_ticks),
-        )
-        .map_err(err)?;
-    let (x_axis, y_axis) = (data.x.clone(), data.y.clone());
-    chart
-        .configure_mesh()
-        .bold_line_style(theme.grid)
-        .x_desc(data.x.title.as_str())
-        .y_desc(data.y.title.as_str())
-        .axis_desc_style(surface.font(TITLE_FONT, theme.text))
-        .label_style(surface.font(TICK_FONT, theme.muted))
-        .axis_style(theme.axis)
-        .set_all_tick_mark_size(surface.px(4.0))
-        .x_label_formatter(&|v| x_axis.label(*v))
-        .y_label_formatter(&|v| y_axis.label(*v))
-        .draw()
-        .map_err(err)?;
-    let (px, py) = chart.plotting_area().get_pixel_range();
+    let x_axis = FrameAxis {
+        start: x_lo,
+        end: x_hi,
+        ticks: labelled(
+            &data.x,
+            data.x.ticks(((width - 120.0) / 80.0).max(2.0) as usize),
+        ),
+        title: &data.x.title,
+    };
+    let y_axis = FrameAxis {
+        start: y_lo,
+        end: y_hi,
+        ticks: labelled(
+            &data.y,
+            data.y
+                .ticks(((height - header - 60.0) / 40.0).max(2.0) as usize),
+        ),
+        title: &data.y.title,
+    };
+    let y_area = label_width(&surface, &y_axis, TICK_FONT).max(14.0) + 34.0;
+    let plot = Rect::inset(&surface, (header, 14.0, 44.0, y_area));
+    draw_frame(
+        &surface,
+        plot,
+        &x_axis,
+        &y_axis,
+        Some(theme.grid),
+        theme,
+        (TICK_FONT, TITLE_FONT),
+    );
     let layout = LineLayout {
-        left: px.start as f64 / surface.ratio,
-        top: py.start as f64 / surface.ratio,
-        width: (px.end - px.start).max(1) as f64 / surface.ratio,
-        height: (py.end - py.start).max(1) as f64 / surface.ratio,
+        left: plot.left,
+        top: plot.top,
+        width: plot.width,
+        height: plot.height,
         x: data.x.clone(),
         y: data.y.clone(),
     };
@@ -398,8 +397,35 @@ fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series, backgrou
         ),
         Points::Pairs(p) => p.clone(),
     };
+    // A series with several points per pixel column draws as a band between each column's
+    // lowest and highest value (see `bands`): a dashed polyline of thousands of steep
+    // segments costs the browser a lot to rasterise and shows nothing more.
+    let dense = match &series.points {
+        Points::Uniform { dx, .. } => {
+            let visible = (layout.x.max - layout.x.min) / dx.abs().max(f64::MIN_POSITIVE);
+            visible > 2.0 * layout.width * r
+        }
+        Points::Pairs(_) => false,
+    };
     let color = css(series.color);
-    if series.stroke != Stroke::None {
+    if let (true, Points::Uniform { x0, dx, ys }, false) =
+        (dense, &series.points, series.stroke == Stroke::None)
+    {
+        let columns = (layout.width * r).round().max(1.0) as usize;
+        let half = series.width * r / 2.0;
+        ctx.set_fill_style_str(&color);
+        ctx.begin_path();
+        for (c, band) in bands(*x0, *dx, ys, (layout.x.min, layout.x.max), columns)
+            .into_iter()
+            .enumerate()
+        {
+            if let Some((lo, hi)) = band {
+                let (top, bottom) = (layout.py(hi) * r - half, layout.py(lo) * r + half);
+                ctx.rect(layout.left * r + c as f64, top, 1.0, bottom - top);
+            }
+        }
+        ctx.fill();
+    } else if series.stroke != Stroke::None {
         ctx.set_stroke_style_str(&color);
         ctx.set_line_width(series.width * r);
         ctx.set_line_join("round");

@@ -247,7 +247,6 @@ pub fn attention_view(props: &ViewProps) -> Html {
     let palette = s.palette;
     let [a, b] = &demo.passes;
     let matches = match_words(a, b);
-    let names = ["A", "B"];
     let on_action = props.on_action.clone();
     let on_position = {
         let cb = on_action.clone();
@@ -279,26 +278,33 @@ pub fn attention_view(props: &ViewProps) -> Html {
         && matches!(s.scheme, Scheme::Sinusoidal | Scheme::Rope)
         && longest > s.length;
     let verdict = verdict(&demo, s);
-    let attention = |i: usize| {
-        card(
-            &demo.passes[i].weights,
-            format!("Attention weights, sentence {} (rows: queries)", names[i]),
-            &demo.passes[i].tokens,
-            keys(&demo.passes[i].tokens),
-            palette,
-            Some(1.0),
-        )
-    };
-    let outputs = |i: usize| {
-        card(
-            &demo.passes[i].outputs,
-            format!("Outputs, sentence {}", names[i]),
-            &demo.passes[i].tokens,
-            dims(),
-            palette,
-            Some(magnitude(&a.outputs).max(magnitude(&b.outputs))),
-        )
-    };
+    // The four large cards, built once per demo and palette (see `step_cards`).
+    let top_cards = use_memo((Shared::new(demo.clone()), palette), |(demo, palette)| {
+        let names = ["A", "B"];
+        let range = magnitude(&demo.passes[0].outputs).max(magnitude(&demo.passes[1].outputs));
+        let pass = |i: usize| &demo.passes[i];
+        let weights = |i: usize| {
+            card(
+                &pass(i).weights,
+                format!("Attention weights, sentence {} (rows: queries)", names[i]),
+                &pass(i).tokens,
+                keys(&pass(i).tokens),
+                *palette,
+                Some(1.0),
+            )
+        };
+        let outputs = |i: usize| {
+            card(
+                &pass(i).outputs,
+                format!("Outputs, sentence {}", names[i]),
+                &pass(i).tokens,
+                dims(),
+                *palette,
+                Some(range),
+            )
+        };
+        [weights(0), weights(1), outputs(0), outputs(1)]
+    });
 
     html! {
         <section class="panel" aria-labelledby="attention-title">
@@ -359,10 +365,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
             }
 
             <div class="twin twin-2">
-                <MatrixCard id="attention-a" data={Shared::new(attention(0))}
+                <MatrixCard id="attention-a" data={Shared::new(top_cards[0].clone())}
                     description="Attention weights of sentence A: row i shows how much token i attends to each token."
                     file_stem={stem(s, "weights_a")} height={height(a.tokens.len())} />
-                <MatrixCard id="attention-b" data={Shared::new(attention(1))}
+                <MatrixCard id="attention-b" data={Shared::new(top_cards[1].clone())}
                     description="Attention weights of sentence B."
                     file_stem={stem(s, "weights_b")} height={height(b.tokens.len())} />
             </div>
@@ -405,10 +411,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
             </div>
 
             <div class="twin twin-2">
-                <MatrixCard id="outputs-a" data={Shared::new(outputs(0))}
+                <MatrixCard id="outputs-a" data={Shared::new(top_cards[2].clone())}
                     description="Output vectors of sentence A, one row per token."
                     file_stem={stem(s, "outputs_a")} height={height(a.tokens.len())} />
-                <MatrixCard id="outputs-b" data={Shared::new(outputs(1))}
+                <MatrixCard id="outputs-b" data={Shared::new(top_cards[3].clone())}
                     description="Output vectors of sentence B, one row per token."
                     file_stem={stem(s, "outputs_b")} height={height(b.tokens.len())} />
             </div>
@@ -549,6 +555,61 @@ fn sentence_field(props: &SentenceProps) -> Html {
     }
 }
 
+/// The small heatmaps of the step-by-step view for sentence `i`.
+struct StepCards {
+    embeddings: Rc<HeatmapData>,
+    input: Rc<HeatmapData>,
+    q: Rc<HeatmapData>,
+    k: Rc<HeatmapData>,
+    v: Rc<HeatmapData>,
+    bias: Option<Rc<HeatmapData>>,
+    scores: Rc<HeatmapData>,
+    weights: Rc<HeatmapData>,
+    outputs: Rc<HeatmapData>,
+    weights_qkv: [Rc<HeatmapData>; 3],
+}
+
+fn step_cards(demo: &Demo, i: usize, p: Palette) -> StepCards {
+    let pass = &demo.passes[i];
+    let name = ["A", "B"][i];
+    let t = &pass.tokens;
+    let vectors = magnitude(&pass.input).max(magnitude(&pass.embeddings));
+    let w = |m: &Dense, label: &str| {
+        Rc::new(HeatmapData {
+            matrix: Rc::new(m.clone()),
+            x: Axis::indexed("output dimension", "out"),
+            y: Axis::indexed("input dimension", "in"),
+            scale: ColorScale::symmetric(p, magnitude(m)),
+            colorbar_title: "weight".into(),
+            caption: format!("{label} ({0} × {0}), seeded", demo.width),
+            nouns: ("rows".into(), "columns".into()),
+            rule: None,
+        })
+    };
+    let vector = |m: &Dense, what: &str, range: Option<f64>| {
+        card(m, format!("{what}, sentence {name}"), t, dims(), p, range)
+    };
+    let square = |m: &Dense, what: &str, range: Option<f64>| {
+        card(m, format!("{what}, sentence {name}"), t, keys(t), p, range)
+    };
+    StepCards {
+        embeddings: vector(&pass.embeddings, "Embeddings", Some(vectors)),
+        input: vector(&pass.input, "Input", Some(vectors)),
+        q: vector(&pass.q, "Q", None),
+        k: vector(&pass.k, "K", None),
+        v: vector(&pass.v, "V", None),
+        bias: pass.bias.as_ref().map(|b| square(b, "Bias", None)),
+        scores: square(&pass.scores, "Scores", None),
+        weights: square(&pass.weights, "Weights", Some(1.0)),
+        outputs: vector(&pass.outputs, "Outputs", None),
+        weights_qkv: [
+            w(&demo.head.w_q, "W_Q"),
+            w(&demo.head.w_k, "W_K"),
+            w(&demo.head.w_v, "W_V"),
+        ],
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct StepsProps {
     settings: Settings,
@@ -568,7 +629,6 @@ fn steps(props: &StepsProps) -> Html {
     let t = &pass.tokens;
     let p = s.palette;
     let n = t.len();
-    let vectors = magnitude(&pass.input).max(magnitude(&pass.embeddings));
     let rope = positional_on(s) && s.scheme == Scheme::Rope;
     let scale_text = if s.scale_embeddings {
         format!(" × √{} (scaled)", demo.width)
@@ -587,19 +647,11 @@ fn steps(props: &StepsProps) -> Html {
             </li>
         }
     };
-    let weights_axis = || Axis::indexed("output dimension", "out");
-    let w = |m: &Dense, label: &str| {
-        Rc::new(HeatmapData {
-            matrix: Rc::new(m.clone()),
-            x: weights_axis(),
-            y: Axis::indexed("input dimension", "in"),
-            scale: ColorScale::symmetric(p, magnitude(m)),
-            colorbar_title: "weight".into(),
-            caption: format!("{label} ({0} × {0}), seeded", demo.width),
-            nouns: ("rows".into(), "columns".into()),
-            rule: None,
-        })
-    };
+    // Built once per demo, palette and sentence: a new Rc would redraw every card on every
+    // render, and a slider drag renders this view many times.
+    let cards = use_memo((props.demo.clone(), p, i), |(demo, p, i)| {
+        step_cards(demo, *i, *p)
+    });
     html! {
         <div class="steps-section">
             <h3 class="section-title">{ "Follow one number through the layer" }</h3>
@@ -612,7 +664,7 @@ fn steps(props: &StepsProps) -> Html {
             <ol class="steps">
                 { step("embeddings", "1. Token embeddings",
                     format!("Each word's vector, derived from the word itself{scale_text}."),
-                    card(&pass.embeddings, format!("Embeddings, sentence {name}"), t, dims(), p, Some(vectors)), n) }
+                    cards.embeddings.clone(), n) }
                 { step("input", "2. + position",
                     match (positional_on(s), s.scheme) {
                         (true, Scheme::Sinusoidal) => format!("The sinusoidal encoding of positions 0 … {} added ({}, base {}).",
@@ -621,30 +673,30 @@ fn steps(props: &StepsProps) -> Html {
                         (true, scheme) => format!("{} adds nothing here: it enters later, inside attention.", scheme.id()),
                         (false, _) => "Position information is off: the input is the embeddings unchanged.".into(),
                     },
-                    card(&pass.input, format!("Input, sentence {name}"), t, dims(), p, Some(vectors)), n) }
+                    cards.input.clone(), n) }
                 { step("q", if rope { "3. Queries Q = X·W_Q, rotated" } else { "3. Queries Q = X·W_Q" },
                     if rope { "What each token is looking for, then turned by m·θ at position m (RoPE).".into() } else { "What each token is looking for.".into() },
-                    card(&pass.q, format!("Q, sentence {name}"), t, dims(), p, None), n) }
+                    cards.q.clone(), n) }
                 { step("k", if rope { "3. Keys K = X·W_K, rotated" } else { "3. Keys K = X·W_K" },
                     if rope { "What each token offers, turned by its position like the queries.".into() } else { "What each token offers to the others.".into() },
-                    card(&pass.k, format!("K, sentence {name}"), t, dims(), p, None), n) }
+                    cards.k.clone(), n) }
                 { step("v", "3. Values V = X·W_V", "What each token passes on when attended to.".into(),
-                    card(&pass.v, format!("V, sentence {name}"), t, dims(), p, None), n) }
-                if let Some(bias) = &pass.bias {
+                    cards.v.clone(), n) }
+                if let Some(bias) = &cards.bias {
                     { step("bias", "4. The position bias",
                         format!("What {} adds to each score: query i (row), key j (column).", s.scheme.id()),
-                        card(bias, format!("Bias, sentence {name}"), t, keys(t), p, None), n) }
+                        bias.clone(), n) }
                 }
                 { step("scores", if pass.bias.is_some() { "4. Scores Q·Kᵀ/√d_k + bias" } else { "4. Scores Q·Kᵀ/√d_k" },
                     format!("How well query i matches key j, divided by √{} so the numbers stay moderate{}.",
                         demo.width, if s.causal { "; keys after the query are masked" } else { "" }),
-                    card(&pass.scores, format!("Scores, sentence {name}"), t, keys(t), p, None), n) }
+                    cards.scores.clone(), n) }
                 { step("weights", "5. softmax, row by row",
                     "Each row becomes weights that are positive and add up to 1.".into(),
-                    card(&pass.weights, format!("Weights, sentence {name}"), t, keys(t), p, Some(1.0)), n) }
+                    cards.weights.clone(), n) }
                 { step("outputs", "6. Outputs = weights · V",
                     "Each token's output is the weighted mean of all values.".into(),
-                    card(&pass.outputs, format!("Outputs, sentence {name}"), t, dims(), p, None), n) }
+                    cards.outputs.clone(), n) }
             </ol>
             <details class="weights">
                 <summary>{ format!("The head's weights W_Q, W_K, W_V ({0} × {0}, fixed seeds)", demo.width) }</summary>
@@ -653,8 +705,8 @@ fn steps(props: &StepsProps) -> Html {
                        machine and reload. They are not trained; any fixed weights show the effect." }
                 </p>
                 <div class="twin twin-3">
-                    { for [(&demo.head.w_q, "W_Q", "wq"), (&demo.head.w_k, "W_K", "wk"), (&demo.head.w_v, "W_V", "wv")].into_iter().map(|(m, label, id)| html! {
-                        <MatrixCard id={format!("weights-{id}")} data={Shared::new(w(m, label))}
+                    { for cards.weights_qkv.iter().zip([("W_Q", "wq"), ("W_K", "wk"), ("W_V", "wv")]).map(|(data, (label, id))| html! {
+                        <MatrixCard id={format!("weights-{id}")} data={Shared::new(data.clone())}
                             description={format!("The weight matrix {label}.")}
                             file_stem={stem(s, id)} height={300.0} />
                     }) }
