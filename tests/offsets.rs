@@ -172,3 +172,41 @@ fn the_exported_table_equals_the_dot_products() {
         }
     }
 }
+
+#[test]
+fn computing_in_ranges_gives_the_same_curves() {
+    use pe_explorer::math::chunked::{Chunked, Sequence};
+    use pe_explorer::math::offsets::ClosedForm;
+    use pe_explorer::math::rope::{Rope, RopePairing, RopeScaling};
+    let e = Sinusoidal::new(Variant::Paper, 96, 10_000.0);
+    let whole = ClosedForm::new(e, 1500);
+    let mut job = ClosedForm::job(e, 1500);
+    for r in [0..7, 7..300, 300..301, 301..1500] {
+        job.compute(r);
+    }
+    let pieces = job.finish();
+    assert_eq!(pieces.half.len(), 1500);
+    for (a, b) in whole.half.iter().zip(&pieces.half) {
+        assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+    }
+    // Two jobs in sequence, split across their boundary.
+    let e2 = Sinusoidal::new(Variant::Paper, 96, 500.0);
+    let mut both = Sequence::new(vec![ClosedForm::job(e, 100), ClosedForm::job(e2, 50)]);
+    assert_eq!(both.len(), 150);
+    both.compute(0..90);
+    both.compute(90..120);
+    both.compute(120..150);
+    let forms = both.finish();
+    assert!((forms[1].half[49] - ClosedForm::new(e2, 50).half[49]).abs() < 1e-9);
+    // RoPE's curves, the decay samples included.
+    let rope = Rope::new(64, 10_000.0, RopePairing::RotateHalf, RopeScaling::None);
+    let whole = rope.distance_curves(1000, 40);
+    let mut job = rope.curves_job(1000, 40);
+    job.compute(0..333);
+    job.compute(333..1000);
+    let pieces = job.finish();
+    assert_eq!(pieces.decay.len(), whole.decay.len());
+    for (a, b) in whole.random.iter().zip(&pieces.random) {
+        assert!((a - b).abs() < 1e-9);
+    }
+}

@@ -3,6 +3,7 @@
 pub mod alibi;
 pub mod attention;
 pub mod binning;
+pub mod chunked;
 pub mod cost;
 pub mod embedding;
 pub mod kernels;

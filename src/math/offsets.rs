@@ -6,9 +6,11 @@
 //! as real dot products of encoding rows, so the chart *shows* that they coincide with the
 //! closed form rather than assuming it.
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use super::binning::{add_wave_means, Bins};
+use super::chunked::Chunked;
 use super::matrix::Matrix;
 use super::sinusoidal::{Column, Sinusoidal, Wave};
 use super::toeplitz::Toeplitz;
@@ -134,13 +136,18 @@ impl AnchorRow {
 
 /// The closed form Σᵢ cos(kωᵢ) for k = 0..length.
 pub fn closed_form_curve(structure: &PairStructure, length: usize) -> Vec<f64> {
-    let mut walk = PairWalk::new(&structure.pairs, 0, 1);
     let mut out = Vec::with_capacity(length);
-    for _ in 0..length {
+    extend_closed_form(structure, 0..length, &mut out);
+    out
+}
+
+/// Appends Σᵢ cos(kωᵢ) for the offsets k in `range` to `out`.
+fn extend_closed_form(structure: &PairStructure, range: Range<usize>, out: &mut Vec<f64>) {
+    let mut walk = PairWalk::new(&structure.pairs, range.start, 1);
+    for _ in range {
         out.push(walk.sum_cos());
         walk.advance();
     }
-    out
 }
 
 /// PE(p)·PE(p + k) for every anchor p and every k with 0 ≤ p + k < length, as real dot products
@@ -270,15 +277,40 @@ pub struct ClosedForm {
 
 impl ClosedForm {
     pub fn new(encoding: Sinusoidal, length: usize) -> ClosedForm {
+        let mut form = ClosedForm::job(encoding, length);
+        form.compute(0..form.length);
+        form
+    }
+
+    /// The same computation, to be done a range of offsets at a time.
+    pub fn job(encoding: Sinusoidal, length: usize) -> ClosedForm {
         let length = length.max(1);
-        let structure = PairStructure::of(&encoding);
-        let half = closed_form_curve(&structure, length);
         ClosedForm {
             encoding,
             length,
-            structure,
-            half,
+            structure: PairStructure::of(&encoding),
+            half: Vec::with_capacity(length),
         }
+    }
+}
+
+impl Chunked for ClosedForm {
+    type Output = Rc<ClosedForm>;
+
+    fn len(&self) -> usize {
+        self.length
+    }
+
+    fn cost(&self) -> usize {
+        self.structure.pairs.len().max(1)
+    }
+
+    fn compute(&mut self, range: Range<usize>) {
+        extend_closed_form(&self.structure, range, &mut self.half);
+    }
+
+    fn finish(self) -> Rc<ClosedForm> {
+        Rc::new(self)
     }
 }
 

@@ -5,6 +5,7 @@
 //! Hugging Face transformers); adjacent pairs 2i with 2i+1 (GPT-J, RoFormer, Meta's original
 //! LLaMA code). They are the same rotation on dimensions permuted by [0::2] ++ [1::2].
 
+use super::chunked::Chunked;
 use super::wave::{Column, Wave, WaveMatrix};
 
 /// Which dimensions RoPE rotates together.
@@ -285,9 +286,14 @@ impl Rope {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The curves for Δ = 0 .. length − 1, in one walk over Δ; the decay bound at no more than
-    /// `decay_points` distances (it needs an O(d) partial sum at each).
+    /// The curves for Δ = 0 .. length − 1; the decay bound at no more than `decay_points`
+    /// distances (it needs an O(d) partial sum at each).
     pub fn distance_curves(&self, length: usize, decay_points: usize) -> RopeCurves {
+        self.curves_job(length, decay_points).run()
+    }
+
+    /// The same computation, to be done a range of distances at a time.
+    pub fn curves_job(&self, length: usize, decay_points: usize) -> RopeCurvesJob {
         let speeds = self.speeds();
         let h = speeds.len();
         let mut rng = super::rng::SplitMix64::new(0x524F_5045);
@@ -302,19 +308,56 @@ impl Rope {
                 odd += rng.next_normal().powi(2) / RANDOM_VECTORS as f64;
             }
         }
-        let zeros = vec![0.0; h];
-        let decay_stride = length.div_ceil(decay_points.max(1)).max(1);
-        let extra = (self.d_model % 2) as f64;
-        let mut walk = super::walk::PairWalk::new(&speeds, 0, 1);
-        let (mut ones, mut random, mut decay) = (
-            Vec::with_capacity(length),
-            Vec::with_capacity(length),
-            Vec::new(),
-        );
-        for delta in 0..length {
-            ones.push(2.0 * walk.sum_cos() + extra);
-            random.push(walk.dot(&zeros, &weights) + odd);
-            if delta % decay_stride == 0 || delta + 1 == length {
+        RopeCurvesJob {
+            zeros: vec![0.0; h],
+            speeds,
+            weights,
+            odd,
+            extra: (self.d_model % 2) as f64,
+            decay_stride: length.div_ceil(decay_points.max(1)).max(1),
+            length,
+            curves: RopeCurves {
+                ones: Vec::with_capacity(length),
+                random: Vec::with_capacity(length),
+                decay: Vec::new(),
+                samples: RANDOM_VECTORS,
+            },
+        }
+    }
+}
+
+/// [`Rope::distance_curves`], a range of distances at a time.
+pub struct RopeCurvesJob {
+    speeds: Vec<f64>,
+    weights: Vec<f64>,
+    zeros: Vec<f64>,
+    odd: f64,
+    extra: f64,
+    decay_stride: usize,
+    length: usize,
+    curves: RopeCurves,
+}
+
+impl Chunked for RopeCurvesJob {
+    type Output = RopeCurves;
+
+    fn len(&self) -> usize {
+        self.length
+    }
+
+    fn cost(&self) -> usize {
+        2 * self.speeds.len().max(1)
+    }
+
+    fn compute(&mut self, range: std::ops::Range<usize>) {
+        let h = self.speeds.len();
+        let mut walk = super::walk::PairWalk::new(&self.speeds, range.start, 1);
+        let c = &mut self.curves;
+        for delta in range {
+            c.ones.push(2.0 * walk.sum_cos() + self.extra);
+            c.random
+                .push(walk.dot(&self.zeros, &self.weights) + self.odd);
+            if delta % self.decay_stride == 0 || delta + 1 == self.length {
                 let (re, im) = walk.phasors();
                 let (mut sr, mut si, mut total) = (0.0, 0.0, 0.0);
                 for (c, s) in re.iter().zip(im) {
@@ -322,15 +365,14 @@ impl Rope {
                     si += s;
                     total += (sr * sr + si * si).sqrt();
                 }
-                decay.push((delta as f64, if h > 0 { total / h as f64 } else { 0.0 }));
+                c.decay
+                    .push((delta as f64, if h > 0 { total / h as f64 } else { 0.0 }));
             }
             walk.advance();
         }
-        RopeCurves {
-            ones,
-            random,
-            decay,
-            samples: RANDOM_VECTORS,
-        }
+    }
+
+    fn finish(self) -> RopeCurves {
+        self.curves
     }
 }

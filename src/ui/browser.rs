@@ -65,6 +65,24 @@ pub fn detached_canvas() -> Option<HtmlCanvasElement> {
         .ok()
 }
 
+/// Milliseconds since the page loaded (`performance.now()`).
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Resolves in a later task (a zero-delay timeout): the browser may paint and handle input
+/// in between.
+pub async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Records a performance mark the first time `name` happens (the benchmark reads the first
 /// heatmap draw from it).
 pub fn mark(name: &str) {

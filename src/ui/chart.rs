@@ -9,6 +9,7 @@ use web_sys::{HtmlCanvasElement, HtmlElement, ResizeObserver};
 use yew::prelude::*;
 
 use super::browser;
+use crate::math::chunked::Chunked;
 use crate::plot::frame::Theme;
 
 /// An `Rc` compared by identity, so memoised data passes through props without deep comparison.
@@ -292,4 +293,93 @@ pub fn matrix_table(
             </tbody>
         </table>
     }
+}
+
+/// Work (in a job's units, about one multiply-add each) done at once inside a render: below
+/// this a job finishes in a few milliseconds and the chart stays in step with the slider.
+const SYNC_WORK: usize = 12_000_000;
+
+/// Milliseconds of work per slice before the browser gets the main thread back.
+const SLICE_MS: f64 = 12.0;
+
+/// The result of a [`Chunked`] job built from `deps`, with the deps it was computed for (they
+/// may be older than the current ones while a large job catches up). Small jobs run inside the render, like
+/// `use_memo`. Large ones run in slices of about 12 ms with the browser free in between (no
+/// long task, however large the settings), and the newest finished result is returned
+/// meanwhile (`None` before the first). While one job runs, only the newest request waits:
+/// a slider drag gets a fresh result every few slices instead of none until it stops.
+#[hook]
+pub fn use_chunked<D, J, F>(deps: D, make: F) -> Option<Rc<(D, J::Output)>>
+where
+    D: PartialEq + Clone + 'static,
+    J: Chunked,
+    F: Fn(&D) -> J + 'static,
+{
+    let make = Rc::new(make);
+    // Small jobs: computed right here.
+    let quick = {
+        let make = make.clone();
+        use_memo(deps.clone(), move |deps| {
+            let job = make(deps);
+            (job.len().saturating_mul(job.cost()) <= SYNC_WORK)
+                .then(|| Rc::new((deps.clone(), job.run())))
+        })
+    };
+    let done = use_state(|| None::<Rc<(D, J::Output)>>);
+    // The newest request not yet started, and whether a runner is working.
+    let pending = use_mut_ref(|| None::<D>);
+    let running = use_mut_ref(|| false);
+    let alive = use_mut_ref(|| true);
+    {
+        let (pending, running, alive, done) = (
+            pending.clone(),
+            running.clone(),
+            alive.clone(),
+            done.clone(),
+        );
+        let small = quick.is_some();
+        use_effect_with(deps, move |deps| {
+            *alive.borrow_mut() = true;
+            if !small {
+                *pending.borrow_mut() = Some(deps.clone());
+                if !*running.borrow() {
+                    *running.borrow_mut() = true;
+                    let (pending, running, alive) =
+                        (pending.clone(), running.clone(), alive.clone());
+                    yew::platform::spawn_local(async move {
+                        loop {
+                            let next = pending.borrow_mut().take();
+                            let Some(deps) = next else { break };
+                            let mut job = make(&deps);
+                            let (len, cost) = (job.len(), job.cost().max(1));
+                            // About a millisecond of work between looks at the clock.
+                            let step = (1_000_000 / cost).clamp(1, len.max(1));
+                            let mut at = 0;
+                            while at < len {
+                                let start = browser::now();
+                                while at < len && browser::now() - start < SLICE_MS {
+                                    let end = (at + step).min(len);
+                                    job.compute(at..end);
+                                    at = end;
+                                }
+                                if at < len {
+                                    browser::next_task().await;
+                                    if !*alive.borrow() {
+                                        *running.borrow_mut() = false;
+                                        return;
+                                    }
+                                }
+                            }
+                            // A newer request makes this result stale, but showing it keeps
+                            // the chart moving during a drag.
+                            done.set(Some(Rc::new((deps, job.finish()))));
+                        }
+                        *running.borrow_mut() = false;
+                    });
+                }
+            }
+            move || *alive.borrow_mut() = false
+        });
+    }
+    quick.as_ref().clone().or_else(|| (*done).clone())
 }

@@ -7,13 +7,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::{use_deferred, CsvExport, Shared};
+use super::chart::{use_chunked, use_deferred, CsvExport, Shared};
 use super::controls::{ListField, Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use crate::export::{matrix_csv, table_csv};
 use crate::format::{plain, significant};
+use crate::math::chunked::Sequence;
 use crate::math::offsets::{
     anchor_curves, closed_form, dot, norm, offset_curves_from, ClosedForm, OffsetCurves,
     PairStructure, SimilarityMatrix, SimilarityTable,
@@ -32,16 +33,23 @@ const MAX_CSV_WORK: usize = 400_000_000;
 
 /// The chart data and the numbers beside it, for one set of settings.
 struct OffsetChart {
+    /// What it was computed for (a large computation may still be catching up with the
+    /// sliders): the encoding and the length.
+    encoding: Sinusoidal,
+    length: usize,
     data: Rc<LineChartData>,
     curves: OffsetCurves,
     /// The closed form under each compared base (Bases mode).
     bases: Vec<(f64, Vec<f64>)>,
 }
 
-fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
-    let anchors = s.anchors();
+/// The chart from the closed forms: the encoding's own first, then one per compared base.
+fn offset_chart(s: &Settings, forms: &[Rc<ClosedForm>]) -> OffsetChart {
+    let form = &forms[0];
+    let (encoding, length) = (form.encoding, form.length);
+    let anchors: Vec<usize> = s.anchors().iter().map(|&p| p.min(length - 1)).collect();
     let curves = offset_curves_from(form, &anchors, SAMPLES);
-    let l = s.length as f64 - 1.0;
+    let l = length as f64 - 1.0;
     let norm_by = |pairs: usize| {
         if s.normalised {
             pairs.max(1) as f64
@@ -91,9 +99,9 @@ fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
         }
         OffsetSeries::Bases => {
             let strokes = [Stroke::Solid, Stroke::Dashed, Stroke::Dotted];
-            for (i, &b) in s.bases.iter().enumerate() {
-                let e = Sinusoidal::new(s.variant, s.d_model, b);
-                let c = offset_curves_from(&ClosedForm::new(e, s.length), &[], 2);
+            for (i, form) in forms.iter().skip(1).enumerate() {
+                let b = form.encoding.base;
+                let c = offset_curves_from(form, &[], 2);
                 let n = norm_by(c.pair_count);
                 let ys: Vec<f64> = c.closed.iter().map(|v| v / n).collect();
                 series.push(Series {
@@ -137,14 +145,16 @@ fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
             } else {
                 "Dot product"
             },
-            s.variant.id(),
-            s.d_model,
-            s.length,
-            plain(s.base)
+            encoding.variant.id(),
+            encoding.d_model,
+            length,
+            plain(encoding.base)
         ),
         guides: Vec::new(),
     };
     OffsetChart {
+        encoding,
+        length,
         data: Rc::new(data),
         curves,
         bases,
@@ -153,6 +163,49 @@ fn offset_chart(s: &Settings, form: &ClosedForm) -> OffsetChart {
 
 #[function_component(OffsetsView)]
 pub fn offsets_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    // The closed form at every offset: for the encoding, and for each base compared. At the
+    // largest sizes this is over a hundred million rotations, computed in slices.
+    let compared: Vec<u64> = match s.offset_series {
+        OffsetSeries::Anchors => Vec::new(),
+        OffsetSeries::Bases => s.bases.iter().map(|b| b.to_bits()).collect(),
+    };
+    let forms = use_chunked((encoding, s.length, compared), |(e, l, bases)| {
+        let mut jobs = vec![ClosedForm::job(*e, *l)];
+        jobs.extend(bases.iter().map(|b| {
+            ClosedForm::job(
+                Sinusoidal::new(e.variant, e.d_model, f64::from_bits(*b)),
+                *l,
+            )
+        }));
+        Sequence::new(jobs)
+    });
+    let Some(computed) = forms else {
+        return html! {
+            <section class="panel" aria-labelledby="offsets-title">
+                <h2 id="offsets-title">{ "Dot product by offset" }</h2>
+                <p class="muted" role="status">{ format!("Computing Σᵢ cos(k·ωᵢ) at {} offsets…", s.length) }</p>
+            </section>
+        };
+    };
+    html! { <OffsetsBody settings={s.clone()} on_action={props.on_action.clone()} computed={Shared::new(computed)} /> }
+}
+
+/// The closed forms of the encoding and of each compared base, with what they were computed
+/// for (encoding, length, compared bases).
+type Forms = ((Sinusoidal, usize, Vec<u64>), Vec<Rc<ClosedForm>>);
+
+#[derive(Properties, PartialEq)]
+struct BodyProps {
+    settings: Settings,
+    on_action: Callback<Action>,
+    computed: Shared<Forms>,
+}
+
+/// Everything in the view once the closed forms exist.
+#[function_component(OffsetsBody)]
+fn offsets_body(props: &BodyProps) -> Html {
     let s = &props.settings;
     let key = (
         s.variant,
@@ -164,13 +217,12 @@ pub fn offsets_view(props: &ViewProps) -> Html {
         s.offset_series,
         s.bases.iter().map(|b| b.to_bits()).collect::<Vec<_>>(),
     );
-    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let form = use_memo((encoding, s.length), |(e, l)| ClosedForm::new(*e, *l));
+    let computed = props.computed.clone();
+    let forms = &computed.1;
     let settings = s.clone();
-    let chart = {
-        let form = form.clone();
-        use_memo(key, move |_| offset_chart(&settings, &form))
-    };
+    let chart = use_memo((computed.clone(), key), move |(computed, _)| {
+        offset_chart(&settings, &computed.1)
+    });
     let cursor = use_state(|| None::<f64>);
     let on_x = {
         let cursor = cursor.clone();
@@ -304,20 +356,21 @@ pub fn offsets_view(props: &ViewProps) -> Html {
                     </div>
                 </aside>
             </div>
-            <SimilaritySection settings={s.clone()} form={Shared::new(form)} />
+            <SimilaritySection settings={s.clone()} form={Shared::new(forms[0].clone())} />
         </section>
     }
 }
 
 /// The CSV of the offset chart: `offset`, then one column per series.
 fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), String> {
-    let l = s.length as i64 - 1;
+    // Everything from what the chart was computed for, so the file matches the chart.
+    let (encoding, length) = (chart.encoding, chart.length);
+    let l = length as i64 - 1;
     let name = format!("{}.csv", file_stem(s, "offsets"));
     match s.offset_series {
         OffsetSeries::Anchors => {
-            let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
             let anchors = &chart.curves.anchors;
-            let work = s.length * chart.curves.pair_count.max(1) * anchors.len().max(1);
+            let work = length * chart.curves.pair_count.max(1) * anchors.len().max(1);
             if work > MAX_CSV_WORK {
                 return Err(format!(
                     "Exporting every offset for {} anchors at this size means about {} \
@@ -326,7 +379,7 @@ fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), St
                     crate::format::large(work as f64)
                 ));
             }
-            let curves = anchor_curves(&encoding, s.length, anchors);
+            let curves = anchor_curves(&encoding, length, anchors);
             let structure = PairStructure::of(&encoding);
             let norm_at = |q: usize| structure.norm_squared(q).sqrt();
             let mut header = vec!["offset".to_string()];
