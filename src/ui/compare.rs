@@ -8,15 +8,17 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::Shared;
+use super::chart::{use_chunked, Shared};
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
 use crate::export::file_stem;
 use crate::format::{group_thousands, plain};
 use crate::math::alibi::bias_at_offset;
-use crate::math::learned::LearnedGram;
+use crate::math::chunked::Chunked;
+use crate::math::learned::{Learned, LearnedGram};
 use crate::math::matrix::Matrix;
-use crate::math::offsets::{closed_form_curve, PairStructure, SimilarityMatrix};
+use crate::math::offsets::{ClosedForm, SimilarityMatrix};
+use crate::math::rope::RopeCurvesJob;
 use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
 use crate::math::toeplitz::Toeplitz;
@@ -30,7 +32,7 @@ const LEARNED_CURVE_WORK: usize = 4_000_000;
 
 /// The settings `scheme` reads here, everything else at its default: a memo keyed on this
 /// recomputes a column only when something it shows changes.
-fn column_inputs(s: &Settings, scheme: Scheme) -> Settings {
+pub(crate) fn column_inputs(s: &Settings, scheme: Scheme) -> Settings {
     let mut k = Settings {
         length: s.length,
         trained_length: s.trained_length,
@@ -59,65 +61,153 @@ struct PositionScores {
     what: String,
 }
 
-fn position_scores(s: &Settings, scheme: Scheme) -> PositionScores {
-    let l = s.length;
-    // Relative schemes: the matrix is the curve laid along the diagonals.
-    let toeplitz = |curve: Vec<f64>, what: String, future: Box<dyn Fn(i64) -> f64>| {
-        let past = Rc::new(curve);
-        let lookup = past.clone();
-        PositionScores {
-            matrix: Rc::new(Toeplitz::new(l, move |k| {
-                if k <= 0 {
-                    lookup[k.unsigned_abs() as usize]
-                } else {
-                    future(k)
-                }
-            })),
-            curve: Rc::try_unwrap(past).unwrap_or_else(|rc| (*rc).clone()),
-            what,
-        }
-    };
-    match scheme {
-        Scheme::Sinusoidal => {
-            let e = Sinusoidal::new(s.variant, s.d_model, s.base);
-            PositionScores {
-                curve: closed_form_curve(&PairStructure::of(&e), l),
-                matrix: Rc::new(SimilarityMatrix::new(e, l, false)),
-                what: "PE(i)·PE(j)".into(),
+/// Lays a curve of distance along the diagonals: `past[k]` for a key k positions back,
+/// `future(k)` for a key k positions ahead.
+fn relative(
+    length: usize,
+    past: Vec<f64>,
+    what: String,
+    future: Box<dyn Fn(i64) -> f64>,
+) -> PositionScores {
+    let curve = Rc::new(past);
+    let lookup = curve.clone();
+    PositionScores {
+        matrix: Rc::new(Toeplitz::new(length, move |k| {
+            if k <= 0 {
+                lookup[k.unsigned_abs() as usize]
+            } else {
+                future(k)
             }
-        }
-        Scheme::Learned => {
-            let table = s.learned();
-            // Not a function of distance: the curve is P(k)·P(0), query k and the first key.
-            let shown = l
-                .min(table.max_len)
-                .min((LEARNED_CURVE_WORK / table.d_model.max(1)).max(64));
-            let first = table.row(0).unwrap_or_default();
-            let curve = (0..shown)
-                .map(|k| match table.row(k) {
-                    Ok(row) => row.iter().zip(&first).map(|(x, y)| x * y).sum(),
-                    Err(_) => f64::NAN,
+        })),
+        curve: Rc::try_unwrap(curve).unwrap_or_else(|rc| (*rc).clone()),
+        what,
+    }
+}
+
+/// A column's scores. The sinusoidal and RoPE curves are sums over every pair at every
+/// distance (over a hundred million terms at the largest sizes), so they are computed a range
+/// of distances at a time; the others are quick.
+enum ColumnJob {
+    Sinusoidal(ClosedForm),
+    Rope(RopeCurvesJob, usize),
+    Learned(LearnedCurve),
+    Quick(Box<Settings>, Scheme),
+}
+
+/// The learned table's curve P(k)·P(0), query k against the first key: each row is d_model
+/// fresh normal deviates, so long curves are drawn a range of rows at a time.
+struct LearnedCurve {
+    table: Learned,
+    length: usize,
+    shown: usize,
+    first: Vec<f64>,
+    curve: Vec<f64>,
+}
+
+impl ColumnJob {
+    fn new(s: &Settings, scheme: Scheme) -> ColumnJob {
+        match scheme {
+            Scheme::Sinusoidal => ColumnJob::Sinusoidal(ClosedForm::job(
+                Sinusoidal::new(s.variant, s.d_model, s.base),
+                s.length,
+            )),
+            Scheme::Rope => ColumnJob::Rope(s.rope().curves_job(s.length, 2), s.length),
+            Scheme::Learned => {
+                let table = s.learned();
+                // Not a function of distance: the curve is P(k)·P(0), query k and the first key.
+                let shown = s
+                    .length
+                    .min(table.max_len)
+                    .min((LEARNED_CURVE_WORK / table.d_model.max(1)).max(64));
+                ColumnJob::Learned(LearnedCurve {
+                    first: table.row(0).unwrap_or_default(),
+                    curve: Vec::with_capacity(shown),
+                    table,
+                    length: s.length,
+                    shown,
                 })
-                .collect();
-            PositionScores {
-                matrix: Rc::new(LearnedGram { table, length: l }),
-                curve,
-                what: "P(i)·P(j), untrained".into(),
             }
+            _ => ColumnJob::Quick(Box::new(s.clone()), scheme),
         }
-        Scheme::Rope => {
-            // q·k for q = k = 1 depends on |m − n| only (cos is even): the same both ways.
-            let ones = s.rope().distance_curves(l, 2).ones;
-            let mirror = ones.clone();
-            toeplitz(
-                ones,
-                "q·k for q = k = 1".into(),
-                Box::new(move |k| mirror[k as usize]),
-            )
+    }
+}
+
+impl Chunked for ColumnJob {
+    type Output = PositionScores;
+
+    fn len(&self) -> usize {
+        match self {
+            ColumnJob::Sinusoidal(j) => j.len(),
+            ColumnJob::Rope(j, _) => j.len(),
+            ColumnJob::Learned(j) => j.shown,
+            ColumnJob::Quick(..) => 1,
         }
+    }
+
+    fn cost(&self) -> usize {
+        match self {
+            ColumnJob::Sinusoidal(j) => j.cost(),
+            ColumnJob::Rope(j, _) => j.cost(),
+            // A normal deviate (a logarithm, a cosine) costs about forty multiply-adds.
+            ColumnJob::Learned(j) => 40 * j.table.d_model.max(1),
+            ColumnJob::Quick(..) => 1,
+        }
+    }
+
+    fn compute(&mut self, range: std::ops::Range<usize>) {
+        match self {
+            ColumnJob::Sinusoidal(j) => j.compute(range),
+            ColumnJob::Rope(j, _) => j.compute(range),
+            ColumnJob::Learned(j) => j.curve.extend(range.map(|k| match j.table.row(k) {
+                Ok(row) => row.iter().zip(&j.first).map(|(x, y)| x * y).sum(),
+                Err(_) => f64::NAN,
+            })),
+            ColumnJob::Quick(..) => {}
+        }
+    }
+
+    fn finish(self) -> PositionScores {
+        match self {
+            ColumnJob::Sinusoidal(j) => {
+                let form = j.finish();
+                PositionScores {
+                    curve: form.half.clone(),
+                    matrix: Rc::new(SimilarityMatrix::from_closed(form, false)),
+                    what: "PE(i)·PE(j)".into(),
+                }
+            }
+            ColumnJob::Rope(j, length) => {
+                // q·k for q = k = 1 depends on |m − n| only (cos is even): the same both ways.
+                let ones = j.finish().ones;
+                let mirror = ones.clone();
+                relative(
+                    length,
+                    ones,
+                    "q·k for q = k = 1".into(),
+                    Box::new(move |k| mirror[k as usize]),
+                )
+            }
+            ColumnJob::Learned(j) => PositionScores {
+                matrix: Rc::new(LearnedGram {
+                    table: j.table,
+                    length: j.length,
+                }),
+                curve: j.curve,
+                what: "P(i)·P(j), untrained".into(),
+            },
+            ColumnJob::Quick(s, scheme) => quick_scores(&s, scheme),
+        }
+    }
+}
+
+/// The scores of the schemes that are quick to compute.
+fn quick_scores(s: &Settings, scheme: Scheme) -> PositionScores {
+    let l = s.length;
+    match scheme {
         Scheme::Alibi => {
             let m = s.alibi_slope();
-            toeplitz(
+            relative(
+                l,
                 (0..l).map(|k| -m * k as f64).collect(),
                 format!("bias of head {}", s.alibi_head),
                 Box::new(move |k| bias_at_offset(m, k, true)),
@@ -126,13 +216,15 @@ fn position_scores(s: &Settings, scheme: Scheme) -> PositionScores {
         Scheme::T5 => {
             let t5 = s.t5_bias();
             let bias = move |k: i64| t5.at(k);
-            toeplitz(
+            relative(
+                l,
                 (0..l).map(|k| bias(-(k as i64))).collect(),
                 "bias of the bucket".into(),
                 Box::new(bias),
             )
         }
-        Scheme::None => toeplitz(vec![0.0; l], "nothing".into(), Box::new(|_| 0.0)),
+        Scheme::Sinusoidal | Scheme::Rope | Scheme::Learned => ColumnJob::new(s, scheme).run(),
+        Scheme::None => relative(l, vec![0.0; l], "nothing".into(), Box::new(|_| 0.0)),
     }
 }
 
@@ -194,15 +286,21 @@ fn scheme_column(props: &ColumnProps) -> Html {
     } else {
         SERIES_COLORS[3]
     };
+    let computed = use_chunked((column_inputs(s, scheme), scheme), |(settings, scheme)| {
+        ColumnJob::new(settings, *scheme)
+    });
     let built = use_memo(
-        (column_inputs(s, scheme), scheme, props.side),
-        move |(settings, scheme, _)| {
+        (computed.clone().map(Shared::new), props.side),
+        move |(computed, _)| {
+            let computed = computed.as_ref()?;
+            let ((settings, scheme), scores) = &*computed.0;
             let scheme = *scheme;
             let PositionScores {
                 matrix,
                 curve,
                 what,
-            } = position_scores(settings, scheme);
+            } = scores;
+            let (matrix, curve, what) = (matrix.clone(), curve.clone(), what.clone());
             let top = curve
                 .iter()
                 .filter(|v| v.is_finite())
@@ -254,18 +352,26 @@ fn scheme_column(props: &ColumnProps) -> Html {
                     .into_iter()
                     .collect(),
             });
-            (heat, line)
+            Some((heat, line))
         },
     );
     let side = props.side;
+    let Some((heat, line)) = (*built).clone() else {
+        return html! {
+            <div class="compare-column">
+                <h3 class="section-title">{ scheme.label() }</h3>
+                <p class="muted" role="status">{ format!("Computing {} at {} distances…", scheme.id(), plain(s.length as f64)) }</p>
+            </div>
+        };
+    };
     html! {
         <div class="compare-column">
             <h3 class="section-title">{ scheme.label() }</h3>
             <p class="entry small">{ scheme.entry() }</p>
-            <LineCard id={format!("compare-curve-{side}")} data={Shared::new(built.1.clone())}
+            <LineCard id={format!("compare-curve-{side}")} data={Shared::new(line)}
                 description={format!("How {} treats distance: the score position adds for a key k positions back.", scheme.id())}
                 file_stem={file_stem(s, scheme, "compare_curve")} aspect={0.6} />
-            <MatrixCard id={format!("compare-matrix-{side}")} data={Shared::new(built.0.clone())}
+            <MatrixCard id={format!("compare-matrix-{side}")} data={Shared::new(heat)}
                 description={format!("What {} adds to the score of every query and key.", scheme.id())}
                 file_stem={file_stem(s, scheme, "compare_matrix")} height={380.0} />
             <div class="explain">

@@ -21,7 +21,7 @@ use crate::state::{Action, Settings};
 const WORD: &str = "the";
 
 /// Work (positions × pairs) above which the chart samples every k-th position.
-const MAX_WORK: usize = 32_000_000;
+const MAX_WORK: usize = 8_000_000;
 
 /// The positions drawn: every one, or every `stride`-th when the sequence is very long.
 fn stride(s: &Settings) -> usize {

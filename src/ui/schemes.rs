@@ -6,8 +6,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::{CsvExport, Shared};
+use super::chart::{use_chunked, CsvExport, Shared};
 use super::code::CodePanel;
+use super::compare::column_inputs;
 use super::encoding::EncodingView;
 use super::file_stem;
 use super::heatmap::MatrixCard;
@@ -16,8 +17,9 @@ use super::offsets::OffsetsView;
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
 use crate::math::alibi::{bias_at_offset, steepest};
+use crate::math::chunked::Sequence;
 use crate::math::learned::{LearnedMatrix, INIT_STD};
-use crate::math::rope::{half_from_adjacent, Rope, RopePairing, RopeScaling};
+use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing, RopeScaling};
 use crate::math::scheme::Scheme;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
@@ -351,15 +353,35 @@ pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String 
     format!("{now} {reach}")
 }
 
+const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
+    m − n. Here, the score of q = k = (1, …, 1) against the distance, the mean over random \
+    vectors, and RoFormer's bound on how fast scores can decay with distance.";
+
 #[function_component(RopeDistanceView)]
 fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let key = (s.rope(), s.length, s.trained_length);
-    let computed = {
-        let settings = s.clone();
-        use_memo(key, move |_| rope_distance(&settings))
+    // Σ over every pair at every distance: computed a range of distances at a time.
+    let curves = use_chunked(column_inputs(s, Scheme::Rope), |s| {
+        let mut jobs = vec![s.rope().curves_job(s.length, 1024)];
+        if s.extension != Extension::None {
+            let plain =
+                crate::math::rope::Rope::new(s.d_model, s.base, s.rope_pairing, Default::default());
+            jobs.push(plain.curves_job(s.length, 2));
+        }
+        Sequence::new(jobs)
+    });
+    let computed = use_memo(curves.map(Shared::new), |curves| {
+        curves.as_ref().map(|c| rope_distance(&c.0 .0, &c.0 .1))
+    });
+    let Some((data, csv_rows)) = (*computed).clone() else {
+        return panel(
+            "rope-distance",
+            "RoPE by distance",
+            Scheme::Rope,
+            ROPE_DISTANCE_LEAD,
+            html! { <p class="muted" role="status">{ format!("Computing the score at {} distances…", plain(s.length as f64)) }</p> },
+        );
     };
-    let (data, csv_rows) = (computed.0.clone(), computed.1.clone());
     let csv: CsvExport = {
         let (rows, name) = (csv_rows, file_stem(s, "rope_distance"));
         Callback::from(move |_| {
@@ -375,9 +397,7 @@ fn rope_distance_view(props: &ViewProps) -> Html {
         "rope-distance",
         "RoPE by distance",
         Scheme::Rope,
-        "Rotating q by m·θ and k by n·θ leaves q·k depending only on m − n. Here, the score of \
-         q = k = (1, …, 1) against the distance, the mean over random vectors, and RoFormer's \
-         bound on how fast scores can decay with distance.",
+        ROPE_DISTANCE_LEAD,
         html! {
             <>
                 <LineCard id="rope-distance-chart" data={Shared::new(data)}
@@ -452,9 +472,11 @@ fn check_permutation(s: &Settings) -> String {
     )
 }
 
-fn rope_distance(s: &Settings) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
+/// The chart and CSV rows of RoPE's score by distance, from the curves of the settings' RoPE
+/// and, with an extension, of the same RoPE without it.
+fn rope_distance(s: &Settings, all: &[RopeCurves]) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
     let rope = s.rope();
-    let curves = rope.distance_curves(s.length, 1024);
+    let curves = &all[0];
     let mut series = vec![
         Series {
             width: 2.0,
@@ -490,9 +512,7 @@ fn rope_distance(s: &Settings) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
             )
         },
     ];
-    if s.extension != Extension::None {
-        let plain_rope =
-            crate::math::rope::Rope::new(s.d_model, s.base, s.rope_pairing, Default::default());
+    if let Some(without) = all.get(1) {
         series.push(Series {
             stroke: Stroke::Dashed,
             width: 1.2,
@@ -502,7 +522,7 @@ fn rope_distance(s: &Settings) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
                 Points::Uniform {
                     x0: 0.0,
                     dx: 1.0,
-                    ys: plain_rope.distance_curves(s.length, 2).ones,
+                    ys: without.ones.clone(),
                 },
             )
         });

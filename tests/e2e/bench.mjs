@@ -3,6 +3,7 @@
 //
 //   node bench.mjs                 # after `trunk build --release --offline`; every section
 //   ONLY=repaint node bench.mjs    # one section: repaint, firstpaint, longtasks, sidebyside, size
+//   ONLY=longtasks VIEWS=compare,rope/offsets node bench.mjs   # long tasks in some views only
 //
 // repaint     slider input → chart repainted. One sample: set the d_model slider (an `input`
 //             event, as a drag fires), wait until the chart has counted one more draw
@@ -148,7 +149,7 @@ const LONG_VIEWS = [
   ...['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'none'].flatMap((scheme) =>
     ['heatmap', 'offsets', 'attention', 'compare'].map((view) => ({ scheme, view }))),
   ...['waves', 'rotations', 'norms', 'addition'].map((view) => ({ scheme: 'sinusoidal', view })),
-];
+].filter(({ scheme, view }) => !process.env.VIEWS || process.env.VIEWS.split(',').some((v) => v === view || v === `${scheme}/${view}`));
 
 async function longTasks(browser, url) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
