@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod export;
 pub mod format;
+pub mod learn;
 pub mod math;
 pub mod plot;
 pub mod snippets;

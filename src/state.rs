@@ -270,10 +270,16 @@ pub enum View {
     Norms,
     Addition,
     Compare,
+    /// The guided lesson: one step of the story at a time, each with a live view.
+    Lesson,
+    /// Questions, some answered by setting the sliders.
+    Quiz,
 }
 
 impl View {
-    pub const ALL: [View; 8] = [
+    /// In the order of the tabs: the lesson first, the quiz last.
+    pub const ALL: [View; 10] = [
+        View::Lesson,
         View::Matrix,
         View::Attention,
         View::Offsets,
@@ -282,6 +288,7 @@ impl View {
         View::Norms,
         View::Addition,
         View::Compare,
+        View::Quiz,
     ];
 
     /// The identifier used in URLs and element ids.
@@ -295,6 +302,8 @@ impl View {
             View::Norms => "norms",
             View::Addition => "addition",
             View::Compare => "compare",
+            View::Lesson => "lesson",
+            View::Quiz => "quiz",
         }
     }
 
@@ -313,6 +322,8 @@ impl View {
             View::Norms => "Norms & scale",
             View::Addition => "Add or concatenate",
             View::Compare => "Compare schemes",
+            View::Lesson => "Lesson",
+            View::Quiz => "Quiz",
         }
     }
 }
@@ -546,6 +557,10 @@ pub struct Settings {
     pub compare_with: Scheme,
     /// Light or dark page and charts.
     pub theme: ThemeChoice,
+    /// The lesson step shown (1-based).
+    pub lesson: usize,
+    /// The quiz question shown (1-based).
+    pub question: usize,
 }
 
 impl Default for Settings {
@@ -582,6 +597,8 @@ impl Default for Settings {
             causal: false,
             compare_with: Scheme::Rope,
             theme: ThemeChoice::Auto,
+            lesson: 1,
+            question: 1,
         }
     }
 }
@@ -723,6 +740,12 @@ pub enum Action {
     SetCausal(bool),
     SetCompareWith(Scheme),
     SetTheme(ThemeChoice),
+    /// Opens a lesson step (1-based, clamped) with the view and sliders it sets.
+    GoToStep(usize),
+    /// Opens a quiz question (1-based, clamped).
+    SetQuestion(usize),
+    /// Replaces every setting at once (a lesson step's or a quiz task's starting point).
+    Preset(Box<Settings>),
 }
 
 impl Reducible for Settings {
@@ -737,7 +760,16 @@ impl Reducible for Settings {
             Action::SetBase(v) => next.base = BASE.accept(v).value,
             Action::SetVariant(v) => next.variant = v,
             Action::SetPalette(p) => next.palette = p,
+            // Opening the lesson opens its current step as the step sets it up.
+            Action::SetView(View::Lesson) if self.view != View::Lesson => {
+                next = crate::learn::lesson::preset(self.lesson, &self)
+            }
             Action::SetView(v) => next.view = v,
+            Action::GoToStep(n) => next = crate::learn::lesson::preset(n, &self),
+            Action::SetQuestion(n) => {
+                next.question = n.clamp(1, crate::learn::quiz::QUESTIONS.len())
+            }
+            Action::Preset(s) => next = *s,
             Action::SetAnchors(a) => {
                 let a = distinct(a.into_iter().take(MAX_ANCHORS).collect());
                 next.anchors = (!a.is_empty()).then_some(a);

@@ -38,8 +38,6 @@ pub struct Embed {
 pub struct Parsed {
     pub settings: Settings,
     pub embed: Option<Embed>,
-    /// The lesson step to open (`lesson=3`), 1-based.
-    pub lesson: Option<usize>,
     /// One sentence per parameter that was ignored or changed.
     pub notices: Vec<String>,
 }
@@ -97,6 +95,7 @@ fn shown(value: &str) -> String {
 /// Parameters in the order they are applied (later ones are checked against earlier ones:
 /// positions against the length, the ALiBi head against the head count).
 const ORDER: &[&str] = &[
+    "lesson",
     "scheme",
     "d_model",
     "length",
@@ -131,10 +130,11 @@ const ORDER: &[&str] = &[
     "causal",
     "trace",
     "with",
+    "question",
 ];
 
-/// Parameters read elsewhere (embedding, lessons).
-const OTHER: &[&str] = &["embed", "controls", "lesson"];
+/// Parameters read elsewhere (embedding).
+const OTHER: &[&str] = &["embed", "controls"];
 
 fn flag(key: &str, value: &str) -> Result<bool, String> {
     match value {
@@ -195,6 +195,36 @@ fn action(key: &str, value: &str, s: &Settings) -> Result<(Action, Option<String
             Scheme::from_id,
             &Scheme::ALL.map(Scheme::id),
         )?)),
+        "lesson" => {
+            let steps = crate::learn::lesson::STEPS.len();
+            Ok(match value.trim().parse::<usize>() {
+                Ok(n) if (1..=steps).contains(&n) => (Action::GoToStep(n), None),
+                Ok(n) if n > steps => (
+                    Action::GoToStep(steps),
+                    Some(format!(
+                        "lesson={}: the lesson has {steps} steps; showing the last.",
+                        shown(value)
+                    )),
+                ),
+                _ => (
+                    Action::GoToStep(1),
+                    Some(format!(
+                        "lesson={}: expected a step number from 1 to {steps}; showing step 1.",
+                        shown(value)
+                    )),
+                ),
+            })
+        }
+        "question" => {
+            let total = crate::learn::quiz::QUESTIONS.len();
+            match value.trim().parse::<usize>() {
+                Ok(n) if (1..=total).contains(&n) => plain_action(Action::SetQuestion(n)),
+                _ => Err(format!(
+                    "question={}: expected a question number from 1 to {total}; showing question 1.",
+                    shown(value)
+                )),
+            }
+        }
         "with" => plain_action(Action::SetCompareWith(pick(
             key,
             value,
@@ -346,6 +376,27 @@ pub fn parse(query: &str) -> Parsed {
         values.retain(|(k, _)| *k != key);
         values.push((key, value));
     }
+    // The lesson opens on a step, which sets the view and sliders before anything else; the
+    // step means nothing to another view.
+    let value_of = |key: &str| {
+        values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    let lesson = value_of("lesson");
+    match (value_of("embed").or_else(|| value_of("view")), lesson) {
+        (Some(v), None) if v == View::Lesson.id() => values.push(("lesson".into(), "1".into())),
+        (Some(v), Some(n)) if v != View::Lesson.id() => {
+            notices.push(format!(
+                "lesson={}: ignored, since the link opens “{}”, not the lesson.",
+                shown(&n),
+                shown(&v)
+            ));
+            values.retain(|(k, _)| k != "lesson");
+        }
+        _ => {}
+    }
     let get = |key: &str| {
         values
             .iter()
@@ -391,29 +442,27 @@ pub fn parse(query: &str) -> Parsed {
     if let Some(e) = &embed {
         settings.view = e.view;
     }
-    let lesson = get("lesson").map(|v| match v.parse::<usize>() {
-        Ok(n) if n >= 1 => n,
-        _ => {
-            notices.push(format!(
-                "lesson={}: expected a step number; starting at step 1.",
-                shown(v)
-            ));
-            1
-        }
-    });
     Parsed {
         settings,
         embed,
-        lesson,
         notices,
     }
 }
 
 /// The query string (without `?`) holding every setting that differs from the default, in a
-/// fixed order, plus the embedding and lesson parameters when given.
-pub fn to_query(s: &Settings, embed: Option<&Embed>, lesson: Option<usize>) -> String {
-    let d = Settings::default();
+/// fixed order, plus the embedding parameters when given. In the lesson, the step comes first
+/// and the rest is what differs from the step's own settings.
+pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
+    let in_lesson = s.view == View::Lesson;
+    let d = if in_lesson {
+        crate::learn::lesson::preset(s.lesson, &Settings::default())
+    } else {
+        Settings::default()
+    };
     let mut out: Vec<(&str, String)> = Vec::new();
+    if in_lesson {
+        out.push(("lesson", s.lesson.to_string()));
+    }
     let mut put = |key: &'static str, differs: bool, value: String| {
         if differs {
             out.push((key, value));
@@ -547,14 +596,12 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>, lesson: Option<usize>) -> S
         s.compare_with != d.compare_with,
         s.compare_with.id().into(),
     );
+    put("question", s.question != d.question, s.question.to_string());
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
         if !e.controls {
             out.insert(1, ("controls", "none".into()));
         }
-    }
-    if let Some(n) = lesson {
-        out.push(("lesson", n.to_string()));
     }
     out.iter()
         .map(|(k, v)| format!("{k}={}", encode(v)))

@@ -21,7 +21,7 @@ fn settings(actions: Vec<Action>) -> Settings {
 
 #[test]
 fn defaults_make_an_empty_query_and_back() {
-    assert_eq!(to_query(&Settings::default(), None, None), "");
+    assert_eq!(to_query(&Settings::default(), None), "");
     let p = parse("");
     assert_eq!(p.settings, Settings::default());
     assert!(p.notices.is_empty() && p.embed.is_none());
@@ -63,7 +63,7 @@ fn every_setting_survives_a_round_trip() {
         Action::SetTrace(1),
         Action::SetCompareWith(Scheme::Alibi),
     ]);
-    let q = to_query(&s, None, None);
+    let q = to_query(&s, None);
     let back = parse(&q);
     assert!(back.notices.is_empty(), "{:?}", back.notices);
     assert_eq!(back.settings, s, "query: {q}");
@@ -74,8 +74,8 @@ fn every_setting_survives_a_round_trip() {
 }
 
 #[test]
-fn embedding_and_lessons_are_read() {
-    let p = parse("?embed=offsets&controls=none&d_model=64&lesson=3");
+fn embedding_is_read() {
+    let p = parse("?embed=offsets&controls=none&d_model=64");
     assert_eq!(
         p.embed,
         Some(Embed {
@@ -84,10 +84,57 @@ fn embedding_and_lessons_are_read() {
         })
     );
     assert_eq!(p.settings.view, View::Offsets);
-    assert_eq!((p.settings.d_model, p.lesson), (64, Some(3)));
-    let q = to_query(&p.settings, p.embed.as_ref(), p.lesson);
+    assert_eq!(p.settings.d_model, 64);
+    let q = to_query(&p.settings, p.embed.as_ref());
     assert!(q.starts_with("embed=offsets&controls=none"), "{q}");
     assert_eq!(parse(&q).embed, p.embed);
+}
+
+#[test]
+fn a_lesson_link_opens_the_step_as_it_sets_itself_up() {
+    let p = parse("?lesson=6");
+    assert_eq!(p.settings.view, View::Lesson);
+    assert_eq!(
+        p.settings,
+        pe_explorer::learn::lesson::preset(6, &Settings::default())
+    );
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    // Step 6 is the learned table; a change on top of the step survives the round trip,
+    // including a change back to a default value the step had moved away from.
+    let mut s = p.settings.clone();
+    s.scheme = pe_explorer::math::scheme::Scheme::Sinusoidal;
+    s.d_model = 96;
+    let q = to_query(&s, None);
+    assert!(q.starts_with("lesson=6"), "{q}");
+    assert_eq!(parse(&q).settings, s);
+    // view=lesson alone is step 1; a step past the end is the last, with a notice.
+    assert_eq!(parse("?view=lesson").settings.lesson, 1);
+    let last = parse("?lesson=99");
+    assert_eq!(
+        last.settings.lesson,
+        pe_explorer::learn::lesson::STEPS.len()
+    );
+    assert_eq!(last.notices.len(), 1);
+    // An embedded step is a step.
+    let e = parse("?embed=lesson&lesson=2");
+    assert_eq!((e.settings.view, e.settings.lesson), (View::Lesson, 2));
+    // A step number means nothing to another view.
+    let other = parse("?view=waves&lesson=3");
+    assert_eq!(
+        (other.settings.view, other.settings.lesson),
+        (View::Waves, 1)
+    );
+    assert_eq!(other.notices.len(), 1);
+}
+
+#[test]
+fn a_quiz_question_is_a_link() {
+    let p = parse("?view=quiz&question=7");
+    assert_eq!((p.settings.view, p.settings.question), (View::Quiz, 7));
+    assert_eq!(parse(&to_query(&p.settings, None)).settings, p.settings);
+    let bad = parse("?view=quiz&question=999");
+    assert_eq!(bad.settings.question, 1);
+    assert_eq!(bad.notices.len(), 1);
 }
 
 #[test]
@@ -157,7 +204,7 @@ proptest! {
                 prop::sample::select(vec![
                     "d_model", "length", "base", "view", "scheme", "variant", "anchors", "dims",
                     "bases", "p", "k", "pair", "a", "b", "heads", "head", "buckets", "trained",
-                    "max_distance", "factor", "embed", "lesson", "theme", "x<y", "",
+                    "max_distance", "factor", "embed", "lesson", "question", "theme", "x<y", "",
                 ]),
                 prop_oneof![
                     Just("NaN".to_string()),
@@ -182,7 +229,7 @@ proptest! {
         let p = parse(&query);
         prop_assert!(valid(&p.settings), "{query}");
         // What we write back reads back to the same state.
-        let again = parse(&to_query(&p.settings, p.embed.as_ref(), p.lesson));
+        let again = parse(&to_query(&p.settings, p.embed.as_ref()));
         prop_assert_eq!(&again.settings, &p.settings);
         prop_assert!(again.notices.is_empty(), "{:?}", again.notices);
         // Notices stay short, whatever came in.

@@ -10,7 +10,9 @@ use super::addition::AdditionView;
 use super::attention::AttentionView;
 use super::browser;
 use super::compare::CompareView;
+use super::lesson::LessonView;
 use super::norms::NormsView;
+use super::quiz::QuizView;
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
@@ -41,6 +43,8 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
         View::Norms => html! { <NormsView {settings} {on_action} /> },
         View::Addition => html! { <AdditionView {settings} {on_action} /> },
         View::Compare => html! { <CompareView {settings} {on_action} /> },
+        View::Lesson => html! { <LessonView {settings} {on_action} /> },
+        View::Quiz => html! { <QuizView {settings} {on_action} /> },
     }
 }
 
@@ -79,7 +83,6 @@ pub fn app() -> Html {
     };
     let notices = use_state(|| start.notices.clone());
     let embed = start.embed.clone();
-    let lesson = start.lesson;
     let on_action = {
         let settings = settings.clone();
         Callback::from(move |a: Action| settings.dispatch(a))
@@ -89,7 +92,7 @@ pub fn app() -> Html {
     {
         let embed = embed.clone();
         use_effect_with((*settings).clone(), move |s| {
-            browser::replace_query(&url::to_query(s, embed.as_ref(), lesson));
+            browser::replace_query(&url::to_query(s, embed.as_ref()));
         });
     }
 
@@ -231,7 +234,7 @@ fn embed_page(props: &EmbedProps) -> Html {
             }
         });
     }
-    let full = browser::link(&url::to_query(&props.settings, None, None));
+    let full = browser::link(&url::to_query(&props.settings, None));
     browser::set_root_attribute("data-embed", "true");
     html! {
         <div class="embed" ref={root}>
@@ -280,7 +283,7 @@ fn share(props: &ShareProps) -> Html {
             );
         })
     };
-    let link = browser::link(&url::to_query(&props.settings, None, None));
+    let link = browser::link(&url::to_query(&props.settings, None));
     let embed = embed_code(&props.settings);
     let close = {
         let shown = shown.clone();
@@ -312,7 +315,7 @@ pub fn embed_code(s: &Settings) -> String {
         view: s.view,
         controls: true,
     };
-    let src = browser::link(&url::to_query(s, Some(&embed), None));
+    let src = browser::link(&url::to_query(s, Some(&embed)));
     format!(
         "<iframe src=\"{src}\" title=\"Positional Encoding Explorer: {}\" \
          style=\"width:100%;height:720px;border:0\" loading=\"lazy\" \

@@ -25,6 +25,10 @@ use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::state::{Action, Settings};
 
+/// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head
+/// cannot tell them apart.
+pub const TIE: f64 = 0.9999995;
+
 /// The width the demo runs at.
 pub fn demo_width(d_model: usize) -> usize {
     d_model.min(DEMO_MAX_WIDTH)
@@ -354,7 +358,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
                         The matrices below are computed without position.") }</p>
                 </div>
             } else {
-                <div class={classes!("verdict", if demo.summary_cosine >= 0.9999995 && demo.relation != Relation::DifferentWords { "verdict-tie" } else { "verdict-apart" })}
+                <div class={classes!("verdict", if demo.summary_cosine >= TIE && demo.relation != Relation::DifferentWords { "verdict-tie" } else { "verdict-apart" })}
                     role="status" aria-live="polite">
                     <p class="verdict-number">
                         <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
@@ -450,7 +454,7 @@ fn switch_on_text(scheme: Scheme) -> &'static str {
 }
 
 fn verdict(demo: &Demo, s: &Settings) -> String {
-    let tie = demo.summary_cosine >= 0.9999995;
+    let tie = demo.summary_cosine >= TIE;
     let on = positional_on(s);
     let gap = significant(1.0 - demo.summary_cosine, 3);
     match demo.relation {

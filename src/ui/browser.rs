@@ -228,3 +228,19 @@ pub fn set_root_attribute(name: &str, value: &str) {
         let _ = root.set_attribute(name, value);
     }
 }
+
+/// The page's local storage, when it may be used: sandboxed frames without same-origin access
+/// throw on the mere lookup, and private modes may refuse writes.
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// A saved value, or `None` when there is none or storage is unavailable.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Saves a value; returns whether it was saved.
+pub fn save(key: &str, value: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(key, value).is_ok())
+}

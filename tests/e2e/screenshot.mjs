@@ -8,8 +8,11 @@ const page = await browser.newPage({ viewport: { width: Number(width), height: N
 page.on('console', (m) => console.log(`[${m.type()}] ${m.text()}`));
 page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
 await page.goto(server.url + query);
-await waitForDraws(page, 'encoding-heatmap');
-await page.waitForTimeout(300);
+// Views without the encoding heatmap (the attention demo, the quiz) are given a moment instead.
+await page.waitForSelector('#main');
+await page.waitForTimeout(400);
+if (await page.$('#encoding-heatmap')) await waitForDraws(page, 'encoding-heatmap');
+await page.waitForTimeout(600);
 await page.screenshot({ path: out, fullPage: true });
 await browser.close();
 await server.close();

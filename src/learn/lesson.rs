@@ -1,0 +1,209 @@
+//! The lesson: short steps from "why order matters" to the bugs worth recognising, each one a
+//! paragraph and a live view that it sets up (view, scheme and sliders) for the student to play
+//! with.
+
+use crate::math::scheme::Scheme;
+use crate::math::sinusoidal::Variant;
+use crate::state::{Settings, View};
+
+/// One step of the lesson.
+pub struct Step {
+    pub title: &'static str,
+    /// The explanation, one paragraph.
+    pub text: &'static str,
+    /// What to try with the view, one sentence.
+    pub try_this: &'static str,
+    /// The view shown under the text.
+    pub view: View,
+    /// The settings the step starts from (applied to the defaults).
+    setup: fn(&mut Settings),
+}
+
+pub const STEPS: &[Step] = &[
+    Step {
+        title: "Why order matters",
+        text: "Self-attention compares every token with every other token, and nothing in that \
+               comparison says where a token stands. Shuffle the words and each one meets the same \
+               neighbours with the same scores, so it leaves the layer with the same output. \
+               Below, one attention head reads “dog bites man” and “man bites dog” with no \
+               position information: the dog is the dog, whoever bites whom.",
+        try_this: "Switch position information on in the demo and watch the two sentences come \
+                   apart.",
+        view: View::Attention,
+        setup: |s| {
+            s.scheme = Scheme::Sinusoidal;
+            s.attention_position = false;
+        },
+    },
+    Step {
+        title: "The sinusoidal formula",
+        text: "The original Transformer gives position p a vector of d_model numbers and adds it \
+               to the token's embedding. Pair i has the frequency ω_i = 1 / 10000^(2i/d_model): \
+               column 2i holds sin(p·ω_i) and column 2i + 1 holds cos(p·ω_i). In the heatmap \
+               each row is a position and each column a dimension. The left columns change \
+               quickly from row to row; the right ones hardly change at all.",
+        try_this: "Drag d_model and the length and watch the stripes stretch and multiply.",
+        view: View::Matrix,
+        setup: |s| {
+            s.d_model = 64;
+            s.length = 100;
+        },
+    },
+    Step {
+        title: "Frequencies and wavelengths",
+        text: "Pair i repeats every 2π/ω_i positions. With base 10,000 these wavelengths grow \
+               geometrically, from 2π ≈ 6.3 positions for the first pair to almost \
+               2π·10,000 ≈ 62,832 for the last. The fast pairs tell neighbours apart; the slow \
+               ones say roughly where in a long text a token is. The base decides how long the \
+               slowest waves get.",
+        try_this: "Lower the base to 100 and see the slowest wave fit inside the sequence.",
+        view: View::Waves,
+        setup: |s| {
+            s.d_model = 64;
+            s.length = 200;
+        },
+    },
+    Step {
+        title: "The rotation property",
+        text:
+            "Each pair (sin pω, cos pω) is a point on a circle. Moving k positions on turns that \
+               point by the angle kω, wherever it started, so PE(p + k) is PE(p) multiplied by \
+               rotation matrices that depend on k alone. One fixed linear map can therefore \
+               express “k positions further”, which is why the paper chose sines and cosines.",
+        try_this: "Change the position p and the offset k: the matrix M_k follows k only.",
+        view: View::Rotations,
+        setup: |s| {
+            s.d_model = 16;
+            s.length = 64;
+        },
+    },
+    Step {
+        title: "Dot product by offset",
+        text: "Because every pair turns by kω, the dot product PE(p)·PE(p + k) equals \
+               Σ cos(kω_i): it depends on the offset k and not on where you start, so the \
+               measured curves from different anchors land on one line. It is largest at k = 0 \
+               and falls with distance, though not steadily: it wobbles, and at small d_model it \
+               even turns negative.",
+        try_this: "Switch to comparing bases and see how the base stretches the curve.",
+        view: View::Offsets,
+        setup: |s| {
+            s.d_model = 64;
+            s.length = 256;
+        },
+    },
+    Step {
+        title: "Learned positions and their limit",
+        text: "BERT and GPT-2 use no formula: they learn a table with one vector per position \
+               (512 rows in BERT, 1024 in GPT-2) together with the rest of the model. The table \
+               here is untrained, random as at the start of training. A table has a last row: \
+               past the trained length there is no vector to look up, and the model cannot read \
+               the input at all.",
+        try_this: "Set the length below the trained length of 512 and the missing rows disappear.",
+        view: View::Matrix,
+        setup: |s| {
+            s.scheme = Scheme::Learned;
+            s.d_model = 64;
+            s.length = 600;
+            s.trained_length = 512;
+        },
+    },
+    Step {
+        title: "RoPE: rotate queries and keys",
+        text: "Rotary embeddings add nothing to the input. They cut each query and key into pairs \
+               of dimensions and turn pair i by the angle m·θ_i at position m. The score of \
+               positions m and n then depends on m − n alone: the rotation argument of step 4, \
+               now inside attention. The original LLaMA uses the base θ = 10,000; LLaMA 3 raised \
+               it to 500,000 so the slow pairs turn less over long contexts.",
+        try_this: "Set the base to 500000 and see the score fall off more slowly with distance.",
+        view: View::Offsets,
+        setup: |s| {
+            s.scheme = Scheme::Rope;
+            s.d_model = 128;
+            s.length = 512;
+        },
+    },
+    Step {
+        title: "ALiBi: a penalty that grows with distance",
+        text: "ALiBi has no position vectors either. Each head subtracts m·(i − j) from the score \
+               of query i and key j: a straight-line penalty for distance. With 8 heads the \
+               slopes m are 1/2, 1/4, …, 1/256, so some heads keep to their neighbours while \
+               others read the whole context. The penalty keeps growing the same way past the \
+               training length, which is why ALiBi extrapolates.",
+        try_this: "Step through the heads and compare how fast each one's colour deepens.",
+        view: View::Matrix,
+        setup: |s| {
+            s.scheme = Scheme::Alibi;
+            s.length = 64;
+        },
+    },
+    Step {
+        title: "T5: buckets of distance",
+        text: "T5 learns one bias per bucket of relative distance and adds it to the score. Short \
+               distances get a bucket each; longer ones share buckets that widen logarithmically, \
+               and every distance past max_distance (128 in T5) lands in the last one. The model \
+               knows “near” exactly and “far” only roughly.",
+        try_this: "Change the number of buckets and the max distance and watch the bands move.",
+        view: View::Matrix,
+        setup: |s| {
+            s.scheme = Scheme::T5;
+            s.length = 256;
+        },
+    },
+    Step {
+        title: "Add or concatenate?",
+        text: "The paper adds the position vector to the embedding instead of appending it. \
+               Adding keeps the width, and so the cost of every later layer, unchanged; the \
+               price is that meaning and position share the same dimensions and the model must \
+               learn to keep them apart. Concatenating keeps them separate but widens every \
+               vector. The paper also multiplies embeddings by √d_model first, so that the \
+               position signal does not drown them.",
+        try_this: "Toggle the √d_model scaling and compare the two inputs.",
+        view: View::Addition,
+        setup: |s| {
+            s.d_model = 64;
+            s.length = 12;
+        },
+    },
+    Step {
+        title: "Bugs worth recognising",
+        text: "Tutorials often get the exponent wrong: when the loop variable already steps \
+               0, 2, 4, … and the code writes 2·i/d_model again, the frequencies fall twice as \
+               fast and many more columns go flat. Libraries also differ on purpose: some put \
+               every sine first and every cosine after (the same numbers, columns reordered), \
+               and tensor2tensor spreads the frequencies slightly differently. A trained model \
+               only works with the layout it was trained with.",
+        try_this: "Switch the variant and compare each heatmap with the paper's.",
+        view: View::Matrix,
+        setup: |s| {
+            s.variant = Variant::TutorialBug;
+            s.d_model = 64;
+            s.length = 100;
+        },
+    },
+];
+
+/// The step numbered `n` (1-based, clamped to the steps there are).
+pub fn step(n: usize) -> &'static Step {
+    &STEPS[clamp(n) - 1]
+}
+
+/// `n` inside 1 ..= the number of steps.
+pub fn clamp(n: usize) -> usize {
+    n.clamp(1, STEPS.len())
+}
+
+/// The settings step `n` starts from: the defaults with the step's changes, keeping the
+/// reader's theme and palette and the quiz question they were on.
+pub fn preset(n: usize, current: &Settings) -> Settings {
+    let n = clamp(n);
+    let mut s = Settings {
+        theme: current.theme,
+        palette: current.palette,
+        question: current.question,
+        ..Settings::default()
+    };
+    (step(n).setup)(&mut s);
+    s.view = View::Lesson;
+    s.lesson = n;
+    s
+}

@@ -1,0 +1,609 @@
+//! The quiz: multiple-choice questions and interactive tasks. A task is answered by setting the
+//! sliders (and sometimes typing a number); its check measures those settings with the same
+//! functions the views draw with, and says what it measured.
+
+use std::f64::consts::TAU;
+
+use crate::format::{group_thousands, significant};
+use crate::math::alibi::{slopes, steepest};
+use crate::math::attention::Relation;
+use crate::math::offsets::closed_form;
+use crate::math::scheme::Scheme;
+use crate::math::sinusoidal::{Sinusoidal, Variant};
+use crate::state::{Settings, View};
+
+/// What a check found: whether the answer is right, and what was measured, in a sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    pub correct: bool,
+    pub message: String,
+}
+
+impl Checked {
+    fn right(message: impl Into<String>) -> Checked {
+        Checked {
+            correct: true,
+            message: message.into(),
+        }
+    }
+
+    fn wrong(message: impl Into<String>) -> Checked {
+        Checked {
+            correct: false,
+            message: message.into(),
+        }
+    }
+}
+
+/// How a question is answered.
+pub enum Kind {
+    /// Pick one of the options; `answer` is the right one's index.
+    Choice {
+        options: &'static [&'static str],
+        answer: usize,
+    },
+    /// Set up the view (the sliders, and `input` when it names a field) until `check` accepts.
+    Task {
+        /// The view the task is done in, shown under the question.
+        view: View,
+        /// The settings the task starts from (applied to the defaults).
+        setup: fn(&mut Settings),
+        /// The label of a number the student types, if the task needs one.
+        input: Option<&'static str>,
+        check: fn(&Settings, &str) -> Checked,
+    },
+}
+
+pub struct Question {
+    /// Stable identifier: the key of the saved progress.
+    pub id: &'static str,
+    pub prompt: &'static str,
+    pub kind: Kind,
+    /// Why the answer is what it is, shown after any answer.
+    pub explanation: &'static str,
+    /// The view that shows it, and the settings it opens with.
+    pub see: (View, fn(&mut Settings)),
+}
+
+fn sinusoidal(s: &mut Settings) {
+    s.scheme = Scheme::Sinusoidal;
+}
+
+pub const QUESTIONS: &[Question] = &[
+    Question {
+        id: "order",
+        prompt: "With no position information at all, what does a self-attention layer output \
+                 for the word “dog” in “dog bites man” and in “man bites dog”?",
+        kind: Kind::Choice {
+            options: &[
+                "Different vectors: “dog” is the subject in one sentence and the object in the other",
+                "Exactly the same vector",
+                "Vectors that differ by a little noise",
+                "Nothing: attention cannot run without positions",
+            ],
+            answer: 1,
+        },
+        explanation: "Attention sees a set of tokens. Reordering them reorders the outputs and \
+                      changes nothing else, so each word's output is identical in both sentences.",
+        see: (View::Attention, |s| s.attention_position = false),
+    },
+    Question {
+        id: "tell-apart",
+        prompt: "Task: make the attention head tell “dog bites man” from “man bites dog” \
+                 (keep the two sentences as they are).",
+        kind: Kind::Task {
+            view: View::Attention,
+            setup: |s| {
+                s.scheme = Scheme::Sinusoidal;
+                s.attention_position = false;
+            },
+            input: None,
+            check: check_tell_apart,
+        },
+        explanation: "Once each token carries its position, the two orders give different \
+                      scores, so different outputs.",
+        see: (View::Attention, |s| s.attention_position = true),
+    },
+    Question {
+        id: "fastest-wavelength",
+        prompt: "In the paper's encoding, after how many positions does the fastest pair \
+                 (i = 0) repeat?",
+        kind: Kind::Choice {
+            options: &["1", "10,000", "2π ≈ 6.28", "2π·10,000 ≈ 62,832"],
+            answer: 2,
+        },
+        explanation: "Pair 0 has ω = 1/10000⁰ = 1, so sin(p) and cos(p) repeat every 2π \
+                      positions, whatever the base.",
+        see: (View::Waves, sinusoidal),
+    },
+    Question {
+        id: "slowest-wavelength",
+        prompt: "Task: with the sinusoidal encoding, set the base so that the slowest pair's \
+                 wavelength is under 1,000 positions.",
+        kind: Kind::Task {
+            view: View::Waves,
+            setup: |s| {
+                s.d_model = 128;
+                s.length = 400;
+            },
+            input: None,
+            check: check_slowest_wavelength,
+        },
+        explanation: "The slowest pair's wavelength is 2π·base^((d − 2)/d), a little under \
+                      2π·base: at d_model 128, a base of about 170 or less keeps it under 1,000 \
+                      positions.",
+        see: (View::Waves, sinusoidal),
+    },
+    Question {
+        id: "sin-and-cos",
+        prompt: "Why does every frequency get both a sine and a cosine?",
+        kind: Kind::Choice {
+            options: &[
+                "So the values stay between −1 and 1",
+                "So that PE(p + k) is PE(p) turned by rotations that depend only on k",
+                "Because a sine alone is zero at position 0",
+                "To make d_model even",
+            ],
+            answer: 1,
+        },
+        explanation: "A (sin, cos) pair is a point on a circle; moving k positions turns it by \
+                      k·ω from anywhere, so one linear map per k relates every position to the \
+                      one k further on.",
+        see: (View::Rotations, sinusoidal),
+    },
+    Question {
+        id: "depends-on",
+        prompt: "For the sinusoidal encoding, the dot product PE(p)·PE(p + k) depends on…",
+        kind: Kind::Choice {
+            options: &[
+                "the position p only",
+                "both p and k",
+                "the offset k only",
+                "neither: it is the same for every pair of positions",
+            ],
+            answer: 2,
+        },
+        explanation: "PE(p)·PE(p + k) = Σ cos(k·ω_i): p cancels out.",
+        see: (View::Offsets, sinusoidal),
+    },
+    Question {
+        id: "negative-dot",
+        prompt: "Task: at d_model = 64, find an offset k at which PE(p)·PE(p + k) is negative. \
+                 Set d_model to 64, read the chart, and type k.",
+        kind: Kind::Task {
+            view: View::Offsets,
+            setup: |s| {
+                s.d_model = 128;
+                s.length = 256;
+            },
+            input: Some("offset k"),
+            check: check_negative_dot,
+        },
+        explanation: "Σ cos(k·ω_i) is a sum of waves; at small d_model there are few of them, \
+                      and at some offsets more of them point down than up.",
+        see: (View::Offsets, |s| {
+            s.d_model = 64;
+            s.length = 256;
+        }),
+    },
+    Question {
+        id: "bert-limit",
+        prompt: "BERT learns a table of 512 positions. What happens to a 600-token input?",
+        kind: Kind::Choice {
+            options: &[
+                "Positions past 511 reuse the last row",
+                "The table grows to fit",
+                "Positions wrap around to 0",
+                "It cannot be encoded: position 512 has no vector",
+            ],
+            answer: 3,
+        },
+        explanation: "A learned table has exactly as many rows as it was trained with; looking up \
+                      row 512 fails (in PyTorch, an IndexError), so such inputs are cut to 512.",
+        see: (View::Matrix, |s| {
+            s.scheme = Scheme::Learned;
+            s.length = 600;
+        }),
+    },
+    Question {
+        id: "gpt2",
+        prompt: "How many positions does GPT-2's learned table have?",
+        kind: Kind::Choice {
+            options: &["512", "1024", "2048", "As many as the input has"],
+            answer: 1,
+        },
+        explanation: "GPT-2 learns 1024 position vectors (BERT learns 512).",
+        see: (View::Matrix, |s| {
+            s.scheme = Scheme::Learned;
+            s.trained_length = 1024;
+            s.length = 1100;
+        }),
+    },
+    Question {
+        id: "rope-where",
+        prompt: "Where does RoPE put the position information?",
+        kind: Kind::Choice {
+            options: &[
+                "It adds a vector to each token embedding",
+                "It rotates the query and key vectors before their dot product",
+                "It adds a learned bias to each attention score",
+                "It rotates the value vectors",
+            ],
+            answer: 1,
+        },
+        explanation: "RoPE turns each pair of query and key dimensions by an angle proportional \
+                      to the position, so their dot product depends on the distance.",
+        see: (View::Offsets, |s| s.scheme = Scheme::Rope),
+    },
+    Question {
+        id: "llama-base",
+        prompt: "Which RoPE base θ do the original LLaMA and LLaMA 3 use?",
+        kind: Kind::Choice {
+            options: &[
+                "10,000 for both",
+                "500,000 and 10,000",
+                "10,000 and 500,000",
+                "1,000,000 for both",
+            ],
+            answer: 2,
+        },
+        explanation: "LLaMA kept the usual 10,000; LLaMA 3 raised it to 500,000 so that the \
+                      slow pairs turn less across long contexts.",
+        see: (View::Offsets, |s| {
+            s.scheme = Scheme::Rope;
+            s.base = 500_000.0;
+        }),
+    },
+    Question {
+        id: "alibi-slopes",
+        prompt: "ALiBi with 8 heads gives each head a slope m. Which are they?",
+        kind: Kind::Choice {
+            options: &[
+                "1, 2, 3, …, 8",
+                "1/8 for every head",
+                "Learned during training",
+                "1/2, 1/4, …, 1/256",
+            ],
+            answer: 3,
+        },
+        explanation: "The slopes form a geometric sequence starting at 2^(−8/n) with the same \
+                      ratio: for n = 8 heads, 1/2, 1/4, …, 1/256.",
+        see: (View::Matrix, |s| s.scheme = Scheme::Alibi),
+    },
+    Question {
+        id: "steepest-head",
+        prompt: "Task: with ALiBi and 8 heads, show the head whose penalty grows fastest with \
+                 distance.",
+        kind: Kind::Task {
+            view: View::Matrix,
+            setup: |s| {
+                s.scheme = Scheme::Alibi;
+                s.alibi_heads = 8;
+                s.alibi_head = 7;
+                s.length = 64;
+            },
+            input: None,
+            check: check_steepest_head,
+        },
+        explanation: "The first head has the largest slope, 1/2: its penalty grows by one every \
+                      two positions.",
+        see: (View::Matrix, |s| s.scheme = Scheme::Alibi),
+    },
+    Question {
+        id: "t5-far",
+        prompt: "In T5's relative bias (32 buckets, max distance 128), what do distances of 500 \
+                 and 5,000 have in common?",
+        kind: Kind::Choice {
+            options: &[
+                "They fall in the same bucket, so they get the same bias",
+                "Nothing: every distance has its own bias",
+                "Both are masked out",
+                "Both get a bias of zero",
+            ],
+            answer: 0,
+        },
+        explanation: "Every distance past max_distance shares the last bucket: far is far.",
+        see: (View::Matrix, |s| {
+            s.scheme = Scheme::T5;
+            s.length = 512;
+        }),
+    },
+    Question {
+        id: "add-or-concat",
+        prompt: "The paper adds the position vector to the token embedding. What does that keep \
+                 that concatenating would not?",
+        kind: Kind::Choice {
+            options: &[
+                "The position information, which concatenating would lose",
+                "The width d_model, and so the cost of every later layer",
+                "The order of the tokens in memory",
+                "Nothing: the two are the same",
+            ],
+            answer: 1,
+        },
+        explanation: "Adding keeps vectors d_model wide; concatenating would make them wider and \
+                      every weight matrix that reads them bigger.",
+        see: (View::Addition, sinusoidal),
+    },
+    Question {
+        id: "reordered-variant",
+        prompt: "Task: choose the variant whose heatmap is the paper's with its columns \
+                 reordered.",
+        kind: Kind::Task {
+            view: View::Matrix,
+            setup: |s| {
+                s.d_model = 32;
+                s.length = 64;
+            },
+            input: None,
+            check: check_reordered_variant,
+        },
+        explanation: "Putting every sine first and every cosine after keeps the paper's numbers \
+                      and frequencies; only the column order changes.",
+        see: (View::Matrix, |s| s.variant = Variant::Split),
+    },
+    Question {
+        id: "exponent-bug",
+        prompt: "A tutorial writes 10000^(2·i/d_model) while its loop variable i already steps \
+                 0, 2, 4, … What goes wrong?",
+        kind: Kind::Choice {
+            options: &[
+                "Nothing: it is the same formula",
+                "Sines and cosines swap places",
+                "The frequencies fall twice as fast, and many columns become almost constant",
+                "Values grow beyond 1",
+            ],
+            answer: 2,
+        },
+        explanation: "The exponent doubles, so the frequencies shrink twice as fast and the \
+                      slowest wavelength becomes 2π·base² instead of 2π·base.",
+        see: (View::Matrix, |s| s.variant = Variant::TutorialBug),
+    },
+];
+
+/// The question numbered `n` (1-based, clamped).
+pub fn question(n: usize) -> &'static Question {
+    &QUESTIONS[n.clamp(1, QUESTIONS.len()) - 1]
+}
+
+/// Whether option `picked` answers a multiple-choice question (tasks are checked, not picked).
+pub fn is_right_choice(q: &Question, picked: usize) -> bool {
+    matches!(q.kind, Kind::Choice { answer, .. } if answer == picked)
+}
+
+/// The settings a task starts from: the defaults with the task's changes, keeping the theme,
+/// the palette, the lesson step, and the quiz on screen at this question.
+pub fn task_preset(n: usize, current: &Settings) -> Settings {
+    let mut s = Settings {
+        theme: current.theme,
+        palette: current.palette,
+        lesson: current.lesson,
+        ..Settings::default()
+    };
+    if let Kind::Task { setup, .. } = &question(n).kind {
+        setup(&mut s);
+    }
+    s.view = View::Quiz;
+    s.question = n.clamp(1, QUESTIONS.len());
+    s
+}
+
+/// The settings that open the view a question's explanation points to.
+pub fn see_preset(q: &Question, current: &Settings) -> Settings {
+    let mut s = Settings {
+        theme: current.theme,
+        palette: current.palette,
+        ..Settings::default()
+    };
+    (q.see.1)(&mut s);
+    s.view = q.see.0;
+    s
+}
+
+/// The slowest pair's wavelength, 2π/ω, in positions.
+pub fn slowest_wavelength(s: &Settings) -> f64 {
+    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    TAU / e.omega(e.pair_count().saturating_sub(1))
+}
+
+fn check_slowest_wavelength(s: &Settings, _: &str) -> Checked {
+    if s.scheme != Scheme::Sinusoidal {
+        return Checked::wrong("Choose the sinusoidal scheme first.");
+    }
+    let wavelength = slowest_wavelength(s);
+    let shown = group_thousands(wavelength.round() as u64);
+    if wavelength < 1000.0 {
+        Checked::right(format!(
+            "Measured: with base {}, the slowest pair repeats every {shown} positions.",
+            significant(s.base, 4)
+        ))
+    } else {
+        Checked::wrong(format!(
+            "Measured: with base {}, the slowest pair repeats every {shown} positions; lower the \
+             base.",
+            significant(s.base, 4)
+        ))
+    }
+}
+
+/// Reads a whole number typed by the student: digits only (spaces around are fine).
+pub fn read_offset(text: &str) -> Result<i64, String> {
+    let t = text.trim();
+    match t.parse::<i64>() {
+        Ok(k) if (0..=1_000_000).contains(&k) => Ok(k),
+        Ok(_) => Err("Type an offset between 0 and 1,000,000.".into()),
+        Err(_) if t.is_empty() => Err("Type an offset k first.".into()),
+        Err(_) => Err("The offset should be a whole number, like 40.".into()),
+    }
+}
+
+fn check_negative_dot(s: &Settings, input: &str) -> Checked {
+    if s.d_model != 64 {
+        return Checked::wrong(format!(
+            "d_model is {}: set it to 64 first (the slider in the settings).",
+            s.d_model
+        ));
+    }
+    let k = match read_offset(input) {
+        Ok(k) => k,
+        Err(e) => return Checked::wrong(e),
+    };
+    let dot = closed_form(&Sinusoidal::new(Variant::Paper, 64, s.base), k);
+    let measured = format!(
+        "Measured: at d_model 64 and base {}, PE(p)·PE(p + {k}) = {} for every p.",
+        significant(s.base, 4),
+        significant(dot, 4)
+    );
+    if dot < 0.0 {
+        Checked::right(measured)
+    } else {
+        Checked::wrong(format!(
+            "{measured} That is not negative: look for where the curve dips below zero."
+        ))
+    }
+}
+
+fn check_steepest_head(s: &Settings, _: &str) -> Checked {
+    if s.scheme != Scheme::Alibi {
+        return Checked::wrong("Choose the ALiBi scheme first.");
+    }
+    if s.alibi_heads != 8 {
+        return Checked::wrong(format!("There are {} heads: set 8.", s.alibi_heads));
+    }
+    let all = slopes(s.alibi_heads);
+    let shown = s.alibi_slope();
+    let message = format!(
+        "Measured: head {} has slope {} (the steepest of the 8 is {}).",
+        s.alibi_head,
+        significant(shown, 4),
+        significant(steepest(&all), 4)
+    );
+    Checked {
+        correct: shown == steepest(&all),
+        message,
+    }
+}
+
+/// Whether the variant's columns are the paper's columns in another order (at this width and
+/// base, over the first `length` positions), and not in the same order.
+pub fn is_reordered_paper(variant: Variant, d_model: usize, base: f64, length: usize) -> bool {
+    let column = |v: Variant, c: usize| -> Vec<f64> {
+        let e = Sinusoidal::new(v, d_model, base);
+        (0..length).map(|p| e.row(p)[c]).collect()
+    };
+    let paper: Vec<Vec<f64>> = (0..d_model).map(|c| column(Variant::Paper, c)).collect();
+    let mine: Vec<Vec<f64>> = (0..d_model).map(|c| column(variant, c)).collect();
+    let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+    // A bijection: each column of the variant matches a paper column not used before.
+    let mut used = vec![false; d_model];
+    for m in &mine {
+        match (0..d_model).find(|&c| !used[c] && close(m, &paper[c])) {
+            Some(c) => used[c] = true,
+            None => return false,
+        }
+    }
+    let same_order = mine.iter().zip(&paper).all(|(a, b)| close(a, b));
+    !same_order
+}
+
+fn check_reordered_variant(s: &Settings, _: &str) -> Checked {
+    if s.scheme != Scheme::Sinusoidal {
+        return Checked::wrong("Choose the sinusoidal scheme first.");
+    }
+    let d = s.d_model.min(64);
+    if is_reordered_paper(s.variant, d, s.base, 64) {
+        Checked::right(format!(
+            "Measured: every column of “{}” is one of the paper's columns, in another order.",
+            s.variant.label()
+        ))
+    } else if s.variant == Variant::Paper {
+        Checked::wrong("That is the paper's own layout: nothing is reordered.")
+    } else {
+        Checked::wrong(format!(
+            "Measured: “{}” has columns the paper does not have (its frequencies or exponents \
+             differ), so it is not a reordering.",
+            s.variant.label()
+        ))
+    }
+}
+
+fn check_tell_apart(s: &Settings, _: &str) -> Checked {
+    let demo = crate::ui::attention::demo(s);
+    if !matches!(demo.relation, Relation::Reversed | Relation::Reordered) {
+        return Checked::wrong(
+            "The two sentences should hold the same words in another order, as “dog bites \
+             man” and “man bites dog” do.",
+        );
+    }
+    if let Some(problem) = demo.problem {
+        return Checked::wrong(problem);
+    }
+    let c = demo.summary_cosine;
+    let measured = format!(
+        "Measured: the cosine similarity of the two sentences' pooled outputs is {}.",
+        significant(c, 7)
+    );
+    if c < crate::ui::attention::TIE {
+        Checked::right(format!("{measured} The head now tells them apart."))
+    } else {
+        Checked::wrong(format!(
+            "{measured} That is 1: the head still cannot tell them apart."
+        ))
+    }
+}
+
+/// Progress through the quiz: for each question answered, whether the last answer was right.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    answers: Vec<(&'static str, bool)>,
+}
+
+impl Progress {
+    /// Reads saved progress (`id:1,id:0`); unknown ids and malformed parts are skipped.
+    pub fn parse(text: &str) -> Progress {
+        let mut p = Progress::default();
+        for part in text.split(',') {
+            let Some((id, v)) = part.split_once(':') else {
+                continue;
+            };
+            let Some(q) = QUESTIONS.iter().find(|q| q.id == id) else {
+                continue;
+            };
+            match v {
+                "1" => p.record(q.id, true),
+                "0" => p.record(q.id, false),
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// The text saved.
+    pub fn to_text(&self) -> String {
+        self.answers
+            .iter()
+            .map(|(id, ok)| format!("{id}:{}", u8::from(*ok)))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Records an answer to a question (replacing an earlier one).
+    pub fn record(&mut self, id: &'static str, correct: bool) {
+        self.answers.retain(|(i, _)| *i != id);
+        self.answers.push((id, correct));
+    }
+
+    /// The last answer's verdict, if the question was answered.
+    pub fn get(&self, id: &str) -> Option<bool> {
+        self.answers.iter().find(|(i, _)| *i == id).map(|a| a.1)
+    }
+
+    /// Questions whose last answer was right.
+    pub fn score(&self) -> usize {
+        self.answers.iter().filter(|a| a.1).count()
+    }
+
+    pub fn answered(&self) -> usize {
+        self.answers.len()
+    }
+}

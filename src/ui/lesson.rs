@@ -1,0 +1,80 @@
+//! The guided lesson: one step at a time, its paragraph above the live view it sets up.
+
+use yew::prelude::*;
+
+use super::app::{view_html, ViewProps};
+use super::browser;
+use crate::learn::lesson::{clamp, step, STEPS};
+use crate::state::{Action, View};
+
+#[function_component(LessonView)]
+pub fn lesson_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let n = clamp(s.lesson);
+    let total = STEPS.len();
+    let current = step(n);
+    let go = |m: usize| {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::GoToStep(m)))
+    };
+    let to_quiz = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::SetView(View::Quiz)))
+    };
+    html! {
+        <>
+            <section class="panel lesson" aria-labelledby="lesson-title">
+                <div class="lesson-head">
+                    <p class="lesson-count" id="lesson-count">{ format!("Lesson · step {n} of {total}") }</p>
+                    <progress class="lesson-progress" max={total.to_string()} value={n.to_string()}
+                        aria-labelledby="lesson-count" />
+                </div>
+                <h2 id="lesson-title">{ current.title }</h2>
+                <p class="lesson-text">{ current.text }</p>
+                <p class="lesson-try"><strong>{ "Try this: " }</strong>{ current.try_this }</p>
+                <div class="lesson-nav">
+                    <button type="button" class="button" id="lesson-back" disabled={n == 1} onclick={go(n.saturating_sub(1))}>
+                        { "← Back" }
+                    </button>
+                    if n < total {
+                        <button type="button" class="button button-primary" id="lesson-next" onclick={go(n + 1)}>
+                            { "Next →" }
+                        </button>
+                    } else {
+                        <button type="button" class="button button-primary" id="lesson-quiz" onclick={to_quiz}>
+                            { "Take the quiz →" }
+                        </button>
+                    }
+                    <button type="button" class="button" id="lesson-reset" onclick={go(n)}
+                        title="Put the view and sliders back as this step set them">
+                        { "Reset this step" }
+                    </button>
+                    <a class="lesson-link" href={browser::link(&format!("lesson={n}"))} target="_blank" rel="noopener">
+                        { "Link to this step" }
+                    </a>
+                </div>
+                <nav aria-label="Lesson steps">
+                    <ol class="lesson-steps">
+                        { for STEPS.iter().enumerate().map(|(i, st)| {
+                            let m = i + 1;
+                            let here = m == n;
+                            html! {
+                                <li>
+                                    <button type="button" class={classes!("lesson-step", here.then_some("lesson-step-here"), (m < n).then_some("lesson-step-done"))}
+                                        aria-current={here.then_some("step")}
+                                        aria-label={format!("Step {m}: {}", st.title)} title={st.title}
+                                        onclick={go(m)}>
+                                        { m }
+                                    </button>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                </nav>
+            </section>
+            <div class="lesson-view" data-step={n.to_string()} data-view={current.view.id()}>
+                { view_html(current.view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }
+            </div>
+        </>
+    }
+}
