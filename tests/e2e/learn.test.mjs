@@ -1,0 +1,249 @@
+// End-to-end tests of the lesson and the quiz: walk every lesson step (each sets the view it
+// promises), answer every question (one wrongly first), check the feedback and the score, reload
+// and find the progress kept, and run both inside a sandboxed frame that may not save.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, DIST } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query = '') {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url + query);
+  await page.waitForSelector('#main');
+  return { page, errors, context };
+}
+
+// What each step promises: its view, its scheme, and one slider it sets.
+const STEPS = [
+  { title: 'Why order matters', view: 'attention', scheme: 'sinusoidal' },
+  { title: 'The sinusoidal formula', view: 'heatmap', scheme: 'sinusoidal', d_model: '64' },
+  { title: 'Frequencies and wavelengths', view: 'waves', scheme: 'sinusoidal', length: '200' },
+  { title: 'The rotation property', view: 'rotations', scheme: 'sinusoidal', d_model: '16' },
+  { title: 'Dot product by offset', view: 'offsets', scheme: 'sinusoidal', length: '256' },
+  { title: 'Learned positions and their limit', view: 'heatmap', scheme: 'learned', length: '600' },
+  { title: 'RoPE: rotate queries and keys', view: 'offsets', scheme: 'rope', length: '512' },
+  { title: 'ALiBi: a penalty that grows with distance', view: 'heatmap', scheme: 'alibi' },
+  { title: 'T5: buckets of distance', view: 'heatmap', scheme: 't5', length: '256' },
+  { title: 'Add or concatenate?', view: 'addition', scheme: 'sinusoidal', length: '12' },
+  { title: 'Bugs worth recognising', view: 'heatmap', scheme: 'sinusoidal', variant: 'tutorial-bug' },
+];
+
+async function expectStep(page, n) {
+  const step = STEPS[n - 1];
+  await page.waitForFunction((t) => document.getElementById('lesson-title')?.textContent === t, step.title);
+  assert.equal(await page.locator('.lesson-view').getAttribute('data-view'), step.view, `step ${n} view`);
+  assert.equal(await page.locator('.lesson-view').getAttribute('data-step'), String(n));
+  assert.equal(await page.locator('#scheme').inputValue(), step.scheme, `step ${n} scheme`);
+  for (const key of ['d_model', 'length']) {
+    if (step[key]) {
+      const id = key === 'd_model' ? '#d-model-value' : '#length-value';
+      assert.equal(await page.locator(id).inputValue(), step[key], `step ${n} ${key}`);
+    }
+  }
+  if (step.variant) assert.equal(await page.locator('#variant').inputValue(), step.variant);
+  assert.match(await page.locator('.lesson-count').textContent(), new RegExp(`step ${n} of ${STEPS.length}`));
+  assert.equal(await page.locator('.lesson-step[aria-current="step"]').textContent(), String(n));
+  // Every step is a link.
+  assert.ok(new URL(page.url()).searchParams.get('lesson') === String(n), page.url());
+  // The step's own view is really there (its panel, with content).
+  assert.ok(await page.locator('.lesson-view .panel').count() >= 1, `step ${n} shows a view`);
+}
+
+test('the lesson walks from the first step to the quiz, each step setting its view', async () => {
+  const { page, errors, context } = await open('?lesson=1');
+  assert.equal(await page.locator('#lesson-back').isDisabled(), true);
+  for (let n = 1; n <= STEPS.length; n += 1) {
+    await expectStep(page, n);
+    if (n < STEPS.length) await page.click('#lesson-next');
+  }
+  // Back, then forward again by the step list.
+  await page.click('#lesson-back');
+  await expectStep(page, STEPS.length - 1);
+  await page.click('.lesson-step[aria-label^="Step 2:"]');
+  await expectStep(page, 2);
+  // The student plays with the sliders; "Reset this step" puts the step's settings back.
+  await page.fill('#d-model-value', '200');
+  await page.press('#d-model-value', 'Enter');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('d_model') === '200');
+  await page.click('#lesson-reset');
+  await page.waitForFunction(() => document.getElementById('d-model-value').value === '64');
+  // A changed step is a link too: reloading keeps the change on top of the step.
+  await page.selectOption('#scheme', 'rope');
+  await page.reload();
+  await page.waitForSelector('#lesson-title');
+  assert.equal(await page.locator('#scheme').inputValue(), 'rope');
+  assert.equal(await page.locator('#lesson-title').textContent(), STEPS[1].title);
+  // The last step leads to the quiz.
+  await page.goto(`${server.url}?lesson=${STEPS.length}`);
+  await page.click('#lesson-quiz');
+  await page.waitForSelector('#quiz-title');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a lesson link opens its step, also embedded, and a bad step number says so', async () => {
+  const { page, errors, context } = await open('?embed=lesson&lesson=7');
+  await expectStep(page, 7);
+  assert.equal(await page.locator('.site-header').count(), 0, 'no page chrome when embedded');
+  await page.click('#lesson-next');
+  await expectStep(page, 8);
+  assert.equal(new URL(page.url()).searchParams.get('embed'), 'lesson');
+  await page.goto(`${server.url}?lesson=42`);
+  await expectStep(page, STEPS.length);
+  assert.match(await page.locator('.notices').textContent(), /lesson=42/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The right option of each multiple-choice question (a distinctive part of its text).
+const RIGHT = {
+  order: 'Exactly the same vector',
+  'fastest-wavelength': '2π ≈ 6.28',
+  'sin-and-cos': 'depend only on k',
+  'depends-on': 'the offset k only',
+  'bert-limit': 'It cannot be encoded',
+  gpt2: '1024',
+  'rope-where': 'It rotates the query and key',
+  'llama-base': '10,000 and 500,000',
+  'alibi-slopes': '1/2, 1/4',
+  't5-far': 'same bucket',
+  'add-or-concat': 'The width d_model',
+  'exponent-bug': 'fall twice as fast',
+};
+
+/** An offset k with Σ cos(k·ωᵢ) < 0 at d_model 64, base 10000: computed here, independently. */
+function negativeOffset() {
+  for (let k = 1; k < 5000; k += 1) {
+    let sum = 0;
+    for (let i = 0; i < 32; i += 1) sum += Math.cos(k * 10000 ** (-(2 * i) / 64));
+    if (sum < -1e-9) return k;
+  }
+  throw new Error('no negative offset');
+}
+
+async function setField(page, id, value) {
+  await page.fill(id, String(value));
+  await page.press(id, 'Enter');
+}
+
+// How to solve each task with the controls a student has.
+const SOLVE = {
+  'tell-apart': async (page) => page.click('label[for="attention-position-on"]'),
+  'slowest-wavelength': async (page) => setField(page, '#base-value', 100),
+  'negative-dot': async (page) => {
+    await setField(page, '#d-model-value', 64);
+    await page.fill('#quiz-input', String(negativeOffset()));
+  },
+  'steepest-head': async (page) => setField(page, '#alibi-head-value', 0),
+  'reordered-variant': async (page) => page.selectOption('#variant', 'split'),
+};
+
+async function score(page) {
+  const text = await page.locator('#quiz-score').textContent();
+  return Number(text.match(/Score: (\d+) of (\d+)/)[1]);
+}
+
+async function feedback(page) {
+  await page.waitForSelector('#quiz-feedback');
+  return page.locator('#quiz-feedback').textContent();
+}
+
+test('the quiz: every question answered right (one wrong first), feedback, score, progress kept', async () => {
+  const { page, errors, context } = await open('?view=quiz');
+  const total = await page.locator('.quiz-map li').count();
+  assert.ok(total >= 12);
+  assert.equal(await score(page), 0);
+
+  // One wrong answer first: the feedback says so, explains, and links to the view.
+  const first = await page.locator('.quiz-card').getAttribute('data-question');
+  assert.equal(first, 'order');
+  await page.locator('.quiz-option label', { hasText: 'Different vectors' }).click();
+  await page.click('#quiz-check');
+  assert.match(await feedback(page), /^Not yet\./);
+  assert.equal(await score(page), 0);
+  const see = new URL(await page.locator('.quiz-see').getAttribute('href'));
+  assert.equal(see.searchParams.get('view'), 'attention');
+  assert.match(await page.locator('.quiz-map li:first-child button').getAttribute('aria-label'), /answered wrongly/);
+
+  // A task checked against the settings as they start is not yet solved.
+  let tasks = 0;
+  for (let n = 1; n <= total; n += 1) {
+    if (n > 1) await page.click('#quiz-next');
+    await page.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), n);
+    const id = await page.locator('.quiz-card').getAttribute('data-question');
+    if (SOLVE[id]) {
+      tasks += 1;
+      if (id !== 'negative-dot') {
+        await page.click('#quiz-check');
+        assert.match(await feedback(page), /^Not yet\./, `${id} is not solved by its starting point`);
+      }
+      await SOLVE[id](page);
+      await page.click('#quiz-check');
+    } else {
+      assert.ok(RIGHT[id], `an answer for ${id}`);
+      await page.locator('.quiz-option label', { hasText: RIGHT[id] }).click();
+      await page.click('#quiz-check');
+    }
+    const said = await feedback(page);
+    assert.match(said, /^Correct\./, `${id}: ${said}`);
+    if (SOLVE[id] && id !== 'reordered-variant') assert.match(said, /Measured/, `${id} reports what it measured`);
+  }
+  assert.ok(tasks >= 4);
+  assert.equal(await score(page), total);
+
+  // Reload: the progress is still there.
+  await page.reload();
+  await page.waitForSelector('#quiz-score');
+  assert.equal(await score(page), total);
+  const labels = await page.locator('.quiz-map button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
+  assert.ok(labels.every((l) => l.endsWith('answered correctly')), labels.join('; '));
+  // Start over clears it.
+  await page.click('#quiz-start-over');
+  assert.equal(await score(page), 0);
+  await page.reload();
+  await page.waitForSelector('#quiz-score');
+  assert.equal(await score(page), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('in a sandboxed frame that may not save, the quiz still works and says progress is not kept', async () => {
+  const { page, errors, context } = await open();
+  await page.setContent(`<!DOCTYPE html><html><body>
+    <iframe id="f" sandbox="allow-scripts" style="width:1100px;height:900px;border:0"
+      src="${server.url}?embed=quiz"></iframe></body></html>`);
+  const frame = page.frameLocator('#f');
+  await frame.locator('#quiz-no-storage').waitFor();
+  await frame.locator('.quiz-option label', { hasText: RIGHT.order }).click();
+  await frame.locator('#quiz-check').click();
+  await frame.locator('#quiz-feedback').waitFor();
+  assert.match(await frame.locator('#quiz-feedback').textContent(), /^Correct\./);
+  assert.match(await frame.locator('#quiz-score').textContent(), /Score: 1 of/);
+  // The lesson works in the same frame.
+  await page.setContent(`<!DOCTYPE html><html><body>
+    <iframe id="g" sandbox="allow-scripts" style="width:1100px;height:900px;border:0"
+      src="${server.url}?embed=lesson&lesson=4"></iframe></body></html>`);
+  const lesson = page.frameLocator('#g');
+  await lesson.locator('#lesson-title').waitFor();
+  assert.equal(await lesson.locator('#lesson-title').textContent(), STEPS[3].title);
+  await lesson.locator('#lesson-next').click();
+  await lesson.locator('#lesson-title', { hasText: STEPS[4].title }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
