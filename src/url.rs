@@ -384,18 +384,38 @@ pub fn parse(query: &str) -> Parsed {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.clone())
     };
-    let lesson = value_of("lesson");
-    match (value_of("embed").or_else(|| value_of("view")), lesson) {
-        (Some(v), None) if v == View::Lesson.id() => values.push(("lesson".into(), "1".into())),
-        (Some(v), Some(n)) if v != View::Lesson.id() => {
+    let target = value_of("embed").or_else(|| value_of("view"));
+    let (lesson, question) = (value_of("lesson"), value_of("question"));
+    let opens = |view: View| target.as_deref() == Some(view.id());
+    match lesson {
+        None if opens(View::Lesson) => values.push(("lesson".into(), "1".into())),
+        Some(n) if target.is_some() && !opens(View::Lesson) => {
             notices.push(format!(
-                "lesson={}: ignored, since the link opens “{}”, not the lesson.",
-                shown(&n),
-                shown(&v)
+                "lesson={}: ignored, since the link does not open the lesson.",
+                shown(&n)
             ));
             values.retain(|(k, _)| k != "lesson");
         }
         _ => {}
+    }
+    // Likewise a quiz task opens on the settings it starts from.
+    let mut start = Settings::default();
+    match question {
+        Some(n) if !opens(View::Quiz) => {
+            notices.push(format!(
+                "question={}: ignored, since the link does not open the quiz.",
+                shown(&n)
+            ));
+            values.retain(|(k, _)| k != "question");
+        }
+        Some(n) => {
+            if let Ok(n) = n.trim().parse::<usize>() {
+                if crate::learn::quiz::is_task(n) {
+                    start = crate::learn::quiz::task_preset(n, &start);
+                }
+            }
+        }
+        None => {}
     }
     let get = |key: &str| {
         values
@@ -404,7 +424,7 @@ pub fn parse(query: &str) -> Parsed {
             .map(|(_, v)| v.as_str())
     };
 
-    let mut settings = Rc::new(Settings::default());
+    let mut settings = Rc::new(start);
     for key in ORDER {
         if let Some(value) = get(key) {
             match action(key, value, &settings) {
@@ -454,14 +474,25 @@ pub fn parse(query: &str) -> Parsed {
 /// and the rest is what differs from the step's own settings.
 pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
     let in_lesson = s.view == View::Lesson;
+    let in_quiz = s.view == View::Quiz;
     let d = if in_lesson {
         crate::learn::lesson::preset(s.lesson, &Settings::default())
+    } else if in_quiz && crate::learn::quiz::is_task(s.question) {
+        crate::learn::quiz::task_preset(s.question, &Settings::default())
     } else {
         Settings::default()
     };
     let mut out: Vec<(&str, String)> = Vec::new();
     if in_lesson {
         out.push(("lesson", s.lesson.to_string()));
+    }
+    if in_quiz {
+        if embed.is_none() {
+            out.push(("view", View::Quiz.id().into()));
+        }
+        if s.question != 1 {
+            out.push(("question", s.question.to_string()));
+        }
     }
     let mut put = |key: &'static str, differs: bool, value: String| {
         if differs {
@@ -475,7 +506,7 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
             .join(",")
     };
     let bit = |b: bool| if b { "1".to_string() } else { "0".to_string() };
-    if embed.is_none() {
+    if embed.is_none() && !in_quiz {
         put("view", s.view != d.view, s.view.id().into());
     }
     put("scheme", s.scheme != d.scheme, s.scheme.id().into());
@@ -596,7 +627,6 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
         s.compare_with != d.compare_with,
         s.compare_with.id().into(),
     );
-    put("question", s.question != d.question, s.question.to_string());
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
         if !e.controls {

@@ -109,6 +109,10 @@ fn slowest_wavelength_task() {
         s.scheme = Scheme::Rope;
     });
     assert!(!check("slowest-wavelength", &other, "").correct);
+    // Shrinking d_model instead of the base is not the answer.
+    let narrow = task("slowest-wavelength", |s| s.d_model = 2);
+    assert!(slowest_wavelength(&narrow) < 1000.0);
+    assert!(!check("slowest-wavelength", &narrow, "").correct);
 }
 
 #[test]
@@ -164,6 +168,16 @@ fn reordered_variant_task() {
     for v in [Variant::Paper, Variant::T2t, Variant::TutorialBug] {
         assert!(!pick(v).correct, "{v:?}");
     }
+    let tiny = task("reordered-variant", |s| {
+        s.variant = Variant::Split;
+        s.d_model = 2;
+    });
+    let c = check("reordered-variant", &tiny, "");
+    assert!(
+        !c.correct && c.message.contains("raise d_model"),
+        "{}",
+        c.message
+    );
 }
 
 #[test]
@@ -179,6 +193,19 @@ fn tell_apart_task() {
         s.sentences = ["dog bites man".into(), "cat eats fish".into()];
     });
     assert!(!check("tell-apart", &cheat, "").correct);
+    // A causal mask breaks the tie without any position information: not the answer either.
+    let masked = task("tell-apart", |s| s.causal = true);
+    let m = pe_explorer::ui::attention::demo(&masked);
+    assert!(
+        m.summary_cosine < pe_explorer::ui::attention::TIE,
+        "the mask alone does tell them apart"
+    );
+    assert!(!check("tell-apart", &masked, "").correct);
+    let both = task("tell-apart", |s| {
+        s.causal = true;
+        s.attention_position = true;
+    });
+    assert!(!check("tell-apart", &both, "").correct);
 }
 
 #[test]
@@ -210,6 +237,30 @@ fn the_facts_the_quiz_states_hold_in_the_app() {
     assert_eq!((t5.num_buckets, t5.max_distance), (32, 128));
     assert_eq!(t5.bucket(-500), t5.bucket(-5000));
     assert_ne!(t5.bucket(-5), t5.bucket(-50));
+    // …and with 32 bidirectional buckets the last one starts at distance 91 (lesson step 9).
+    assert_eq!(t5.saturation_distance(), 91);
+    // Lesson step 3: the slowest wavelength at d_model 64 is 47,117 positions; at base 30 it fits
+    // in the step's 200 positions.
+    let mut s64 = Settings {
+        d_model: 64,
+        ..Settings::default()
+    };
+    assert_eq!(slowest_wavelength(&s64).round(), 47_117.0);
+    s64.base = 30.0;
+    assert!(slowest_wavelength(&s64) < 200.0);
+    // Lesson step 5: at d_model 16 the dot product dips below zero within the step's 256 offsets,
+    // while at the step's own d_model 64 it does not.
+    let first_negative = |d: usize| {
+        let e = Sinusoidal::new(Variant::Paper, d, 10_000.0);
+        (0..5000).find(|&k| pe_explorer::math::offsets::closed_form(&e, k) < 0.0)
+    };
+    assert!(first_negative(16).unwrap() < 256);
+    assert!(first_negative(64).unwrap() >= 256);
+    // The negative-dot task's chart (length 1024) shows one at d_model 64.
+    assert!(first_negative(64).unwrap() < 1024);
+    // Lesson step 8: at length 64 the steepest head's penalty reaches 31.5, the gentlest's 0.25.
+    assert_eq!(s[0] * 63.0, 31.5);
+    assert!((s[7] * 63.0 - 0.25).abs() < 0.01);
     // The fastest pair of the paper repeats every 2π positions, whatever the base.
     for base in [100.0, 10_000.0, 500_000.0] {
         let e = Sinusoidal::new(Variant::Paper, 64, base);

@@ -1,6 +1,7 @@
 //! Property tests over the full ranges the sliders and the URL allow (d_model 2 … 4096, length
 //! 1 … 65,536, base 10 … 1,000,000, every variant, pairing and extension): every value the
 //! views draw is finite, and the norms are what the formulas say.
+#![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::binning::Bins;

@@ -132,6 +132,24 @@ fn a_quiz_question_is_a_link() {
     let p = parse("?view=quiz&question=7");
     assert_eq!((p.settings.view, p.settings.question), (View::Quiz, 7));
     assert_eq!(parse(&to_query(&p.settings, None)).settings, p.settings);
+    // A task opens on the settings it starts from, and changes on top of them are kept.
+    let quiz = &pe_explorer::learn::quiz::QUESTIONS;
+    let n = quiz.iter().position(|q| q.id == "steepest-head").unwrap() + 1;
+    let t = parse(&format!("?view=quiz&question={n}"));
+    assert_eq!(
+        t.settings,
+        pe_explorer::learn::quiz::task_preset(n, &Settings::default())
+    );
+    assert_eq!(t.settings.scheme, pe_explorer::math::scheme::Scheme::Alibi);
+    let mut moved = t.settings.clone();
+    moved.alibi_head = 0;
+    moved.scheme = pe_explorer::math::scheme::Scheme::Sinusoidal;
+    assert_eq!(parse(&to_query(&moved, None)).settings, moved);
+    assert_eq!(
+        parse("?question=3").notices.len(),
+        1,
+        "a question needs the quiz"
+    );
     let bad = parse("?view=quiz&question=999");
     assert_eq!(bad.settings.question, 1);
     assert_eq!(bad.notices.len(), 1);

@@ -23,8 +23,9 @@ pub const STEPS: &[Step] = &[
     Step {
         title: "Why order matters",
         text: "Self-attention compares every token with every other token, and nothing in that \
-               comparison says where a token stands. Shuffle the words and each one meets the same \
-               neighbours with the same scores, so it leaves the layer with the same output. \
+               comparison says where a token stands. Shuffle the words and, unless a causal mask hides \
+               later words, each one meets the same neighbours with the same scores, so it leaves \
+               the layer with the same output. \
                Below, one attention head reads “dog bites man” and “man bites dog” with no \
                position information: the dog is the dog, whoever bites whom.",
         try_this: "Switch position information on in the demo and watch the two sentences come \
@@ -52,11 +53,13 @@ pub const STEPS: &[Step] = &[
     Step {
         title: "Frequencies and wavelengths",
         text: "Pair i repeats every 2π/ω_i positions. With base 10,000 these wavelengths grow \
-               geometrically, from 2π ≈ 6.3 positions for the first pair to almost \
-               2π·10,000 ≈ 62,832 for the last. The fast pairs tell neighbours apart; the slow \
+               geometrically, from 2π ≈ 6.3 positions for the first pair to \
+               2π·10000^((d − 2)/d) for the last: 47,117 positions at d_model 64, approaching \
+               2π·10,000 ≈ 62,832 as d_model grows. The fast pairs tell neighbours apart; the slow \
                ones say roughly where in a long text a token is. The base decides how long the \
                slowest waves get.",
-        try_this: "Lower the base to 100 and see the slowest wave fit inside the sequence.",
+        try_this: "Lower the base to 30 and see even the slowest pair repeat within the 200 \
+                   positions.",
         view: View::Waves,
         setup: |s| {
             s.d_model = 64;
@@ -82,9 +85,10 @@ pub const STEPS: &[Step] = &[
         text: "Because every pair turns by kω, the dot product PE(p)·PE(p + k) equals \
                Σ cos(kω_i): it depends on the offset k and not on where you start, so the \
                measured curves from different anchors land on one line. It is largest at k = 0 \
-               and falls with distance, though not steadily: it wobbles, and at small d_model it \
-               even turns negative.",
-        try_this: "Switch to comparing bases and see how the base stretches the curve.",
+               and falls with distance, though not steadily: it wobbles, and far enough out it \
+               dips below zero, sooner the smaller d_model is.",
+        try_this: "Set d_model to 16 and find where the curve first dips below zero; then \
+                   switch to comparing bases and see how the base stretches it.",
         view: View::Offsets,
         setup: |s| {
             s.d_model = 64;
@@ -96,8 +100,8 @@ pub const STEPS: &[Step] = &[
         text: "BERT and GPT-2 use no formula: they learn a table with one vector per position \
                (512 rows in BERT, 1024 in GPT-2) together with the rest of the model. The table \
                here is untrained, random as at the start of training. A table has a last row: \
-               past the trained length there is no vector to look up, and the model cannot read \
-               the input at all.",
+               past the trained length there is no vector to look up, so a longer input has to \
+               be truncated or split into pieces.",
         try_this: "Set the length below the trained length of 512 and the missing rows disappear.",
         view: View::Matrix,
         setup: |s| {
@@ -129,7 +133,9 @@ pub const STEPS: &[Step] = &[
                slopes m are 1/2, 1/4, …, 1/256, so some heads keep to their neighbours while \
                others read the whole context. The penalty keeps growing the same way past the \
                training length, which is why ALiBi extrapolates.",
-        try_this: "Step through the heads and compare how fast each one's colour deepens.",
+        try_this: "Step through the heads in the settings and read each colour bar: the \
+                   steepest head's penalty reaches −31.5 at distance 63, the gentlest's about \
+                   −0.25.",
         view: View::Matrix,
         setup: |s| {
             s.scheme = Scheme::Alibi;
@@ -139,9 +145,10 @@ pub const STEPS: &[Step] = &[
     Step {
         title: "T5: buckets of distance",
         text: "T5 learns one bias per bucket of relative distance and adds it to the score. Short \
-               distances get a bucket each; longer ones share buckets that widen logarithmically, \
-               and every distance past max_distance (128 in T5) lands in the last one. The model \
-               knows “near” exactly and “far” only roughly.",
+               distances get a bucket each; longer ones share buckets that widen logarithmically \
+               towards max_distance (128 in T5). With T5's 32 buckets split between the two \
+               directions, the last bucket already starts at distance 91 and holds everything \
+               beyond. The model knows “near” exactly and “far” only roughly.",
         try_this: "Change the number of buckets and the max distance and watch the bands move.",
         view: View::Matrix,
         setup: |s| {
@@ -155,14 +162,11 @@ pub const STEPS: &[Step] = &[
                Adding keeps the width, and so the cost of every later layer, unchanged; the \
                price is that meaning and position share the same dimensions and the model must \
                learn to keep them apart. Concatenating keeps them separate but widens every \
-               vector. The paper also multiplies embeddings by √d_model first, so that the \
-               position signal does not drown them.",
+               vector. The paper also multiplies embeddings by √d_model before adding; a common \
+               explanation is that this keeps the position signal from drowning the meaning.",
         try_this: "Toggle the √d_model scaling and compare the two inputs.",
         view: View::Addition,
-        setup: |s| {
-            s.d_model = 64;
-            s.length = 12;
-        },
+        setup: |s| s.d_model = 64,
     },
     Step {
         title: "Bugs worth recognising",
@@ -170,7 +174,8 @@ pub const STEPS: &[Step] = &[
                0, 2, 4, … and the code writes 2·i/d_model again, the frequencies fall twice as \
                fast and many more columns go flat. Libraries also differ on purpose: some put \
                every sine first and every cosine after (the same numbers, columns reordered), \
-               and tensor2tensor spreads the frequencies slightly differently. A trained model \
+               and tensor2tensor does that and also spreads the frequencies slightly differently. \
+               A trained model \
                only works with the layout it was trained with.",
         try_this: "Switch the variant and compare each heatmap with the paper's.",
         view: View::Matrix,

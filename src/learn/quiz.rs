@@ -72,8 +72,8 @@ fn sinusoidal(s: &mut Settings) {
 pub const QUESTIONS: &[Question] = &[
     Question {
         id: "order",
-        prompt: "With no position information at all, what does a self-attention layer output \
-                 for the word “dog” in “dog bites man” and in “man bites dog”?",
+        prompt: "With no position information and no causal mask, what does a self-attention \
+                 layer output for the word “dog” in “dog bites man” and in “man bites dog”?",
         kind: Kind::Choice {
             options: &[
                 "Different vectors: “dog” is the subject in one sentence and the object in the other",
@@ -89,8 +89,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         id: "tell-apart",
-        prompt: "Task: make the attention head tell “dog bites man” from “man bites dog” \
-                 (keep the two sentences as they are).",
+        prompt: "Task: make the attention head tell “dog bites man” from “man bites dog” with \
+                 position information (keep the two sentences, and every word seeing every word).",
         kind: Kind::Task {
             view: View::Attention,
             setup: |s| {
@@ -118,8 +118,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         id: "slowest-wavelength",
-        prompt: "Task: with the sinusoidal encoding, set the base so that the slowest pair's \
-                 wavelength is under 1,000 positions.",
+        prompt: "Task: with the sinusoidal encoding at d_model 128, set the base so that the \
+                 slowest pair's wavelength is under 1,000 positions.",
         kind: Kind::Task {
             view: View::Waves,
             setup: |s| {
@@ -174,7 +174,7 @@ pub const QUESTIONS: &[Question] = &[
             view: View::Offsets,
             setup: |s| {
                 s.d_model = 128;
-                s.length = 256;
+                s.length = 1024;
             },
             input: Some("offset k"),
             check: check_negative_dot,
@@ -183,7 +183,7 @@ pub const QUESTIONS: &[Question] = &[
                       and at some offsets more of them point down than up.",
         see: (View::Offsets, |s| {
             s.d_model = 64;
-            s.length = 256;
+            s.length = 1024;
         }),
     },
     Question {
@@ -199,7 +199,7 @@ pub const QUESTIONS: &[Question] = &[
             answer: 3,
         },
         explanation: "A learned table has exactly as many rows as it was trained with; looking up \
-                      row 512 fails (in PyTorch, an IndexError), so such inputs are cut to 512.",
+                      row 512 fails with an error, so such inputs are truncated or split.",
         see: (View::Matrix, |s| {
             s.scheme = Scheme::Learned;
             s.length = 600;
@@ -291,8 +291,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         id: "t5-far",
-        prompt: "In T5's relative bias (32 buckets, max distance 128), what do distances of 500 \
-                 and 5,000 have in common?",
+        prompt: "In T5's relative bias (32 buckets, max distance 128), what do keys 500 and \
+                 5,000 positions before the query have in common?",
         kind: Kind::Choice {
             options: &[
                 "They fall in the same bucket, so they get the same bias",
@@ -302,7 +302,8 @@ pub const QUESTIONS: &[Question] = &[
             ],
             answer: 0,
         },
-        explanation: "Every distance past max_distance shares the last bucket: far is far.",
+        explanation: "Every distance past max_distance (with 32 buckets, from 91 on) shares the \
+                      last bucket of its direction: far is far.",
         see: (View::Matrix, |s| {
             s.scheme = Scheme::T5;
             s.length = 512;
@@ -356,7 +357,7 @@ pub const QUESTIONS: &[Question] = &[
             answer: 2,
         },
         explanation: "The exponent doubles, so the frequencies shrink twice as fast and the \
-                      slowest wavelength becomes 2π·base² instead of 2π·base.",
+                      slowest wavelength comes close to 2π·base² instead of 2π·base.",
         see: (View::Matrix, |s| s.variant = Variant::TutorialBug),
     },
 ];
@@ -364,6 +365,11 @@ pub const QUESTIONS: &[Question] = &[
 /// The question numbered `n` (1-based, clamped).
 pub fn question(n: usize) -> &'static Question {
     &QUESTIONS[n.clamp(1, QUESTIONS.len()) - 1]
+}
+
+/// Whether question `n` (1-based) is a task.
+pub fn is_task(n: usize) -> bool {
+    (1..=QUESTIONS.len()).contains(&n) && matches!(question(n).kind, Kind::Task { .. })
 }
 
 /// Whether option `picked` answers a multiple-choice question (tasks are checked, not picked).
@@ -409,6 +415,12 @@ pub fn slowest_wavelength(s: &Settings) -> f64 {
 fn check_slowest_wavelength(s: &Settings, _: &str) -> Checked {
     if s.scheme != Scheme::Sinusoidal {
         return Checked::wrong("Choose the sinusoidal scheme first.");
+    }
+    if s.d_model != 128 {
+        return Checked::wrong(format!(
+            "d_model is {}: keep it at 128, since the task is about the base.",
+            s.d_model
+        ));
     }
     let wavelength = slowest_wavelength(s);
     let shown = group_thousands(wavelength.round() as u64);
@@ -510,6 +522,12 @@ fn check_reordered_variant(s: &Settings, _: &str) -> Checked {
     if s.scheme != Scheme::Sinusoidal {
         return Checked::wrong("Choose the sinusoidal scheme first.");
     }
+    if s.d_model < 4 {
+        return Checked::wrong(
+            "With d_model below 4 there is a single sin/cos pair and every layout looks the \
+             same: raise d_model.",
+        );
+    }
     let d = s.d_model.min(64);
     if is_reordered_paper(s.variant, d, s.base, 64) {
         Checked::right(format!(
@@ -528,6 +546,18 @@ fn check_reordered_variant(s: &Settings, _: &str) -> Checked {
 }
 
 fn check_tell_apart(s: &Settings, _: &str) -> Checked {
+    if s.causal {
+        return Checked::wrong(
+            "A causal mask alone already tells the sentences apart, without any position \
+             information: switch it back to every word seeing every word, and use position.",
+        );
+    }
+    if !s.attention_position || s.scheme == Scheme::None {
+        return Checked::wrong(
+            "The head gets no position information yet: switch it on (and use a scheme other \
+             than none).",
+        );
+    }
     let demo = crate::ui::attention::demo(s);
     if !matches!(demo.relation, Relation::Reversed | Relation::Reordered) {
         return Checked::wrong(

@@ -17,6 +17,9 @@ pub fn lesson_view(props: &ViewProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Action::GoToStep(m)))
     };
+    // At the first step Back stays focusable but does nothing (a disabled button would drop
+    // keyboard focus to the page).
+    let back = if n > 1 { go(n - 1) } else { Callback::noop() };
     let to_quiz = {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Action::SetView(View::Quiz)))
@@ -33,7 +36,7 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                 <p class="lesson-text">{ current.text }</p>
                 <p class="lesson-try"><strong>{ "Try this: " }</strong>{ current.try_this }</p>
                 <div class="lesson-nav">
-                    <button type="button" class="button" id="lesson-back" disabled={n == 1} onclick={go(n.saturating_sub(1))}>
+                    <button type="button" class="button" id="lesson-back" aria-disabled={(n == 1).then_some("true")} onclick={back}>
                         { "← Back" }
                     </button>
                     if n < total {

@@ -62,13 +62,32 @@ pub fn quiz_view(props: &ViewProps) -> Html {
             })
         })
     };
+    // Previous and Next stay focusable at the ends but do nothing there (a disabled button
+    // would drop keyboard focus to the page).
+    let back = if n > 1 { go(n - 1) } else { Callback::noop() };
+    let next = if n < total {
+        go(n + 1)
+    } else {
+        Callback::noop()
+    };
+    // Clearing every answer asks first.
+    let confirming = use_state(|| false);
+    let ask = {
+        let confirming = confirming.clone();
+        Callback::from(move |_: MouseEvent| confirming.set(true))
+    };
+    let cancel = {
+        let confirming = confirming.clone();
+        Callback::from(move |_: MouseEvent| confirming.set(false))
+    };
     let start_over = {
         let (progress, saves, attempt) = (progress.clone(), saves.clone(), attempt.clone());
-        let cb = props.on_action.clone();
+        let (cb, confirming) = (props.on_action.clone(), confirming.clone());
         Callback::from(move |_: MouseEvent| {
             saves.set(browser::save(STORAGE_KEY, ""));
             progress.set(Progress::default());
             attempt.set(Attempt::default());
+            confirming.set(false);
             cb.emit(Action::SetQuestion(1));
         })
     };
@@ -193,11 +212,18 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let feedback = here.result.as_ref().map(|r| {
         let see = see_preset(q, s);
         let link = browser::link(&url::to_query(&see, None));
+        // After a wrong choice, which one was right.
+        let right = match q.kind {
+            Kind::Choice { options, answer } if !r.correct => {
+                Some(format!(" The answer: “{}”.", options[answer]))
+            }
+            _ => None,
+        };
         html! {
             <div class={classes!("quiz-feedback", if r.correct { "quiz-right" } else { "quiz-wrong" })}
-                id="quiz-feedback" role="status" aria-live="polite">
+                id="quiz-feedback">
                 <p><strong>{ if r.correct { "Correct." } else { "Not yet." } }</strong>
-                    { (!r.message.is_empty()).then(|| format!(" {}", r.message)) }</p>
+                    { (!r.message.is_empty()).then(|| format!(" {}", r.message)) }{ right }</p>
                 <p>{ q.explanation }</p>
                 <p><a href={link} target="_blank" rel="noopener" class="quiz-see">
                     { format!("See it in “{}” (opens a new tab)", q.see.0.label()) }
@@ -268,17 +294,28 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                     <p class="lesson-count">{ format!("Question {n} of {total}") }
                         { matches!(q.kind, Kind::Task { .. }).then_some(" · task") }</p>
                     { body }
-                    { feedback.unwrap_or_default() }
+                    // Always on the page, so screen readers announce what is put in it.
+                    <div class="quiz-live" role="status" aria-live="polite">
+                        { feedback.unwrap_or_default() }
+                    </div>
                     <div class="lesson-nav">
-                        <button type="button" class="button" id="quiz-back" disabled={n == 1} onclick={go(n.saturating_sub(1))}>
+                        <button type="button" class="button" id="quiz-back" aria-disabled={(n == 1).then_some("true")} onclick={back}>
                             { "← Previous" }
                         </button>
-                        <button type="button" class="button" id="quiz-next" disabled={n == total} onclick={go(n + 1)}>
+                        <button type="button" class="button" id="quiz-next" aria-disabled={(n == total).then_some("true")} onclick={next}>
                             { "Next question →" }
                         </button>
-                        <button type="button" class="button" id="quiz-start-over" onclick={start_over}>
-                            { "Start over" }
-                        </button>
+                        if *confirming {
+                            <span class="quiz-confirm" role="group" aria-label="Clear every answer?">
+                                <p>{ "Clear every answer?" }</p>
+                                <button type="button" class="button" id="quiz-start-over-yes" onclick={start_over}>{ "Yes, start over" }</button>
+                                <button type="button" class="button" id="quiz-start-over-no" onclick={cancel}>{ "Keep my answers" }</button>
+                            </span>
+                        } else {
+                            <button type="button" class="button" id="quiz-start-over" onclick={ask}>
+                                { "Start over" }
+                            </button>
+                        }
                     </div>
                 </div>
             </section>
