@@ -276,7 +276,7 @@ fn offsets_body(props: &BodyProps) -> Html {
     let anchors_mode = s.offset_series == OffsetSeries::Anchors;
 
     html! {
-        <section class="panel" aria-labelledby="offsets-title">
+        <section class="panel" aria-labelledby="offsets-title" data-computed-d-model={computed.0 .0 .0.d_model.to_string()}>
             <header class="panel-head">
                 <h2 id="offsets-title">{ "Dot product by offset" }</h2>
                 <p class="panel-lead">

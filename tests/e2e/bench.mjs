@@ -66,15 +66,20 @@ function sample(page, chart, sliderValue) {
     const slider = document.getElementById('d-model-slider');
     const seen = Number(canvas.dataset.draws);
     let drawn = null;
+    // Views that compute large results in slices keep showing the last result meanwhile and
+    // say what their result is for: wait for the draw of the new one.
+    const computed = document.querySelector('[data-computed-d-model]');
+    const current = () => !computed
+      || computed.dataset.computedDModel === document.getElementById('d-model-value').value;
     // Note the moment the draw count changes, from inside the same task as the drawing.
     const observer = new MutationObserver(() => {
-      if (drawn === null && Number(canvas.dataset.draws) > seen) drawn = performance.now();
+      if (drawn === null && Number(canvas.dataset.draws) > seen && current()) drawn = performance.now();
     });
     observer.observe(canvas, { attributes: true, attributeFilter: ['data-draws'] });
     const t0 = performance.now();
     slider.value = String(sliderValue);
     slider.dispatchEvent(new Event('input', { bubbles: true }));
-    for (let i = 0; i < 4000 && drawn === null; i++) {
+    for (let i = 0; i < 20000 && drawn === null; i++) {
       await new Promise((r) => setTimeout(r, 1));
     }
     observer.disconnect();
