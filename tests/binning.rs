@@ -114,8 +114,9 @@ proptest! {
         d in 2usize..40,
         length in 1usize..400,
         base in 10.0f64..1e6,
-        // Half the cases give every row its own pixel (the walk along positions).
-        max_rows in prop_oneof![1usize..80, 400usize..500],
+        // Many positions per pixel (closed-form means), a few (the walk along positions,
+        // averaged) and one each (the walk alone).
+        max_rows in prop_oneof![1usize..80, 100usize..200, 400usize..500],
         max_cols in 1usize..50,
         start_frac in 0.0f64..1.0,
     ) {

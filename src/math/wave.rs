@@ -83,10 +83,15 @@ impl WaveMatrix {
     }
 }
 
+/// Largest row bin (positions per pixel row) drawn by walking every position: below this,
+/// summing a few exact cells beats a closed-form mean per cell.
+const WALK_MAX_BIN: usize = 2;
+
 impl WaveMatrix {
-    /// Block means when every row bin is a single position: walk the positions in order,
-    /// turning every column's phasor one step (SIMD), and read sin or cos off it. Row-major
-    /// and one complex multiplication per cell, instead of a strided pass per column.
+    /// Block means when every row bin holds a few positions: walk the positions in order,
+    /// turning every column's phasor one step (SIMD), read sin or cos off it, and average the
+    /// positions of each bin. Row-major and one complex multiplication per cell, instead of a
+    /// strided closed-form pass per column.
     fn walk_rows(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
         let (nr, nc) = (rows.count(), cols.count());
         let omegas: Vec<f64> = self.columns.iter().map(|c| c.omega).collect();
@@ -98,21 +103,42 @@ impl WaveMatrix {
         };
         let (on_sin, on_cos) = (pick(Wave::Sin), pick(Wave::Cos));
         let single = cols.sizes().1 <= 1 && nc == self.columns.len();
-        let mut walk = PairWalk::new(&omegas, rows.start, 1);
+        let mut at = rows.start;
+        let mut walk = PairWalk::new(&omegas, at, 1);
+        let mut acc = vec![0.0f64; nc];
         let mut out = Vec::with_capacity(nr * nc);
-        for _ in 0..nr {
-            let (re, im) = walk.phasors();
-            if single {
-                out.extend((0..nc).map(|j| (on_sin[j] * im[j] + on_cos[j] * re[j]) as f32));
-            } else {
-                out.extend((0..nc).map(|c| {
-                    let dims = cols.range(c);
-                    let n = dims.len().max(1) as f64;
-                    let sum: f64 = dims.map(|j| on_sin[j] * im[j] + on_cos[j] * re[j]).sum();
-                    (sum / n) as f32
-                }));
+        for r in 0..nr {
+            let span = rows.range(r);
+            if span.start != at {
+                walk = PairWalk::new(&omegas, span.start, 1);
             }
-            walk.advance();
+            at = span.end;
+            if span.len() == 1 && single {
+                // One position per pixel row: the cells themselves.
+                let (re, im) = walk.phasors();
+                out.extend((0..nc).map(|j| (on_sin[j] * im[j] + on_cos[j] * re[j]) as f32));
+                walk.advance();
+                continue;
+            }
+            let n = span.len().max(1) as f64;
+            acc.iter_mut().for_each(|a| *a = 0.0);
+            for _ in span {
+                let (re, im) = walk.phasors();
+                if single {
+                    for (j, a) in acc.iter_mut().enumerate() {
+                        *a += on_sin[j] * im[j] + on_cos[j] * re[j];
+                    }
+                } else {
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        let dims = cols.range(c);
+                        let k = dims.len().max(1) as f64;
+                        let sum: f64 = dims.map(|j| on_sin[j] * im[j] + on_cos[j] * re[j]).sum();
+                        *a += sum / k;
+                    }
+                }
+                walk.advance();
+            }
+            out.extend(acc.iter().map(|a| (a / n) as f32));
         }
         out
     }
@@ -138,7 +164,7 @@ impl Matrix for WaveMatrix {
     }
 
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        if rows.sizes().1 == 1 {
+        if rows.sizes().1 <= WALK_MAX_BIN {
             return self.walk_rows(rows, cols);
         }
         let (nr, nc) = (rows.count(), cols.count());

@@ -136,27 +136,43 @@ impl ColorScale {
         ColorScale::new(palette, -magnitude, magnitude)
     }
 
-    /// The colour of a value; values outside the range take the end colours.
-    pub fn color(&self, value: f64) -> Rgb {
-        if value.is_nan() {
-            return self.palette.undefined();
-        }
+    /// The table entry of a (non-NaN) value: the nearest of the `LUT_SIZE` steps, values
+    /// outside the range at the ends. (Adding ½ and truncating rounds a non-negative number as
+    /// `round` does, without the library call `round` costs in WebAssembly.)
+    fn index(&self, value: f64) -> usize {
         let span = self.max - self.min;
         let t = if span > 0.0 {
             (value - self.min) / span
         } else {
             0.5
         };
-        let k = (t.clamp(0.0, 1.0) * (LUT_SIZE - 1) as f64).round() as usize;
-        self.table[k]
+        (t.clamp(0.0, 1.0) * (LUT_SIZE - 1) as f64 + 0.5) as usize
     }
 
-    /// RGBA pixels (opaque) for a row-major grid of values.
+    /// The colour of a value; values outside the range take the end colours.
+    pub fn color(&self, value: f64) -> Rgb {
+        if value.is_nan() {
+            return self.palette.undefined();
+        }
+        self.table[self.index(value)]
+    }
+
+    /// RGBA pixels (opaque) for a row-major grid of values: the same colours as [`color`],
+    /// written into a buffer sized once.
+    ///
+    /// [`color`]: ColorScale::color
     pub fn paint(&self, values: &[f32]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(values.len() * 4);
-        for &v in values {
-            let [r, g, b] = self.color(v as f64);
-            out.extend_from_slice(&[r, g, b, 255]);
+        let opaque = |[r, g, b]: Rgb| [r, g, b, 255];
+        let lut: Vec<[u8; 4]> = self.table.iter().map(|&c| opaque(c)).collect();
+        let undefined = opaque(self.palette.undefined());
+        let mut out = vec![0u8; values.len() * 4];
+        for (pixel, &v) in out.chunks_exact_mut(4).zip(values) {
+            let rgba = if v.is_nan() {
+                undefined
+            } else {
+                lut[self.index(v as f64).min(LUT_SIZE - 1)]
+            };
+            pixel.copy_from_slice(&rgba);
         }
         out
     }
