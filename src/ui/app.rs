@@ -220,6 +220,18 @@ fn embed_page(props: &EmbedProps) -> Html {
                 }
             };
             post();
+            // Browsers may hold back layout callbacks in a frame from another origin while the
+            // page is busy: post again a little later whatever happens, so the parent always
+            // learns the settled height.
+            for delay in [300, 1200, 3000] {
+                let again = Closure::once_into_js(post.clone());
+                if let Some(w) = web_sys::window() {
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                        again.unchecked_ref(),
+                        delay,
+                    );
+                }
+            }
             let callback = Closure::<dyn FnMut()>::new(post);
             let observer = root.cast::<HtmlElement>().and_then(|el| {
                 let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;

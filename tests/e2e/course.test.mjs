@@ -116,7 +116,12 @@ test('inside a sandboxed iframe the panel renders and posts its height', async (
         }
       });
     </script></body></html>`);
-  await page.waitForFunction(() => window.heights.length > 0 && window.heights.at(-1).height > 500, null, { timeout: 15000 });
+  await page
+    .waitForFunction(() => window.heights.length > 0 && window.heights.at(-1).height > 500, null, { timeout: 30000 })
+    .catch(async (e) => {
+      const heights = await page.evaluate(() => JSON.stringify(window.heights));
+      throw new Error(`${e.message}; heights posted: ${heights}; errors: ${errors.join(' | ')}`);
+    });
   const last = await page.evaluate(() => window.heights.at(-1));
   assert.equal(last.view, 'heatmap');
   const frame = page.frameLocator('#f');
