@@ -639,6 +639,19 @@ impl Settings {
         distinct(out)
     }
 
+    /// The defaults, keeping how the reader sees the page (theme, palette) and where they are in
+    /// the lesson and the quiz: the starting point of a lesson step, a quiz task, or a view a
+    /// quiz answer links to.
+    pub fn fresh(&self) -> Settings {
+        Settings {
+            theme: self.theme,
+            palette: self.palette,
+            lesson: self.lesson,
+            question: self.question,
+            ..Settings::default()
+        }
+    }
+
     /// RoPE with the current width, base, pairing and extension.
     pub fn rope(&self) -> Rope {
         let scaling = match self.extension {

@@ -197,16 +197,11 @@ pub fn clamp(n: usize) -> usize {
     n.clamp(1, STEPS.len())
 }
 
-/// The settings step `n` starts from: the defaults with the step's changes, keeping the
-/// reader's theme and palette and the quiz question they were on.
+/// The settings step `n` starts from: the defaults with the step's changes (see
+/// [`Settings::fresh`] for what is kept).
 pub fn preset(n: usize, current: &Settings) -> Settings {
     let n = clamp(n);
-    let mut s = Settings {
-        theme: current.theme,
-        palette: current.palette,
-        question: current.question,
-        ..Settings::default()
-    };
+    let mut s = current.fresh();
     (step(n).setup)(&mut s);
     s.view = View::Lesson;
     s.lesson = n;

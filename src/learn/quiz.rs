@@ -380,12 +380,7 @@ pub fn is_right_choice(q: &Question, picked: usize) -> bool {
 /// The settings a task starts from: the defaults with the task's changes, keeping the theme,
 /// the palette, the lesson step, and the quiz on screen at this question.
 pub fn task_preset(n: usize, current: &Settings) -> Settings {
-    let mut s = Settings {
-        theme: current.theme,
-        palette: current.palette,
-        lesson: current.lesson,
-        ..Settings::default()
-    };
+    let mut s = current.fresh();
     if let Kind::Task { setup, .. } = &question(n).kind {
         setup(&mut s);
     }
@@ -396,14 +391,22 @@ pub fn task_preset(n: usize, current: &Settings) -> Settings {
 
 /// The settings that open the view a question's explanation points to.
 pub fn see_preset(q: &Question, current: &Settings) -> Settings {
-    let mut s = Settings {
-        theme: current.theme,
-        palette: current.palette,
-        ..Settings::default()
-    };
+    let mut s = current.fresh();
     (q.see.1)(&mut s);
     s.view = q.see.0;
     s
+}
+
+/// The scheme a task is about, or what to do first.
+fn needs(s: &Settings, scheme: Scheme) -> Result<(), Checked> {
+    if s.scheme == scheme {
+        Ok(())
+    } else {
+        Err(Checked::wrong(format!(
+            "Choose the scheme “{}” first.",
+            scheme.label()
+        )))
+    }
 }
 
 /// The slowest pair's wavelength, 2π/ω, in positions.
@@ -413,8 +416,8 @@ pub fn slowest_wavelength(s: &Settings) -> f64 {
 }
 
 fn check_slowest_wavelength(s: &Settings, _: &str) -> Checked {
-    if s.scheme != Scheme::Sinusoidal {
-        return Checked::wrong("Choose the sinusoidal scheme first.");
+    if let Err(first) = needs(s, Scheme::Sinusoidal) {
+        return first;
     }
     if s.d_model != 128 {
         return Checked::wrong(format!(
@@ -423,18 +426,15 @@ fn check_slowest_wavelength(s: &Settings, _: &str) -> Checked {
         ));
     }
     let wavelength = slowest_wavelength(s);
-    let shown = group_thousands(wavelength.round() as u64);
-    if wavelength < 1000.0 {
-        Checked::right(format!(
-            "Measured: with base {}, the slowest pair repeats every {shown} positions.",
-            significant(s.base, 4)
-        ))
-    } else {
-        Checked::wrong(format!(
-            "Measured: with base {}, the slowest pair repeats every {shown} positions; lower the \
-             base.",
-            significant(s.base, 4)
-        ))
+    let correct = wavelength < 1000.0;
+    Checked {
+        correct,
+        message: format!(
+            "Measured: with base {}, the slowest pair repeats every {} positions{}",
+            significant(s.base, 4),
+            group_thousands(wavelength.round() as u64),
+            if correct { "." } else { "; lower the base." }
+        ),
     }
 }
 
@@ -460,7 +460,8 @@ fn check_negative_dot(s: &Settings, input: &str) -> Checked {
         Ok(k) => k,
         Err(e) => return Checked::wrong(e),
     };
-    let dot = closed_form(&Sinusoidal::new(Variant::Paper, 64, s.base), k);
+    // The closed form the offsets chart draws, for the variant on screen.
+    let dot = closed_form(&Sinusoidal::new(s.variant, 64, s.base), k);
     let measured = format!(
         "Measured: at d_model 64 and base {}, PE(p)·PE(p + {k}) = {} for every p.",
         significant(s.base, 4),
@@ -476,8 +477,8 @@ fn check_negative_dot(s: &Settings, input: &str) -> Checked {
 }
 
 fn check_steepest_head(s: &Settings, _: &str) -> Checked {
-    if s.scheme != Scheme::Alibi {
-        return Checked::wrong("Choose the ALiBi scheme first.");
+    if let Err(first) = needs(s, Scheme::Alibi) {
+        return first;
     }
     if s.alibi_heads != 8 {
         return Checked::wrong(format!("There are {} heads: set 8.", s.alibi_heads));
@@ -499,12 +500,15 @@ fn check_steepest_head(s: &Settings, _: &str) -> Checked {
 /// Whether the variant's columns are the paper's columns in another order (at this width and
 /// base, over the first `length` positions), and not in the same order.
 pub fn is_reordered_paper(variant: Variant, d_model: usize, base: f64, length: usize) -> bool {
-    let column = |v: Variant, c: usize| -> Vec<f64> {
+    // Each matrix as its columns (position by position within a column).
+    let columns = |v: Variant| -> Vec<Vec<f64>> {
         let e = Sinusoidal::new(v, d_model, base);
-        (0..length).map(|p| e.row(p)[c]).collect()
+        let rows: Vec<Vec<f64>> = (0..length).map(|p| e.row(p)).collect();
+        (0..d_model)
+            .map(|c| rows.iter().map(|r| r[c]).collect())
+            .collect()
     };
-    let paper: Vec<Vec<f64>> = (0..d_model).map(|c| column(Variant::Paper, c)).collect();
-    let mine: Vec<Vec<f64>> = (0..d_model).map(|c| column(variant, c)).collect();
+    let (paper, mine) = (columns(Variant::Paper), columns(variant));
     let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
     // A bijection: each column of the variant matches a paper column not used before.
     let mut used = vec![false; d_model];
@@ -519,8 +523,8 @@ pub fn is_reordered_paper(variant: Variant, d_model: usize, base: f64, length: u
 }
 
 fn check_reordered_variant(s: &Settings, _: &str) -> Checked {
-    if s.scheme != Scheme::Sinusoidal {
-        return Checked::wrong("Choose the sinusoidal scheme first.");
+    if let Err(first) = needs(s, Scheme::Sinusoidal) {
+        return first;
     }
     if s.d_model < 4 {
         return Checked::wrong(

@@ -91,7 +91,8 @@ enum ColumnJob {
     Sinusoidal(ClosedForm),
     Rope(RopeCurvesJob, usize),
     Learned(LearnedCurve),
-    Quick(Box<Settings>, Scheme),
+    /// Computed when the job is made (one value per distance).
+    Ready(PositionScores),
 }
 
 /// The learned table's curve P(k)·P(0), query k against the first key: each row is d_model
@@ -127,7 +128,32 @@ impl ColumnJob {
                     shown,
                 })
             }
-            _ => ColumnJob::Quick(Box::new(s.clone()), scheme),
+            // Biases: one value per distance, ready at once.
+            Scheme::Alibi => {
+                let m = s.alibi_slope();
+                ColumnJob::Ready(relative(
+                    s.length,
+                    (0..s.length).map(|k| -m * k as f64).collect(),
+                    format!("bias of head {}", s.alibi_head),
+                    Box::new(move |k| bias_at_offset(m, k, true)),
+                ))
+            }
+            Scheme::T5 => {
+                let t5 = s.t5_bias();
+                let bias = move |k: i64| t5.at(k);
+                ColumnJob::Ready(relative(
+                    s.length,
+                    (0..s.length).map(|k| bias(-(k as i64))).collect(),
+                    "bias of the bucket".into(),
+                    Box::new(bias),
+                ))
+            }
+            Scheme::None => ColumnJob::Ready(relative(
+                s.length,
+                vec![0.0; s.length],
+                "nothing".into(),
+                Box::new(|_| 0.0),
+            )),
         }
     }
 }
@@ -140,7 +166,7 @@ impl Chunked for ColumnJob {
             ColumnJob::Sinusoidal(j) => j.len(),
             ColumnJob::Rope(j, _) => j.len(),
             ColumnJob::Learned(j) => j.shown,
-            ColumnJob::Quick(..) => 1,
+            ColumnJob::Ready(_) => 1,
         }
     }
 
@@ -150,7 +176,7 @@ impl Chunked for ColumnJob {
             ColumnJob::Rope(j, _) => j.cost(),
             // A normal deviate (a logarithm, a cosine) costs about forty multiply-adds.
             ColumnJob::Learned(j) => 40 * j.table.d_model.max(1),
-            ColumnJob::Quick(..) => 1,
+            ColumnJob::Ready(_) => 1,
         }
     }
 
@@ -162,7 +188,7 @@ impl Chunked for ColumnJob {
                 Ok(row) => row.iter().zip(&j.first).map(|(x, y)| x * y).sum(),
                 Err(_) => f64::NAN,
             })),
-            ColumnJob::Quick(..) => {}
+            ColumnJob::Ready(_) => {}
         }
     }
 
@@ -195,36 +221,8 @@ impl Chunked for ColumnJob {
                 curve: j.curve,
                 what: "P(i)·P(j), untrained".into(),
             },
-            ColumnJob::Quick(s, scheme) => quick_scores(&s, scheme),
+            ColumnJob::Ready(scores) => scores,
         }
-    }
-}
-
-/// The scores of the schemes that are quick to compute.
-fn quick_scores(s: &Settings, scheme: Scheme) -> PositionScores {
-    let l = s.length;
-    match scheme {
-        Scheme::Alibi => {
-            let m = s.alibi_slope();
-            relative(
-                l,
-                (0..l).map(|k| -m * k as f64).collect(),
-                format!("bias of head {}", s.alibi_head),
-                Box::new(move |k| bias_at_offset(m, k, true)),
-            )
-        }
-        Scheme::T5 => {
-            let t5 = s.t5_bias();
-            let bias = move |k: i64| t5.at(k);
-            relative(
-                l,
-                (0..l).map(|k| bias(-(k as i64))).collect(),
-                "bias of the bucket".into(),
-                Box::new(bias),
-            )
-        }
-        Scheme::Sinusoidal | Scheme::Rope | Scheme::Learned => ColumnJob::new(s, scheme).run(),
-        Scheme::None => relative(l, vec![0.0; l], "nothing".into(), Box::new(|_| 0.0)),
     }
 }
 

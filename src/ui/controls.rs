@@ -326,3 +326,43 @@ pub fn list_field(props: &ListFieldProps) -> Html {
         </div>
     }
 }
+
+/// One button of a [`step_list`].
+pub struct StepItem {
+    /// The accessible name (the button shows only the number).
+    pub label: String,
+    /// A class for the item's state (done, answered right or wrong), or "".
+    pub state: &'static str,
+    /// A tooltip, if any.
+    pub title: Option<&'static str>,
+}
+
+/// Numbered buttons, one per step of a sequence (the lesson's steps, the quiz's questions),
+/// the current one (1-based) marked with `aria-current="step"`; `go(m)` opens step m.
+pub fn step_list(
+    name: &'static str,
+    class: &'static str,
+    items: Vec<StepItem>,
+    current: usize,
+    go: impl Fn(usize) -> Callback<MouseEvent>,
+) -> Html {
+    html! {
+        <nav aria-label={name}>
+            <ol class={classes!("lesson-steps", class)}>
+                { for items.into_iter().enumerate().map(|(i, item)| {
+                    let m = i + 1;
+                    let here = m == current;
+                    html! {
+                        <li>
+                            <button type="button" class={classes!("lesson-step", item.state, here.then_some("lesson-step-here"))}
+                                aria-current={here.then_some("step")} aria-label={item.label}
+                                title={item.title} onclick={go(m)}>
+                                { m }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </nav>
+    }
+}

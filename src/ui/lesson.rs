@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use super::app::{view_html, ViewProps};
 use super::browser;
+use super::controls::{step_list, StepItem};
 use crate::learn::lesson::{clamp, step, STEPS};
 use crate::state::{Action, View};
 
@@ -24,6 +25,15 @@ pub fn lesson_view(props: &ViewProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Action::SetView(View::Quiz)))
     };
+    let steps = STEPS
+        .iter()
+        .enumerate()
+        .map(|(i, st)| StepItem {
+            label: format!("Step {}: {}", i + 1, st.title),
+            state: if i + 1 < n { "lesson-step-done" } else { "" },
+            title: Some(st.title),
+        })
+        .collect();
     html! {
         <>
             <section class="panel lesson" aria-labelledby="lesson-title">
@@ -56,24 +66,7 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                         { "Link to this step" }
                     </a>
                 </div>
-                <nav aria-label="Lesson steps">
-                    <ol class="lesson-steps">
-                        { for STEPS.iter().enumerate().map(|(i, st)| {
-                            let m = i + 1;
-                            let here = m == n;
-                            html! {
-                                <li>
-                                    <button type="button" class={classes!("lesson-step", here.then_some("lesson-step-here"), (m < n).then_some("lesson-step-done"))}
-                                        aria-current={here.then_some("step")}
-                                        aria-label={format!("Step {m}: {}", st.title)} title={st.title}
-                                        onclick={go(m)}>
-                                        { m }
-                                    </button>
-                                </li>
-                            }
-                        }) }
-                    </ol>
-                </nav>
+                { step_list("Lesson steps", "", steps, n, go) }
             </section>
             <div class="lesson-view" data-step={n.to_string()} data-view={current.view.id()}>
                 { view_html(current.view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }

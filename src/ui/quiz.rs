@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::app::{view_html, ViewProps};
 use super::browser;
+use super::controls::{step_list, StepItem};
 use crate::learn::quiz::{
     is_right_choice, question, see_preset, task_preset, Checked, Kind, Progress, QUESTIONS,
 };
@@ -241,6 +242,22 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         Kind::Choice { .. } => html! {},
     };
 
+    let map = QUESTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let (state, said) = match progress.get(item.id) {
+                Some(true) => ("quiz-step-right", "answered correctly"),
+                Some(false) => ("quiz-step-wrong", "answered wrongly"),
+                None => ("", "not answered"),
+            };
+            StepItem {
+                label: format!("Question {}, {said}", i + 1),
+                state,
+                title: None,
+            }
+        })
+        .collect();
     html! {
         <>
             <section class="panel quiz" aria-labelledby="quiz-title">
@@ -267,29 +284,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                         </p>
                     }
                 </div>
-                <nav aria-label="Questions">
-                    <ol class="lesson-steps quiz-map">
-                        { for QUESTIONS.iter().enumerate().map(|(i, item)| {
-                            let m = i + 1;
-                            let state = progress.get(item.id);
-                            let (class, said) = match state {
-                                Some(true) => ("quiz-step-right", "answered correctly"),
-                                Some(false) => ("quiz-step-wrong", "answered wrongly"),
-                                None => ("", "not answered"),
-                            };
-                            html! {
-                                <li>
-                                    <button type="button" class={classes!("lesson-step", class, (m == n).then_some("lesson-step-here"))}
-                                        aria-current={(m == n).then_some("step")}
-                                        aria-label={format!("Question {m}, {said}")}
-                                        onclick={go(m)}>
-                                        { m }
-                                    </button>
-                                </li>
-                            }
-                        }) }
-                    </ol>
-                </nav>
+                { step_list("Questions", "quiz-map", map, n, go) }
                 <div class="quiz-card" data-question={q.id}>
                     <p class="lesson-count">{ format!("Question {n} of {total}") }
                         { matches!(q.kind, Kind::Task { .. }).then_some(" · task") }</p>

@@ -2,25 +2,14 @@
 // key changes, extremes and garbage included. Nothing may log an error or panic, the page must
 // still respond at the end, and memory must stop growing once the first steps have touched the
 // large sizes. STEPS and SEED override the defaults; a failure prints the seed and the steps.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, DIST, waitForDraws, draws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws } from './lib.mjs';
 
 const STEPS = Number(process.env.STEPS ?? 500);
 const SEED = Number(process.env.SEED ?? 20261122);
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
 function generator(seed) {
@@ -120,17 +109,9 @@ async function memory(page, cdp) {
 const mb = (b) => (b / 1048576).toFixed(1);
 
 test(`${STEPS} random interactions: no error, still responsive, memory bounded`, { timeout: 1_200_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => {
-    errors.push(`dialog: ${d.message()}`);
-    d.dismiss();
-  });
-  await page.goto(server.url);
-  await waitForDraws(page, 'encoding-heatmap');
+  const { page, errors, dialogs, context } = await openApp(app);
+  // A dialog (an alert from injected text) counts as an error here.
+  const problems = () => [...errors, ...dialogs.map((d) => `dialog: ${d}`)];
   const cdp = await context.newCDPSession(page);
   const rand = generator(SEED);
   const samples = [{ step: 0, ...(await memory(page, cdp)) }];
@@ -141,14 +122,14 @@ test(`${STEPS} random interactions: no error, still responsive, memory bounded`,
     log.push(await act(page, c, rand));
     // Mostly rapid fire, as a drag is; now and then let deferred work finish.
     await page.waitForTimeout(step % 20 === 0 ? 400 : 15);
-    assert.deepEqual(errors, [], `seed ${SEED}, after step ${step}: ${log.slice(-5).join(' | ')}`);
+    assert.deepEqual(problems(), [], `seed ${SEED}, after step ${step}: ${log.slice(-5).join(' | ')}`);
     if (step === 100 || step === Math.round(STEPS * 0.6) || step === STEPS) {
       await page.waitForTimeout(500);
       samples.push({ step, ...(await memory(page, cdp)) });
     }
   }
   // Still alive: put back a small state and check the heatmap draws and reads a cell.
-  await page.goto(server.url + '?d_model=64&length=50');
+  await page.goto(app.server.url + '?d_model=64&length=50');
   await waitForDraws(page, 'encoding-heatmap');
   const n = await draws(page, 'encoding-heatmap');
   await page.locator('#d-model-value').fill('32');
@@ -163,6 +144,6 @@ test(`${STEPS} random interactions: no error, still responsive, memory bounded`,
   const last = samples.at(-1);
   assert.ok(last.js <= at100.js * 1.5 + 4 * 1048576, `JS heap grew from ${mb(at100.js)} to ${mb(last.js)} MiB`);
   assert.ok(last.wasm <= at100.wasm * 2 + 64 * 1048576, `wasm memory grew from ${mb(at100.wasm)} to ${mb(last.wasm)} MiB`);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(problems(), []);
   await context.close();
 });

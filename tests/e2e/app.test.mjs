@@ -1,35 +1,13 @@
 // End-to-end tests of the built app in headless Chromium: what a student does with the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, DIST, waitForDraws, draws, plotColours, plotHash } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 /** Opens the app and collects console errors and uncaught exceptions. */
-async function open(query = '', viewport = { width: 1400, height: 1000 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url + query);
-  await waitForDraws(page, 'encoding-heatmap');
-  return { page, errors, context };
-}
+const open = (query = '', viewport = undefined) => openApp(app, query, { context: viewport ? { viewport } : {} });
 
 /** Distinct colours inside the heatmap's plot rectangle (a blank plot has one). */
 const canvasColours = (page) => plotColours(page, 'encoding-heatmap');

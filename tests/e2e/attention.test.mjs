@@ -1,34 +1,17 @@
 // End-to-end tests of the "dog bites man" demo: without position the two sentences tie, with the
 // sinusoidal encoding they come apart, and editing a sentence updates every matrix.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, DIST, waitForDraws, draws, plotHash } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotHash } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 async function openDemo() {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await waitForDraws(page, 'encoding-heatmap');
-  await page.getByRole('tab', { name: 'Dog bites man' }).click();
-  for (const id of ['attention-a', 'attention-b', 'outputs-a', 'outputs-b']) await waitForDraws(page, id);
-  return { page, errors, context };
+  const opened = await openApp(app);
+  await opened.page.getByRole('tab', { name: 'Dog bites man' }).click();
+  for (const id of ['attention-a', 'attention-b', 'outputs-a', 'outputs-b']) await waitForDraws(opened.page, id);
+  return opened;
 }
 
 const cosine = async (page) => Number(await page.locator('#summary-cosine').textContent());

@@ -1,43 +1,19 @@
 // End-to-end tests of what teachers and course pages rely on: state in the address, bad links,
 // embedding (sandboxed, sized by message, under a sub-path), exports and generated code, no
 // requests elsewhere, and the keyboard.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, waitForDraws, draws, slide } from './lib.mjs';
+import { useApp, openApp, serve, waitForDraws, draws, slide } from './lib.mjs';
 
 const SUBPATH_DIST = process.env.SUBPATH_DIST ?? path.resolve(import.meta.dirname, '../../dist-subpath');
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(query = '', options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true, ...options });
-  const page = await context.newPage();
-  const errors = [];
-  const dialogs = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss();
-  });
-  await page.goto(server.url + query);
-  return { page, errors, dialogs, context };
-}
+const open = (query = '', options = {}) => openApp(app, query, { context: options, ready: null });
 
 const value = (page, id) => page.locator(`#${id}`).inputValue();
 
@@ -95,7 +71,7 @@ test('embed mode shows one panel without page chrome; controls=none hides the se
   assert.equal(await page.locator('section.panel h2').first().textContent(), 'Dot product by offset');
   const width = await page.locator('.embed').evaluate((e) => e.getBoundingClientRect().width);
   assert.ok(width > 1300, `the panel fills the frame (${width} px)`);
-  await page.goto(server.url + '?embed=attention&controls=none');
+  await page.goto(app.server.url + '?embed=attention&controls=none');
   await waitForDraws(page, 'attention-a');
   assert.equal(await page.locator('.embed-controls, .settings').count(), 0);
   assert.match(await page.locator('.embed-footer a').getAttribute('href'), /^http:\/\/127\.0\.0\.1:\d+\/\?view=attention$/);
@@ -106,7 +82,7 @@ test('inside a sandboxed iframe the panel renders and posts its height', async (
   const { page, errors, context } = await open();
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="f" sandbox="allow-scripts" style="width:900px;height:300px;border:0"
-      src="${server.url}?embed=heatmap&d_model=32&length=40"></iframe>
+      src="${app.server.url}?embed=heatmap&d_model=32&length=40"></iframe>
     <script>
       window.heights = [];
       addEventListener("message", (e) => {
@@ -139,7 +115,7 @@ test('inside a sandboxed iframe the panel renders and posts its height', async (
 test('under a sub-path build the app and the example course page load', async () => {
   assert.ok(fs.existsSync(path.join(SUBPATH_DIST, 'index.html')), 'build dist-subpath first (scripts/test.sh does)');
   const sub = await serve(SUBPATH_DIST, '/courses/pe/');
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await app.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -199,7 +175,7 @@ test('the generated NumPy code reproduces the CSV for every scheme', async () =>
   ];
   const { page, context } = await open();
   for (const [query, chart, label] of cases) {
-    await page.goto(server.url + query);
+    await page.goto(app.server.url + query);
     await waitForDraws(page, chart);
     await compareSnippet(page, chart, label);
   }
@@ -211,7 +187,7 @@ test('no request leaves the app during a full session, and it keeps working offl
   const foreign = [];
   page.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+    if (!url.startsWith(app.server.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
   });
   await waitForDraws(page, 'encoding-heatmap');
   for (const scheme of ['sinusoidal', 'rope', 'alibi']) {

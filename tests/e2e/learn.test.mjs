@@ -1,33 +1,13 @@
 // End-to-end tests of the lesson and the quiz: walk every lesson step (each sets the view it
 // promises), answer every question (one wrongly first), check the feedback and the score, reload
 // and find the progress kept, and run both inside a sandboxed frame that may not save.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, DIST } from './lib.mjs';
+import { useApp, openApp } from './lib.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(query = '') {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url + query);
-  await page.waitForSelector('#main');
-  return { page, errors, context };
-}
+const open = (query = '') => openApp(app, query, { ready: (page) => page.waitForSelector('#main') });
 
 // What each step promises: its view, its scheme, and one slider it sets.
 const STEPS = [
@@ -93,7 +73,7 @@ test('the lesson walks from the first step to the quiz, each step setting its vi
   assert.equal(await page.locator('#scheme').inputValue(), 'rope');
   assert.equal(await page.locator('#lesson-title').textContent(), STEPS[1].title);
   // The last step leads to the quiz.
-  await page.goto(`${server.url}?lesson=${STEPS.length}`);
+  await page.goto(`${app.server.url}?lesson=${STEPS.length}`);
   await page.click('#lesson-quiz');
   await page.waitForSelector('#quiz-title');
   assert.deepEqual(errors, []);
@@ -107,7 +87,7 @@ test('a lesson link opens its step, also embedded, and a bad step number says so
   await page.click('#lesson-next');
   await expectStep(page, 8);
   assert.equal(new URL(page.url()).searchParams.get('embed'), 'lesson');
-  await page.goto(`${server.url}?lesson=42`);
+  await page.goto(`${app.server.url}?lesson=42`);
   await expectStep(page, STEPS.length);
   assert.match(await page.locator('.notices').textContent(), /lesson=42/);
   assert.deepEqual(errors, []);
@@ -234,7 +214,7 @@ test('in a sandboxed frame that may not save, the quiz still works and says prog
   const { page, errors, context } = await open();
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="f" sandbox="allow-scripts" style="width:1100px;height:900px;border:0"
-      src="${server.url}?embed=quiz"></iframe></body></html>`);
+      src="${app.server.url}?embed=quiz"></iframe></body></html>`);
   const frame = page.frameLocator('#f');
   await frame.locator('#quiz-no-storage').waitFor();
   await frame.locator('.quiz-option label', { hasText: RIGHT.order }).click();
@@ -245,7 +225,7 @@ test('in a sandboxed frame that may not save, the quiz still works and says prog
   // The lesson works in the same frame.
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="g" sandbox="allow-scripts" style="width:1100px;height:900px;border:0"
-      src="${server.url}?embed=lesson&lesson=4"></iframe></body></html>`);
+      src="${app.server.url}?embed=lesson&lesson=4"></iframe></body></html>`);
   const lesson = page.frameLocator('#g');
   await lesson.locator('#lesson-title').waitFor();
   assert.equal(await lesson.locator('#lesson-title').textContent(), STEPS[3].title);

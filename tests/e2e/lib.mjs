@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const TYPES = {
@@ -71,6 +72,45 @@ export async function launch() {
 
 /** The built app's directory (set DIST to test another build). */
 export const DIST = process.env.DIST ?? path.resolve(import.meta.dirname, '../../dist');
+
+/**
+ * For a test file: serves `root` and launches Chromium before its tests, and stops both after.
+ * The returned object's `server` and `browser` are set once they have started.
+ */
+export function useApp(root = DIST) {
+  const app = {};
+  before(async () => {
+    app.server = await serve(root);
+    app.browser = await launch();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.close();
+  });
+  return app;
+}
+
+/**
+ * Opens the app at `query` in a fresh context (empty cache, storage of its own), collecting
+ * console errors, uncaught exceptions and dialogs (dismissed). `context` adds context options;
+ * `ready` waits for what the test needs first (by default the encoding heatmap's first draw;
+ * `null` waits for nothing).
+ */
+export async function openApp(app, query = '', { context = {}, ready = (page) => waitForDraws(page, 'encoding-heatmap') } = {}) {
+  const ctx = await app.browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true, ...context });
+  const page = await ctx.newPage();
+  const errors = [];
+  const dialogs = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  await page.goto(app.server.url + query);
+  if (ready) await ready(page);
+  return { page, errors, dialogs, context: ctx };
+}
 
 /** Waits until the heatmap with `id` has been drawn at least `count` times. */
 export async function waitForDraws(page, id, count = 1) {

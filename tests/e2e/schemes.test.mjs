@@ -1,33 +1,13 @@
 // End-to-end tests of the schemes beyond sinusoidal: each renders in each view, the attention
 // demo puts each in its own place, and the numbers the issue names appear on screen.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, DIST, waitForDraws, plotColours } from './lib.mjs';
+import { useApp, openApp, waitForDraws, plotColours } from './lib.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open() {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await waitForDraws(page, 'encoding-heatmap');
-  return { page, errors, context };
-}
+const open = () => openApp(app);
 
 const SCHEMES = ['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'none'];
 const TABS = ['heatmap', 'attention', 'offsets', 'compare'];

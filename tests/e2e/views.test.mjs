@@ -1,34 +1,14 @@
 // End-to-end tests of the views that show why sinusoids work: offsets, waves, rotations, norms,
 // addition versus concatenation. Each chart paints, follows the shared sliders, and exports the
 // CSV the README documents.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, DIST, waitForDraws, draws, plotColours, plotHash, slide } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide } from './lib.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open() {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await waitForDraws(page, 'encoding-heatmap');
-  return { page, errors, context };
-}
+const open = () => openApp(app);
 
 async function tab(page, view, charts) {
   await page.getByRole('tab', { name: view }).click();

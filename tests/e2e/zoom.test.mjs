@@ -1,32 +1,12 @@
 // End-to-end tests of zooming and panning a heatmap at the largest sizes: ctrl + wheel, drag,
 // pinch, keys and buttons, down to single cells whose readout is the exact value.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, DIST, waitForDraws, draws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws } from './lib.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(query, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, ...options });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url + query);
-  await waitForDraws(page, 'encoding-heatmap');
-  return { page, errors, context };
-}
+const open = (query, options = {}) => openApp(app, query, { context: options });
 
 /** The window drawn: [rowStart, rowEnd, colStart, colEnd]. */
 async function view(page, id = 'encoding-heatmap') {
