@@ -1,0 +1,52 @@
+//! Runs one experiment natively and prints its curves' ends and its held-out table.
+//!   cargo run --release --example train_native -- task=agent steps=400
+use pe_explorer::train::experiment::Experiment;
+use pe_explorer::train::settings::TrainSettings;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let s = TrainSettings::from_message(&args.join("&"));
+    println!("{}", s.to_message());
+    let t0 = std::time::Instant::now();
+    let mut e = Experiment::new(s);
+    let mut ticks = 0;
+    while e.tick() {
+        ticks += 1;
+        if ticks == e.settings.steps {
+            println!("trained in {:.2} s", t0.elapsed().as_secs_f64());
+        }
+    }
+    println!("total {:.2} s", t0.elapsed().as_secs_f64());
+    for r in &e.runs {
+        let last = r.curve.last();
+        let acc: Vec<String> = r
+            .curve
+            .iter()
+            .filter_map(|p| p.accuracy)
+            .map(|a| format!("{:.2}", a))
+            .collect();
+        print!(
+            "{:>20} {:?} loss {:.3} curve [{}] |",
+            r.scheme.label(),
+            r.status,
+            last.map(|p| p.loss).unwrap_or(f64::NAN),
+            acc.join(" ")
+        );
+        for c in &r.cells {
+            match c.accuracy() {
+                Some(a) => print!(" L{}: {:.3} ({})", c.length, a, c.examples),
+                None => print!(" L{}: n/a", c.length),
+            }
+        }
+        println!();
+    }
+    for (r, ans) in e.runs.clone().iter().zip(e.dog_and_man()) {
+        println!(
+            "{:>20} dog/man → {:?}",
+            r.scheme.label(),
+            ans.iter()
+                .map(|(t, p)| format!("{} {:.2}", e.settings.task.word(*t), p))
+                .collect::<Vec<_>>()
+        );
+    }
+}

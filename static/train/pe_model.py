@@ -1,0 +1,231 @@
+"""Load a model trained in the Positional Encoding Explorer and reproduce its held-out accuracy.
+
+    python3 pe_model.py model.safetensors            # NumPy
+    python3 pe_model.py model.safetensors --torch    # PyTorch, if installed
+
+The file is a .safetensors file exported by the app's Train view. It holds:
+  * the weights, stored [in, out] so that every layer is  y = x @ W + b:
+      tok_emb [vocab, d]            token embedding
+      pos_emb [max_len, d]          learned positions (scheme "learned" only)
+      rel_bias [buckets, heads]     T5's bias per bucket and head (scheme "t5" only)
+      blocks.<l>.ln1.weight/.bias   LayerNorm before attention (pre-LN)
+      blocks.<l>.attn.qkv.weight/.bias   [d, 3d]: queries, keys, values, heads side by side
+      blocks.<l>.attn.out.weight/.bias   [d, d]
+      blocks.<l>.ln2.weight/.bias   LayerNorm before the MLP
+      blocks.<l>.mlp.fc.weight/.bias     [d, 4d], then GELU (tanh approximation)
+      blocks.<l>.mlp.proj.weight/.bias   [4d, d]
+      ln_f.weight/.bias, head.weight [d, vocab], head.bias
+  * the scheme's fixed tables, as the app computed them:
+      buffer.sinusoidal [positions, d]        added to the token embeddings
+      buffer.rope_cos, buffer.rope_sin [positions, head_dim/2], buffer.rope_pairs [head_dim/2, 2]
+      buffer.alibi_slopes [heads]             bias −slope·|i − j| on head h's scores
+      buffer.t5_buckets [2·positions − 1]     bucket of key − query, at index (j − i) + positions − 1
+  * held-out sets: heldout.<length>.tokens and .targets [count, length] (target −1: not asked)
+  * metadata: "config" (architecture and vocabulary, JSON) and "heldout_accuracy" (what the page
+    showed).
+
+The model: x = tok_emb[tokens] (+ position vectors); per block  x += attn(ln1(x));
+x += mlp(ln2(x)); logits = ln_f(x) @ head.weight + head.bias. Attention scores are
+q·k/sqrt(head_dim) (+ ALiBi or T5 bias), queries and keys rotated first under RoPE, keys after the
+query masked when the config says causal. LayerNorm eps 1e-5.
+
+Needs only NumPy (the app's tests run it that way); with --torch the same code runs on PyTorch
+tensors.
+"""
+
+import json
+import math
+import struct
+import sys
+
+import numpy as np
+
+DTYPES = {"F32": np.float32, "I32": np.int32, "F64": np.float64, "I64": np.int64}
+
+
+def load(path):
+    """Reads a .safetensors file: ({name: numpy array}, {metadata key: value})."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n].decode("utf-8"))
+    meta = header.pop("__metadata__", {})
+    base = 8 + n
+    tensors = {}
+    for name, info in header.items():
+        start, end = info["data_offsets"]
+        dtype = np.dtype(DTYPES[info["dtype"]]).newbyteorder("<")
+        tensors[name] = np.frombuffer(raw[base + start : base + end], dtype=dtype).reshape(
+            info["shape"]
+        )
+    return tensors, meta
+
+
+class Ops:
+    """The few array operations the model needs, for NumPy-like modules or PyTorch."""
+
+    def __init__(self, xp):
+        self.xp = xp
+        self.torch = getattr(xp, "__name__", "") == "torch"
+
+    def const(self, a, dtype=None):
+        if self.torch:
+            t = self.xp.as_tensor(np.asarray(a))
+            return t.to(dtype) if dtype is not None else t
+        return np.asarray(a)
+
+    def index(self, a):
+        return self.xp.as_tensor(np.asarray(a, dtype=np.int64)) if self.torch else np.asarray(a)
+
+    def max(self, x, axis):
+        return self.xp.amax(x, dim=axis, keepdim=True) if self.torch else self.xp.max(x, axis=axis, keepdims=True)
+
+    def sum(self, x, axis):
+        return x.sum(dim=axis, keepdim=True) if self.torch else self.xp.sum(x, axis=axis, keepdims=True)
+
+    def mean(self, x, axis):
+        return x.mean(dim=axis, keepdim=True) if self.torch else self.xp.mean(x, axis=axis, keepdims=True)
+
+    def cat(self, xs, axis):
+        return self.xp.cat(xs, dim=axis) if self.torch else self.xp.concatenate(xs, axis=axis)
+
+    def swap(self, x, a, b):
+        return x.transpose(a, b) if self.torch else self.xp.swapaxes(x, a, b)
+
+    def where(self, mask, x, fill):
+        if self.torch:
+            return self.xp.where(self.const(mask), x, self.xp.full_like(x, fill))
+        return self.xp.where(mask, x, fill)
+
+
+def layer_norm(o, x, g, b, eps=1e-5):
+    mu = o.mean(x, -1)
+    var = o.mean((x - mu) ** 2, -1)
+    return (x - mu) / o.xp.sqrt(var + eps) * g + b
+
+
+def gelu(o, u):
+    return 0.5 * u * (1.0 + o.xp.tanh(math.sqrt(2.0 / math.pi) * (u + 0.044715 * u**3)))
+
+
+def softmax(o, s):
+    e = o.xp.exp(s - o.max(s, -1))
+    return e / o.sum(e, -1)
+
+
+def rotate(o, x, cos, sin, pairs):
+    """RoPE on [..., T, head_dim]: each pair (a, b) turned by the position's angle."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    xa, xb = x[..., o.index(a)], x[..., o.index(b)]
+    ra = xa * cos - xb * sin
+    rb = xa * sin + xb * cos
+    order = np.argsort(np.concatenate([a, b]))
+    return o.cat([ra, rb], -1)[..., o.index(order)]
+
+
+def forward(W, cfg, tokens, xp=np, lengths=None):
+    """Logits [N, T, vocab] for equal-length token rows [N, T]. `W` maps names to arrays of the
+    backend `xp` (weights and buffers alike). With `lengths`, keys past each row's length are
+    masked (padding)."""
+    o = Ops(xp)
+    n, t = tokens.shape
+    d, heads, pos = cfg["d_model"], cfg["heads"], cfg["position"]
+    dh = d // heads
+    if pos == "learned" and t > cfg["max_len"]:
+        raise ValueError(f"no embedding exists for position {cfg['max_len']}: the learned table has {cfg['max_len']} rows")
+    x = W["tok_emb"][o.index(tokens)]
+    if pos == "sinusoidal":
+        x = x + W["buffer.sinusoidal"][:t]
+    elif pos == "learned":
+        x = x + W["pos_emb"][:t]
+    i = np.arange(t)[:, None]
+    j = np.arange(t)[None, :]
+    bias = None
+    if pos == "alibi":
+        slopes = np.asarray(W["buffer.alibi_slopes"], dtype=np.float32) if not o.torch else W["buffer.alibi_slopes"].numpy()
+        bias = o.const((-slopes[:, None, None] * np.abs(i - j)[None]).astype(np.float32))
+    elif pos == "t5":
+        buckets = np.asarray(W["buffer.t5_buckets"] if not o.torch else W["buffer.t5_buckets"].numpy())
+        idx = buckets[(j - i) + cfg["max_positions"] - 1]  # [T, T]
+        bias = o.swap(o.swap(W["rel_bias"][o.index(idx)], 0, 2), 1, 2)  # [heads, T, T]
+    mask = np.ones((t, t), dtype=bool)
+    if cfg["causal"]:
+        mask = j <= i
+    mask = np.broadcast_to(mask, (n, 1, t, t))
+    if lengths is not None:
+        mask = mask & (np.arange(t)[None, None, None, :] < np.asarray(lengths)[:, None, None, None])
+    if pos == "rope":
+        cos, sin = W["buffer.rope_cos"][:t], W["buffer.rope_sin"][:t]
+        pairs = np.asarray(W["buffer.rope_pairs"] if not o.torch else W["buffer.rope_pairs"].numpy())
+    for l in range(cfg["layers"]):
+        p = lambda name: W[f"blocks.{l}.{name}"]
+        a = layer_norm(o, x, p("ln1.weight"), p("ln1.bias"))
+        qkv = a @ p("attn.qkv.weight") + p("attn.qkv.bias")
+
+        def heads_of(part):
+            y = qkv[..., part * d : (part + 1) * d].reshape(n, t, heads, dh)
+            return o.swap(y, 1, 2)  # [N, heads, T, dh]
+
+        q, k, v = heads_of(0), heads_of(1), heads_of(2)
+        if pos == "rope":
+            q, k = rotate(o, q, cos, sin, pairs), rotate(o, k, cos, sin, pairs)
+        s = q @ o.swap(k, -1, -2) / math.sqrt(dh)
+        if bias is not None:
+            s = s + bias
+        s = o.where(mask, s, -np.inf)
+        att = softmax(o, s) @ v  # [N, heads, T, dh]
+        att = o.swap(att, 1, 2).reshape(n, t, d)
+        x = x + att @ p("attn.out.weight") + p("attn.out.bias")
+        a2 = layer_norm(o, x, p("ln2.weight"), p("ln2.bias"))
+        x = x + gelu(o, a2 @ p("mlp.fc.weight") + p("mlp.fc.bias")) @ p("mlp.proj.weight") + p("mlp.proj.bias")
+    z = layer_norm(o, x, W["ln_f.weight"], W["ln_f.bias"])
+    return z @ W["head.weight"] + W["head.bias"]
+
+
+def accuracy(W, cfg, tokens, targets, xp=np, chunk=100):
+    """Correct predictions and how many positions had a target."""
+    correct = counted = 0
+    for s in range(0, len(tokens), chunk):
+        logits = forward(W, cfg, tokens[s : s + chunk], xp)
+        logits = logits.detach().numpy() if hasattr(logits, "detach") else np.asarray(logits)
+        tg = targets[s : s + chunk]
+        asked = tg >= 0
+        correct += int(((logits.argmax(-1) == tg) & asked).sum())
+        counted += int(asked.sum())
+    return correct, counted
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    tensors, meta = load(argv[1])
+    cfg = json.loads(meta["config"])
+    shown = json.loads(meta.get("heldout_accuracy", "{}"))
+    xp = np
+    if "--torch" in argv:
+        import torch
+
+        xp = torch
+        W = {k: torch.from_numpy(np.array(v)) for k, v in tensors.items()}
+    else:
+        W = tensors
+    print(f"{cfg['task']} · {cfg['scheme']} · {cfg['layers']} layers × {cfg['heads']} heads, d_model {cfg['d_model']}")
+    worst = 0
+    for name in sorted(k for k in tensors if k.startswith("heldout.") and k.endswith(".tokens")):
+        length = name.split(".")[1]
+        tokens, targets = tensors[name], tensors[f"heldout.{length}.targets"]
+        correct, counted = accuracy(W, cfg, tokens, targets, xp)
+        page = shown.get(length, {})
+        diff = abs(correct - page.get("correct", correct))
+        worst = max(worst, diff)
+        print(
+            f"length {length:>4}: {correct}/{counted} = {correct / counted:.4f}"
+            f"   (the page: {page.get('correct', '?')}/{page.get('counted', '?')})"
+        )
+    print(f"largest difference from the page: {worst} predictions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,191 @@
+//! The trainer: gradients against finite differences (f64), reproducibility, and the claim the
+//! Train view rests on (a model without position stays at chance on "who did what to whom",
+//! while sinusoidal and RoPE learn it).
+
+use pe_explorer::math::rng::SplitMix64;
+use pe_explorer::train::experiment::{batch_of, model_config, Experiment, Status};
+use pe_explorer::train::model::{Model, Tape};
+use pe_explorer::train::real::Real;
+use pe_explorer::train::safetensors::{self, Data, Entry};
+use pe_explorer::train::settings::{TrainScheme, TrainSettings};
+use pe_explorer::train::tasks::Task;
+
+fn small(task: Task) -> TrainSettings {
+    TrainSettings {
+        task,
+        d_model: 8,
+        heads: 2,
+        layers: 2,
+        train_len: 6,
+        ..TrainSettings::default()
+    }
+}
+
+/// Central differences in f64 on a random subset of parameters, against the backward pass.
+fn check_gradients(s: &TrainSettings, scheme: TrainScheme) {
+    let config = model_config(s, scheme);
+    let model: Model<f64> = Model::new(config, 12);
+    let mut params = model.init(7);
+    // Move off the initial point so that no gradient is zero by symmetry (biases, gains).
+    let mut rng = SplitMix64::new(99);
+    for p in params.iter_mut() {
+        *p += 0.05 * rng.next_normal();
+    }
+    let mut data = SplitMix64::new(5);
+    let examples: Vec<_> = [3, 6, 5]
+        .iter()
+        .map(|&n| s.task.sample(&mut data, n))
+        .collect();
+    let batch = batch_of(&examples);
+    let mut tape = Tape::default();
+    model.forward(&params, &batch, &mut tape).unwrap();
+    let mut grads = vec![0.0; params.len()];
+    model.backward(&params, &batch, &tape, &mut grads);
+    let loss = |p: &[f64]| {
+        let mut t = Tape::default();
+        model.forward(p, &batch, &mut t).unwrap().loss
+    };
+    let mut worst: f64 = 0.0;
+    for t in &model.layout.tensors {
+        // Every tensor, up to 12 entries of each.
+        let mut picks = SplitMix64::new(t.offset as u64);
+        for _ in 0..t.len().min(12) {
+            let i = t.offset + (picks.next_u64() % t.len() as u64) as usize;
+            let h = 1e-5;
+            let mut up = params.clone();
+            up[i] += h;
+            let mut down = params.clone();
+            down[i] -= h;
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
+            let err = (numeric - grads[i]).abs() / (numeric.abs() + grads[i].abs()).max(1e-7);
+            assert!(
+                err < 1e-5 || (numeric - grads[i]).abs() < 1e-9,
+                "{:?} {}[{}]: backward {} vs finite difference {}",
+                scheme,
+                t.name,
+                i - t.offset,
+                grads[i],
+                numeric
+            );
+            worst = worst.max(err);
+        }
+    }
+    eprintln!("{scheme:?} {:?}: worst relative error {worst:.2e}", s.task);
+}
+
+#[test]
+fn gradients_match_finite_differences_for_every_scheme() {
+    for task in [Task::Agent, Task::Copy] {
+        for scheme in TrainScheme::ALL {
+            check_gradients(&small(task), scheme);
+        }
+    }
+}
+
+/// A model of type `T` moved off its initial point, a batch of three lengths, and the loss and
+/// gradient the Rust code computes for them.
+fn dump<T: Real>(s: &TrainSettings, scheme: TrainScheme) -> Vec<u8> {
+    let config = model_config(s, scheme);
+    let model: Model<T> = Model::new(config, 12);
+    let mut params = model.init(7);
+    let mut rng = SplitMix64::new(99);
+    for p in params.iter_mut() {
+        *p += T::from_f64(0.05 * rng.next_normal());
+    }
+    let mut data = SplitMix64::new(5);
+    let examples: Vec<_> = [3, 6, 5]
+        .iter()
+        .map(|&n| s.task.sample(&mut data, n))
+        .collect();
+    let batch = batch_of(&examples);
+    let mut tape = Tape::default();
+    let loss = model.forward(&params, &batch, &mut tape).unwrap().loss;
+    let mut grads = vec![T::ZERO; params.len()];
+    model.backward(&params, &batch, &tape, &mut grads);
+    let mut entries = safetensors::model_entries(&model, &params);
+    for t in &model.layout.tensors {
+        entries.push(Entry {
+            name: format!("grad.{}", t.name),
+            shape: t.shape.clone(),
+            data: Data::real(&grads[t.range()]),
+        });
+    }
+    for (i, e) in examples.iter().enumerate() {
+        let mut pair =
+            safetensors::examples_entries(&format!("batch.{i}"), std::slice::from_ref(e));
+        for entry in &mut pair {
+            entry.shape.remove(0);
+        }
+        entries.extend(pair);
+    }
+    let names: Vec<String> = model
+        .layout
+        .tensors
+        .iter()
+        .map(|t| safetensors::json_string(&t.name))
+        .collect();
+    let config = safetensors::config_json(&model, scheme.id(), s.task.id(), &s.task.vocab());
+    safetensors::write(
+        &entries,
+        &[
+            ("config", config),
+            ("trained", format!("[{}]", names.join(","))),
+            ("loss", format!("{loss:e}")),
+        ],
+    )
+}
+
+/// Runs tests/python/grad_check.py (HIPS autograd on the downloadable pe_model.py) on dumps.
+fn autograd_agrees(tag: &str, files: Vec<Vec<u8>>) {
+    let dir = std::env::temp_dir().join(format!("pe-explorer-grad-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let paths: Vec<String> = files
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            let p = dir.join(format!("{i}.safetensors"));
+            std::fs::write(&p, bytes).unwrap();
+            p.display().to_string()
+        })
+        .collect();
+    let out = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/python/grad_check.py"
+        ))
+        .args(&paths)
+        .output()
+        .expect("python3 is needed: run `bash scripts/setup.sh --test` first");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{text}");
+    assert!(
+        !text.contains("No module named"),
+        "numpy and autograd are needed: run `bash scripts/setup.sh --test` first.\n{text}"
+    );
+    assert!(out.status.success(), "autograd disagrees:\n{text}");
+}
+
+fn every_model<T: Real>() -> Vec<Vec<u8>> {
+    let mut files = Vec::new();
+    for task in [Task::Agent, Task::Copy] {
+        for scheme in TrainScheme::ALL {
+            files.push(dump::<T>(&small(task), scheme));
+        }
+    }
+    files
+}
+
+#[test]
+fn gradients_match_autograd_in_f64() {
+    autograd_agrees("f64", every_model::<f64>());
+}
+
+#[test]
+fn f32_gradients_match_autograd() {
+    autograd_agrees("f32", every_model::<f32>());
+}
