@@ -13,6 +13,7 @@ use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::math::t5::{T5Bias, T5Buckets};
 use crate::plot::colormap::Palette;
+use crate::train::settings::TrainSettings;
 
 pub use crate::limit::{
     nearest_stop, parse_list, round_significant, Accepted, Limit, ALIBI_HEADS, BASE, D_MODEL,
@@ -35,11 +36,13 @@ pub enum View {
     Lesson,
     /// Questions, some answered by setting the sliders.
     Quiz,
+    /// Tiny transformers trained in the page, one per scheme.
+    Train,
 }
 
 impl View {
     /// In the order of the tabs: the lesson first, the quiz last.
-    pub const ALL: [View; 10] = [
+    pub const ALL: [View; 11] = [
         View::Lesson,
         View::Matrix,
         View::Attention,
@@ -49,6 +52,7 @@ impl View {
         View::Norms,
         View::Addition,
         View::Compare,
+        View::Train,
         View::Quiz,
     ];
 
@@ -65,6 +69,7 @@ impl View {
             View::Compare => "compare",
             View::Lesson => "lesson",
             View::Quiz => "quiz",
+            View::Train => "train",
         }
     }
 
@@ -85,6 +90,7 @@ impl View {
             View::Compare => "Compare schemes",
             View::Lesson => "Lesson",
             View::Quiz => "Quiz",
+            View::Train => "Train it yourself",
         }
     }
 }
@@ -237,6 +243,11 @@ pub struct Settings {
     pub lesson: usize,
     /// The quiz question shown (1-based).
     pub question: usize,
+    /// The Train view's experiment (its sidebar-owned fields are filled from the settings above
+    /// when it runs: see [`Settings::train_settings`]).
+    pub train: TrainSettings,
+    /// Start the experiment when the Train view opens (a link that re-runs it).
+    pub train_run: bool,
 }
 
 impl Default for Settings {
@@ -275,6 +286,8 @@ impl Default for Settings {
             theme: ThemeChoice::Auto,
             lesson: 1,
             question: 1,
+            train: TrainSettings::default(),
+            train_run: false,
         }
     }
 }
@@ -325,6 +338,19 @@ impl Settings {
             lesson: self.lesson,
             question: self.question,
             ..Settings::default()
+        }
+    }
+
+    /// The experiment the Train view runs: its own choices, with the base, the sinusoidal
+    /// variant, RoPE's pairing and T5's buckets taken from the sidebar.
+    pub fn train_settings(&self) -> TrainSettings {
+        TrainSettings {
+            base: self.base,
+            variant: self.variant,
+            rope_pairing: self.rope_pairing,
+            t5_buckets: self.t5.num_buckets,
+            t5_max_distance: self.t5.max_distance,
+            ..self.train.clone()
         }
     }
 
@@ -435,6 +461,10 @@ pub enum Action {
     SetQuestion(usize),
     /// Replaces every setting at once (a lesson step's or a quiz task's starting point).
     Preset(Box<Settings>),
+    /// Sets one of the Train view's values from text (checked as a link's value is).
+    SetTrain(&'static str, String),
+    /// Whether a link to the Train view starts its experiment.
+    SetTrainRun(bool),
 }
 
 impl Reducible for Settings {
@@ -529,6 +559,10 @@ impl Reducible for Settings {
             Action::SetCausal(c) => next.causal = c,
             Action::SetCompareWith(v) => next.compare_with = v,
             Action::SetTheme(t) => next.theme = t,
+            Action::SetTrain(key, value) => {
+                let _ = next.train.apply(key, &value);
+            }
+            Action::SetTrainRun(r) => next.train_run = r,
         }
         next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
         // Settings that depend on the length stay inside it.

@@ -20,6 +20,7 @@ use crate::state::{
     BASE, D_MODEL, LENGTH, MAX_ANCHORS, MAX_BASES, MAX_DIMS, ROPE_FACTOR, SEED, T5_BUCKETS,
     T5_MAX_DISTANCE, TRAINED_LENGTH,
 };
+use crate::train::settings::KEYS as TRAIN_KEYS;
 
 /// Longest query string read; the rest is ignored (with a notice).
 pub const MAX_QUERY: usize = 4096;
@@ -131,6 +132,17 @@ const ORDER: &[&str] = &[
     "trace",
     "with",
     "question",
+    // The Train view's experiment (after the sidebar's base, variant, pairing and buckets).
+    "task",
+    "schemes",
+    "layers",
+    "attn_heads",
+    "width",
+    "train_len",
+    "steps",
+    "lr",
+    "train_seed",
+    "run",
 ];
 
 /// Parameters read elsewhere (embedding).
@@ -343,7 +355,15 @@ fn action(key: &str, value: &str, s: &Settings) -> Result<(Action, Option<String
                 words.join(" "),
             ))
         }
-        _ => Err(format!("Ignored the unknown parameter “{}”.", shown(key))),
+        "run" => plain_action(Action::SetTrainRun(flag(key, value)?)),
+        _ => match TRAIN_KEYS.iter().find(|k| **k == key) {
+            Some(&k) => {
+                // Checked on a copy first, so a refused value leaves the setting alone.
+                let note = s.train.clone().apply(k, value)?;
+                Ok((Action::SetTrain(k, value.to_string()), note))
+            }
+            None => Err(format!("Ignored the unknown parameter “{}”.", shown(key))),
+        },
     }
 }
 
@@ -466,6 +486,12 @@ pub fn parse(query: &str) -> Parsed {
         settings,
         embed,
         notices,
+    }
+}
+
+fn put_run(out: &mut Vec<(&str, String)>, run: bool) {
+    if run {
+        out.push(("run", "1".into()));
     }
 }
 
@@ -627,6 +653,8 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
         s.compare_with != d.compare_with,
         s.compare_with.id().into(),
     );
+    out.extend(s.train.link_pairs());
+    put_run(&mut out, s.train_run);
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
         if !e.controls {

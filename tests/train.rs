@@ -292,3 +292,26 @@ fn a_learned_table_has_no_embedding_past_its_length_and_the_export_says_what_the
     assert!(!header.contains("heldout.16.tokens"));
     assert_eq!((8 + n) % 8, 0);
 }
+
+#[test]
+fn progress_reports_rebuild_the_runs_on_the_page() {
+    use pe_explorer::train::protocol::{Phase, Progress, Reporter};
+    let mut e = Experiment::new(quick(2));
+    let mut reporter = Reporter::default();
+    let mut page = Progress::default();
+    let mut answers = Vec::new();
+    while e.tick() {
+        page.apply(&reporter.report(&e, Phase::Training, 1.0, &answers));
+    }
+    answers = e.dog_and_man();
+    page.apply(&reporter.report(&e, Phase::Done, 2.0, &answers));
+    assert_eq!(page.phase, Phase::Done);
+    assert_eq!(page.runs.len(), e.runs.len());
+    for (seen, r) in page.runs.iter().zip(&e.runs) {
+        assert_eq!(seen.scheme, r.scheme);
+        assert_eq!(seen.status, r.status);
+        assert_eq!(seen.curve.len(), r.curve.len());
+        assert_eq!(seen.cells, r.cells);
+        assert_eq!(seen.dog_and_man.len(), 2);
+    }
+}

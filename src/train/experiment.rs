@@ -359,6 +359,38 @@ impl Experiment {
         (done, total)
     }
 
+    /// Work done and in all, in token passes (a training token counts three: forward and
+    /// backward), for the time-left estimate.
+    pub fn work(&self) -> (f64, f64) {
+        let s = &self.settings;
+        let per_step = 3.0 * BATCH as f64 * (s.task.min_length() + s.train_len) as f64 / 2.0;
+        let (mut done, mut total) = (0.0, 0.0);
+        for r in &self.runs {
+            let test: f64 = r
+                .cells
+                .iter()
+                .filter(|c| c.missing.is_none())
+                .map(|c| (HELDOUT * c.length) as f64)
+                .sum();
+            let train = per_step * s.steps as f64;
+            total += train + test;
+            done += match r.status {
+                Status::Training => per_step * r.step as f64,
+                Status::Diverged { .. } => train + test,
+                _ => {
+                    let tested: f64 = r
+                        .cells
+                        .iter()
+                        .filter(|c| c.missing.is_none())
+                        .map(|c| (c.examples * c.length) as f64)
+                        .sum();
+                    train + tested
+                }
+            };
+        }
+        (done, total)
+    }
+
     pub fn finished(&self) -> bool {
         self.runs
             .iter()

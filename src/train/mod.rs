@@ -4,8 +4,10 @@
 //! Worker (`src/bin/worker.rs`).
 
 pub mod experiment;
+pub mod figures;
 pub mod model;
 pub mod optim;
+pub mod protocol;
 pub mod real;
 pub mod safetensors;
 pub mod settings;

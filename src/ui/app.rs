@@ -16,6 +16,7 @@ use super::quiz::QuizView;
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
+use super::train::TrainView;
 use super::waves::WavesView;
 use crate::plot::frame::Theme;
 use crate::state::{Action, Settings, ThemeChoice, View};
@@ -45,6 +46,7 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
         View::Compare => html! { <CompareView {settings} {on_action} /> },
         View::Lesson => html! { <LessonView {settings} {on_action} /> },
         View::Quiz => html! { <QuizView {settings} {on_action} /> },
+        View::Train => html! { <TrainView {settings} {on_action} /> },
     }
 }
 

@@ -13,10 +13,22 @@ pub fn pixel_ratio() -> f64 {
 
 /// Offers `text` to the user as a file download.
 pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    save_parts(
+        file_name,
+        mime,
+        &js_sys::Array::of1(&JsValue::from_str(text)),
+    )
+}
+
+/// Offers bytes to the user as a file download.
+pub fn save_bytes(file_name: &str, mime: &str, bytes: &js_sys::Uint8Array) -> Result<(), String> {
+    save_parts(file_name, mime, &js_sys::Array::of1(bytes))
+}
+
+fn save_parts(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
+    let blob = Blob::new_with_buffer_source_sequence_and_options(parts, &options)
         .map_err(|_| "the browser could not create the file".to_string())?;
     let url = Url::create_object_url_with_blob(&blob)
         .map_err(|_| "the browser could not create the file".to_string())?;

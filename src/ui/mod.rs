@@ -18,6 +18,8 @@ pub mod quiz;
 pub mod rotations;
 pub mod schemes;
 pub mod settings;
+pub mod train;
+pub mod trainer;
 pub mod waves;
 
 use crate::state::Settings;

@@ -1,0 +1,224 @@
+//! The training worker: runs one experiment at a time off the page's thread, a slice of about
+//! 40 ms at a time (so that pause, stop and new settings are heard between slices), and reports
+//! progress to the page every 100 ms or so. Built by trunk as its own wasm module, which the
+//! browser fetches only when the Train view starts a worker.
+
+use std::cell::RefCell;
+
+use js_sys::{Float32Array, Object, Reflect, Uint8Array};
+use pe_explorer::train::experiment::{Answer, Experiment};
+use pe_explorer::train::protocol::{Command, Phase, Reporter};
+use pe_explorer::train::safetensors;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+/// Longest stretch of work between two looks at the message queue.
+const SLICE_MS: f64 = 40.0;
+/// Shortest time between two progress reports while training.
+const REPORT_MS: f64 = 100.0;
+
+#[derive(Default)]
+struct State {
+    experiment: Option<Experiment>,
+    phase: Phase,
+    reporter: Reporter,
+    /// Training time so far, ms (pauses not counted).
+    elapsed: f64,
+    last_report: f64,
+    answers: Vec<Vec<Answer>>,
+    /// A slice is queued on the channel.
+    queued: bool,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+    static CHANNEL: Option<MessageChannel> = MessageChannel::new().ok();
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Posts `{kind, text, data}` to the page.
+fn post(kind: &str, text: &str, data: Option<&JsValue>) {
+    let msg = Object::new();
+    let _ = Reflect::set(&msg, &"kind".into(), &kind.into());
+    let _ = Reflect::set(&msg, &"text".into(), &text.into());
+    if let Some(d) = data {
+        let _ = Reflect::set(&msg, &"data".into(), d);
+    }
+    let _ = scope().post_message(&msg);
+}
+
+/// Queues the next slice behind whatever messages are already waiting.
+fn queue_slice() {
+    STATE.with_borrow_mut(|s| {
+        if s.queued {
+            return;
+        }
+        s.queued = true;
+        CHANNEL.with(|c| match c {
+            Some(c) => {
+                let _ = c.port2().post_message(&JsValue::NULL);
+            }
+            None => {
+                let f = Closure::once_into_js(run_slice);
+                let _ = scope()
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+            }
+        });
+    });
+}
+
+fn report(s: &mut State) {
+    if let Some(e) = &s.experiment {
+        let text = s.reporter.report(e, s.phase, s.elapsed, &s.answers);
+        post("progress", &text, None);
+    }
+    s.last_report = now();
+}
+
+fn run_slice() {
+    let again = STATE.with_borrow_mut(|s| {
+        s.queued = false;
+        if s.phase != Phase::Training {
+            return false;
+        }
+        let Some(e) = s.experiment.as_mut() else {
+            return false;
+        };
+        let start = now();
+        let mut more = true;
+        while more && now() - start < SLICE_MS {
+            more = e.tick();
+        }
+        if !more {
+            s.answers = e.dog_and_man();
+            s.phase = Phase::Done;
+        }
+        s.elapsed += now() - start;
+        if !more || now() - s.last_report >= REPORT_MS {
+            report(s);
+        }
+        more
+    });
+    if again {
+        queue_slice();
+    }
+}
+
+fn handle(text: &str) {
+    let Some(command) = Command::from_text(text) else {
+        post("error", "The worker did not understand a message.", None);
+        return;
+    };
+    let mut start = false;
+    STATE.with_borrow_mut(|s| match command {
+        Command::Start(settings) => {
+            *s = State {
+                experiment: Some(Experiment::new(settings)),
+                phase: Phase::Training,
+                ..State::default()
+            };
+            report(s);
+            start = true;
+        }
+        Command::Pause => {
+            if s.phase == Phase::Training {
+                s.phase = Phase::Paused;
+                report(s);
+            }
+        }
+        Command::Resume => {
+            if s.phase == Phase::Paused {
+                s.phase = Phase::Training;
+                report(s);
+                start = true;
+            }
+        }
+        Command::Stop => *s = State::default(),
+        Command::Maps { run, tokens } => {
+            let found = s
+                .experiment
+                .as_mut()
+                .and_then(|e| e.runs.get_mut(run))
+                .and_then(|r| {
+                    let (c, maps) = (r.model.config.clone(), r.attention_maps(&tokens)?);
+                    Some((c, maps))
+                });
+            match found {
+                Some((c, (maps, preds))) => {
+                    let preds: Vec<String> =
+                        preds.iter().map(|(t, p)| format!("{t},{p}")).collect();
+                    let head = format!(
+                        "{run}\n{}\n{}\n{}\n{}\n{}",
+                        c.layers,
+                        c.heads,
+                        tokens.len(),
+                        tokens
+                            .iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        preds.join(";")
+                    );
+                    post("maps", &head, Some(&Float32Array::from(&maps[..]).into()));
+                }
+                None => post("maps-missing", &format!("{run}"), None),
+            }
+        }
+        Command::Tensor { run, name } => {
+            let found = s
+                .experiment
+                .as_ref()
+                .and_then(|e| e.runs.get(run))
+                .and_then(|r| r.tensor(&name));
+            if let Some((values, shape)) = found {
+                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                let head = format!("{run}\n{name}\n{}", dims.join(","));
+                post("tensor", &head, Some(&Float32Array::from(values).into()));
+            }
+        }
+        Command::Export { run } => {
+            if let Some(e) = &s.experiment {
+                if let Some(r) = e.runs.get(run) {
+                    let bytes = safetensors::export_run(e, r);
+                    let name = format!(
+                        "pe-train-{}-{}-seed{}.safetensors",
+                        e.settings.task.id(),
+                        r.scheme.id(),
+                        e.settings.seed
+                    );
+                    post("export", &name, Some(&Uint8Array::from(&bytes[..]).into()));
+                }
+            }
+        }
+    });
+    if start {
+        queue_slice();
+    }
+}
+
+fn main() {
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
+        if let Some(text) = e.data().as_string() {
+            handle(&text);
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    CHANNEL.with(|c| {
+        if let Some(c) = c {
+            let tick = Closure::<dyn FnMut()>::new(run_slice);
+            c.port1().set_onmessage(Some(tick.as_ref().unchecked_ref()));
+            tick.forget();
+        }
+    });
+    // Messages sent before this point were lost: the page waits for this one.
+    post("ready", "", None);
+}

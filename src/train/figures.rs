@@ -1,0 +1,408 @@
+//! What the Train view draws, built from what the worker reported: the loss and accuracy
+//! curves, the held-out table (as a heatmap and as CSV), attention maps, and the trained
+//! learned table beside the sinusoidal one with their position × position similarities.
+//! Pure: the view only renders these.
+
+use std::rc::Rc;
+
+use super::experiment::{Cell, Status, LENGTH_FACTORS};
+use super::protocol::{Progress, RunView};
+use super::settings::{TrainScheme, TrainSettings};
+use crate::export::format_value;
+use crate::format::{group_thousands, significant};
+use crate::math::matrix::Dense;
+use crate::math::sinusoidal::Sinusoidal;
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::plot::lines::{
+    Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
+};
+
+/// The colour, marker and dash of a scheme, the same in every chart.
+pub fn style(scheme: TrainScheme) -> (plotters::style::RGBColor, Marker, Stroke) {
+    let i = TrainScheme::ALL
+        .iter()
+        .position(|s| *s == scheme)
+        .unwrap_or(0);
+    let stroke = match scheme {
+        TrainScheme::None | TrainScheme::NoneCausal => Stroke::Dashed,
+        _ => Stroke::Solid,
+    };
+    (
+        SERIES_COLORS[i % SERIES_COLORS.len()],
+        Marker::SHAPES[i % Marker::SHAPES.len()],
+        stroke,
+    )
+}
+
+fn series(r: &RunView, points: Vec<(f64, f64)>, markers: bool) -> Series {
+    let (color, marker, stroke) = style(r.scheme);
+    Series {
+        stroke,
+        width: 2.0,
+        marker: if markers { marker } else { Marker::None },
+        ..Series::line(r.scheme.label(), color, Points::Pairs(points))
+    }
+}
+
+/// Training loss per step, one line per scheme, on a log axis (cross-entropy in nats).
+pub fn loss_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
+    let mut lo: f64 = 1.0;
+    let mut hi: f64 = (s.task.vocab().len() as f64).ln();
+    let series = p
+        .runs
+        .iter()
+        .map(|r| {
+            let pts: Vec<(f64, f64)> = r
+                .curve
+                .iter()
+                .map(|pt| (pt.step as f64, pt.loss.max(1e-4)))
+                .collect();
+            for (_, y) in &pts {
+                lo = lo.min(*y);
+                hi = hi.max(*y);
+            }
+            series(r, pts, false)
+        })
+        .collect();
+    LineChartData {
+        series,
+        x: LineAxis::linear("training step", 0.0, s.steps as f64),
+        y: LineAxis::log("training loss (cross-entropy, nats)", lo, hi),
+        caption: format!(
+            "Training loss of each scheme, {} · batches of {} sequences up to {} tokens",
+            s.task.label(),
+            super::experiment::BATCH,
+            s.train_len
+        ),
+        guides: vec![Guide {
+            value: (s.task.vocab().len() as f64).ln(),
+            label: format!("uniform guess, ln {}", s.task.vocab().len()),
+            vertical: false,
+        }],
+    }
+}
+
+/// Held-out accuracy at the training length while training, with chance marked.
+pub fn accuracy_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
+    let series = p
+        .runs
+        .iter()
+        .map(|r| {
+            let pts = r
+                .curve
+                .iter()
+                .filter_map(|pt| pt.accuracy.map(|a| (pt.step as f64, 100.0 * a)))
+                .collect();
+            series(r, pts, true)
+        })
+        .collect();
+    LineChartData {
+        series,
+        x: LineAxis::linear("training step", 0.0, s.steps as f64),
+        y: LineAxis::linear("held-out accuracy (%)", 0.0, 100.0),
+        caption: format!(
+            "Held-out accuracy at length {} during training ({} sentences or sequences per point)",
+            s.train_len,
+            super::experiment::CURVE_EXAMPLES
+        ),
+        guides: vec![Guide {
+            value: 100.0 * s.task.chance(),
+            label: format!("chance {} %", significant(100.0 * s.task.chance(), 3)),
+            vertical: false,
+        }],
+    }
+}
+
+/// The text of one results cell: "99.7 %", "no embedding exists", "diverged at step 57",
+/// "…" while it is being measured.
+pub fn cell_text(r: &RunView, c: &Cell) -> String {
+    if let Status::Diverged { step } = r.status {
+        return format!("diverged at step {step}");
+    }
+    if let Some(m) = &c.missing {
+        return if m.contains("no embedding exists") {
+            "no embedding exists".into()
+        } else {
+            m.clone()
+        };
+    }
+    match c.accuracy() {
+        Some(a) if c.examples > 0 => format!("{} %", significant(100.0 * a, 3)),
+        _ => "…".into(),
+    }
+}
+
+/// "1,000 sentences" / "640 of 1,000 sequences".
+pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
+    let noun = if s.task == super::tasks::Task::Agent {
+        "sentences"
+    } else {
+        "sequences"
+    };
+    if c.examples >= super::experiment::HELDOUT {
+        format!("{} {noun}", group_thousands(c.examples as u64))
+    } else {
+        format!(
+            "{} of {} {noun}",
+            group_thousands(c.examples as u64),
+            group_thousands(super::experiment::HELDOUT as u64)
+        )
+    }
+}
+
+/// The test lengths, as column headings: "12 (trained)", "24", …
+pub fn length_headings(s: &TrainSettings) -> Vec<String> {
+    LENGTH_FACTORS
+        .iter()
+        .map(|f| {
+            let l = f * s.train_len;
+            if *f == 1 {
+                format!("{l} (trained)")
+            } else {
+                format!("{l} ({f}×)")
+            }
+        })
+        .collect()
+}
+
+/// The held-out table as a heatmap (scheme × test length, accuracy in %); cells without a
+/// number are drawn as undefined.
+pub fn results_heatmap(p: &Progress, s: &TrainSettings, palette: Palette) -> HeatmapData {
+    let cols = LENGTH_FACTORS.len();
+    let mut data = Vec::with_capacity(p.runs.len() * cols);
+    for r in &p.runs {
+        for i in 0..cols {
+            let v = r
+                .cells
+                .get(i)
+                .filter(|c| c.examples > 0 && !matches!(r.status, Status::Diverged { .. }))
+                .and_then(Cell::accuracy)
+                .map_or(f64::NAN, |a| 100.0 * a);
+            data.push(v);
+        }
+    }
+    HeatmapData {
+        matrix: Rc::new(Dense::new(p.runs.len(), cols, data)),
+        x: Axis::named("test length", "length", length_headings(s)),
+        y: Axis::named(
+            "scheme",
+            "scheme",
+            p.runs
+                .iter()
+                .map(|r| r.scheme.label().to_string())
+                .collect(),
+        ),
+        scale: ColorScale::new(palette, 0.0, 100.0),
+        colorbar_title: "held-out accuracy (%)".into(),
+        caption: format!(
+            "Held-out accuracy by scheme and test length, {} (trained at length {})",
+            s.task.label(),
+            s.train_len
+        ),
+        nouns: ("schemes".into(), "lengths".into()),
+        rule: None,
+    }
+}
+
+/// The held-out table as CSV: one row per scheme and test length.
+pub fn results_csv(p: &Progress, s: &TrainSettings) -> String {
+    let mut out =
+        String::from("scheme,test_length,trained_length,accuracy,correct,counted,examples,note\n");
+    for r in &p.runs {
+        for c in &r.cells {
+            let note = match (&r.status, &c.missing) {
+                (Status::Diverged { step }, _) => format!("diverged at step {step}"),
+                (_, Some(m)) => m.replace(',', ";"),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{}\n",
+                r.scheme.id(),
+                c.length,
+                s.train_len,
+                c.accuracy().map_or("NaN".into(), format_value),
+                c.correct,
+                c.counted,
+                c.examples,
+                note
+            ));
+        }
+    }
+    out
+}
+
+/// Every point of every curve as CSV.
+pub fn curves_csv(p: &Progress) -> String {
+    let mut out = String::from("scheme,step,loss,heldout_accuracy\n");
+    for r in &p.runs {
+        for pt in &r.curve {
+            out.push_str(&format!(
+                "{},{},{},{}\n",
+                r.scheme.id(),
+                pt.step,
+                format_value(pt.loss),
+                pt.accuracy.map_or("NaN".into(), format_value)
+            ));
+        }
+    }
+    out
+}
+
+/// The attention maps the worker sent for one sequence: `layers × heads` matrices of T × T.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Maps {
+    pub run: usize,
+    pub layers: usize,
+    pub heads: usize,
+    pub tokens: Vec<u32>,
+    /// (predicted token, probability) at every position.
+    pub predictions: Vec<(u32, f64)>,
+    pub weights: Vec<f32>,
+}
+
+impl Maps {
+    /// Reads the worker's header text and data; `None` if they do not fit together.
+    pub fn parse(text: &str, weights: Vec<f32>) -> Option<Maps> {
+        let mut l = text.lines();
+        let run = l.next()?.parse().ok()?;
+        let layers: usize = l.next()?.parse().ok()?;
+        let heads: usize = l.next()?.parse().ok()?;
+        let t: usize = l.next()?.parse().ok()?;
+        let tokens: Vec<u32> = l
+            .next()?
+            .split(',')
+            .map(|x| x.parse().ok())
+            .collect::<Option<_>>()?;
+        let predictions = l
+            .next()
+            .unwrap_or("")
+            .split(';')
+            .filter_map(|p| {
+                let (a, b) = p.split_once(',')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .collect();
+        (tokens.len() == t && weights.len() == layers * heads * t * t).then_some(Maps {
+            run,
+            layers,
+            heads,
+            tokens,
+            predictions,
+            weights,
+        })
+    }
+
+    /// Head `head` of layer `layer` as a query × key heatmap.
+    pub fn heatmap(
+        &self,
+        layer: usize,
+        head: usize,
+        words: &[String],
+        palette: Palette,
+        caption: String,
+    ) -> HeatmapData {
+        let t = self.tokens.len();
+        let start = (layer * self.heads + head) * t * t;
+        let data = self.weights.get(start..start + t * t).map_or_else(
+            || vec![f64::NAN; t * t],
+            |w| w.iter().map(|&x| x as f64).collect(),
+        );
+        HeatmapData {
+            matrix: Rc::new(Dense::new(t, t, data)),
+            x: Axis::named("key (attended to)", "key", words.to_vec()),
+            y: Axis::named("query", "query", words.to_vec()),
+            scale: ColorScale::new(palette, 0.0, 1.0),
+            colorbar_title: "attention weight".into(),
+            caption,
+            nouns: ("queries".into(), "keys".into()),
+            rule: None,
+        }
+    }
+}
+
+/// A `rows × cols` table (learned or sinusoidal positions) as a heatmap.
+pub fn table_heatmap(
+    values: &[f64],
+    rows: usize,
+    cols: usize,
+    palette: Palette,
+    caption: String,
+) -> HeatmapData {
+    let magnitude = values.iter().fold(1e-9_f64, |m, v| m.max(v.abs()));
+    HeatmapData {
+        matrix: Rc::new(Dense::new(rows, cols, values.to_vec())),
+        x: Axis::indexed("dimension", "dim"),
+        y: Axis::indexed("position", "pos"),
+        scale: ColorScale::symmetric(palette, magnitude),
+        colorbar_title: "value".into(),
+        caption,
+        nouns: ("positions".into(), "dimensions".into()),
+        rule: None,
+    }
+}
+
+/// The cosine similarity of every pair of rows (position × position).
+pub fn similarity(values: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+    let row = |i: usize| &values[i * cols..(i + 1) * cols];
+    let norms: Vec<f64> = (0..rows)
+        .map(|i| row(i).iter().map(|x| x * x).sum::<f64>().sqrt())
+        .collect();
+    let mut out = vec![0.0; rows * rows];
+    for i in 0..rows {
+        for j in 0..rows {
+            let dot: f64 = row(i).iter().zip(row(j)).map(|(a, b)| a * b).sum();
+            let n = norms[i] * norms[j];
+            out[i * rows + j] = if n > 0.0 { dot / n } else { 0.0 };
+        }
+    }
+    out
+}
+
+/// A position × position similarity matrix as a heatmap (−1 … 1).
+pub fn similarity_heatmap(
+    values: &[f64],
+    rows: usize,
+    palette: Palette,
+    caption: String,
+) -> HeatmapData {
+    HeatmapData {
+        matrix: Rc::new(Dense::new(rows, rows, values.to_vec())),
+        x: Axis::indexed("position", "pos"),
+        y: Axis::indexed("position", "pos"),
+        scale: ColorScale::symmetric(palette, 1.0),
+        colorbar_title: "cosine similarity".into(),
+        caption,
+        nouns: ("positions".into(), "positions".into()),
+        rule: None,
+    }
+}
+
+/// The sinusoidal table the experiment's sinusoidal model adds: `train_len × d_model`.
+pub fn sinusoidal_table(s: &TrainSettings) -> Vec<f64> {
+    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+    (0..s.train_len)
+        .flat_map(|p| (0..s.d_model).map(move |c| (p, c)))
+        .map(|(p, c)| e.value(p, c))
+        .collect()
+}
+
+/// The mean cosine similarity of neighbouring positions minus that of positions far apart:
+/// positive when nearby positions have become alike (structure), near 0 for noise.
+pub fn neighbour_contrast(sim: &[f64], rows: usize) -> f64 {
+    if rows < 4 {
+        return 0.0;
+    }
+    let mean = |pairs: Vec<(usize, usize)>| {
+        let n = pairs.len().max(1) as f64;
+        pairs.iter().map(|&(i, j)| sim[i * rows + j]).sum::<f64>() / n
+    };
+    let near = mean((0..rows - 1).map(|i| (i, i + 1)).collect());
+    let far = mean(
+        (0..rows)
+            .flat_map(|i| (0..rows).map(move |j| (i, j)))
+            .filter(|(i, j)| i.abs_diff(*j) >= rows / 2)
+            .collect(),
+    );
+    near - far
+}

@@ -1,0 +1,337 @@
+//! What the page and the training worker say to each other, as plain text both ends parse with
+//! the same code (and the native tests check): commands one way, progress reports the other.
+//! Large arrays (attention maps, weights, the exported file) travel beside the text as typed
+//! arrays.
+
+use super::experiment::{Answer, Cell, Experiment, Point, Status};
+use super::settings::{TrainScheme, TrainSettings};
+
+/// From the page to the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Start a new experiment (replacing any other).
+    Start(TrainSettings),
+    Pause,
+    Resume,
+    /// Forget the experiment.
+    Stop,
+    /// Attention maps and predictions of scheme `run` on `tokens`.
+    Maps {
+        run: usize,
+        tokens: Vec<u32>,
+    },
+    /// One trained tensor of scheme `run`.
+    Tensor {
+        run: usize,
+        name: String,
+    },
+    /// The `.safetensors` file of scheme `run`.
+    Export {
+        run: usize,
+    },
+}
+
+impl Command {
+    pub fn to_text(&self) -> String {
+        match self {
+            Command::Start(s) => format!("start\n{}", s.to_message()),
+            Command::Pause => "pause".into(),
+            Command::Resume => "resume".into(),
+            Command::Stop => "stop".into(),
+            Command::Maps { run, tokens } => format!("maps\n{run}\n{}", join(tokens)),
+            Command::Tensor { run, name } => format!("tensor\n{run}\n{name}"),
+            Command::Export { run } => format!("export\n{run}"),
+        }
+    }
+
+    /// Reads a command; anything malformed is `None` (the worker ignores it).
+    pub fn from_text(text: &str) -> Option<Command> {
+        let mut lines = text.lines();
+        let kind = lines.next()?;
+        let mut next_usize = || lines.next()?.trim().parse::<usize>().ok();
+        Some(match kind {
+            "start" => Command::Start(TrainSettings::from_message(
+                text.split_once('\n').map_or("", |(_, rest)| rest),
+            )),
+            "pause" => Command::Pause,
+            "resume" => Command::Resume,
+            "stop" => Command::Stop,
+            "maps" => {
+                let run = next_usize()?;
+                let tokens = text
+                    .lines()
+                    .nth(2)
+                    .unwrap_or("")
+                    .split(',')
+                    .filter(|t| !t.is_empty())
+                    .map(|t| t.trim().parse::<u32>().ok())
+                    .collect::<Option<Vec<_>>>()?;
+                (!tokens.is_empty()).then_some(())?;
+                Command::Maps { run, tokens }
+            }
+            "tensor" => {
+                let run = next_usize()?;
+                let name = text.lines().nth(2)?.to_string();
+                Command::Tensor { run, name }
+            }
+            "export" => Command::Export { run: next_usize()? },
+            _ => return None,
+        })
+    }
+}
+
+fn join<T: ToString>(xs: &[T]) -> String {
+    xs.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Where the experiment stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Phase {
+    #[default]
+    Idle,
+    Training,
+    Paused,
+    Done,
+}
+
+impl Phase {
+    fn id(self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Training => "training",
+            Phase::Paused => "paused",
+            Phase::Done => "done",
+        }
+    }
+    fn from_id(s: &str) -> Option<Phase> {
+        [Phase::Idle, Phase::Training, Phase::Paused, Phase::Done]
+            .into_iter()
+            .find(|p| p.id() == s)
+    }
+}
+
+/// What the page knows about one scheme's run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunView {
+    pub scheme: TrainScheme,
+    pub status: Status,
+    pub step: usize,
+    pub curve: Vec<Point>,
+    pub cells: Vec<Cell>,
+    /// Answers to "the dog bites the man ?" and "the man bites the dog ?" (agent task, once
+    /// trained).
+    pub dog_and_man: Vec<Answer>,
+}
+
+/// What the page knows about the experiment: rebuilt from reports.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Progress {
+    /// The settings message of the experiment these runs belong to.
+    pub settings: String,
+    pub phase: Phase,
+    pub runs: Vec<RunView>,
+    /// Training time so far (paused time not counted), milliseconds.
+    pub elapsed_ms: f64,
+    /// Work done and to do, in token passes (a training token counts three: forward and
+    /// backward).
+    pub work_done: f64,
+    pub work_total: f64,
+    /// Training steps taken over all schemes.
+    pub steps_done: usize,
+}
+
+impl Progress {
+    /// Optimiser steps per second over all schemes.
+    pub fn steps_per_second(&self) -> Option<f64> {
+        (self.elapsed_ms > 0.0 && self.steps_done > 0)
+            .then(|| self.steps_done as f64 / (self.elapsed_ms / 1000.0))
+    }
+
+    /// Seconds left at the pace so far.
+    pub fn seconds_left(&self) -> Option<f64> {
+        (self.work_done > 0.0 && self.elapsed_ms > 0.0).then(|| {
+            (self.work_total - self.work_done).max(0.0) * self.elapsed_ms / self.work_done / 1000.0
+        })
+    }
+
+    /// Applies a report, appending new curve points. A report for another experiment resets.
+    pub fn apply(&mut self, text: &str) {
+        let mut lines = text.lines();
+        let Some(header) = lines.next() else { return };
+        let fields: Vec<&str> = header.split(' ').collect();
+        if fields.len() < 6 || fields[0] != "progress" {
+            return;
+        }
+        let settings = lines.next().unwrap_or("").to_string();
+        if settings != self.settings {
+            *self = Progress {
+                settings,
+                ..Progress::default()
+            };
+        }
+        self.phase = Phase::from_id(fields[1]).unwrap_or(Phase::Idle);
+        self.elapsed_ms = num(fields[2]);
+        self.work_done = num(fields[3]);
+        self.work_total = num(fields[4]);
+        self.steps_done = fields[5].parse().unwrap_or(0);
+        for line in lines {
+            let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let mut parts = rest.splitn(2, ' ');
+            let Some(i) = parts.next().and_then(|x| x.parse::<usize>().ok()) else {
+                continue;
+            };
+            let body = parts.next().unwrap_or("");
+            if kind == "run" {
+                let f: Vec<&str> = body.split(' ').collect();
+                let Some(scheme) = f.first().and_then(|id| TrainScheme::from_id(id)) else {
+                    continue;
+                };
+                while self.runs.len() <= i {
+                    self.runs.push(RunView {
+                        scheme,
+                        status: Status::Training,
+                        step: 0,
+                        curve: Vec::new(),
+                        cells: Vec::new(),
+                        dog_and_man: Vec::new(),
+                    });
+                }
+                let r = &mut self.runs[i];
+                r.scheme = scheme;
+                r.step = f.get(2).and_then(|x| x.parse().ok()).unwrap_or(0);
+                r.status = match f.get(1).copied() {
+                    Some("testing") => Status::Testing,
+                    Some("done") => Status::Done,
+                    Some("diverged") => Status::Diverged { step: r.step },
+                    _ => Status::Training,
+                };
+                continue;
+            }
+            let Some(r) = self.runs.get_mut(i) else {
+                continue;
+            };
+            match kind {
+                "points" => {
+                    for p in body.split(';').filter(|p| !p.is_empty()) {
+                        let v: Vec<&str> = p.split(',').collect();
+                        if let [step, loss, acc] = v[..] {
+                            let (Ok(step), loss) = (step.parse::<usize>(), num(loss)) else {
+                                continue;
+                            };
+                            let accuracy = acc.parse::<f64>().ok().filter(|a| a.is_finite());
+                            // Never a point that cannot be drawn, never one twice.
+                            if loss.is_finite() && r.curve.last().is_none_or(|l| l.step < step) {
+                                r.curve.push(Point {
+                                    step,
+                                    loss,
+                                    accuracy,
+                                });
+                            }
+                        }
+                    }
+                }
+                "cells" => {
+                    r.cells = body
+                        .split(';')
+                        .filter(|c| !c.is_empty())
+                        .filter_map(|c| {
+                            let v: Vec<&str> = c.splitn(5, ',').collect();
+                            Some(Cell {
+                                length: v.first()?.parse().ok()?,
+                                correct: v.get(1)?.parse().ok()?,
+                                counted: v.get(2)?.parse().ok()?,
+                                examples: v.get(3)?.parse().ok()?,
+                                missing: v.get(4).filter(|m| !m.is_empty()).map(|m| m.to_string()),
+                            })
+                        })
+                        .collect();
+                }
+                "answers" => {
+                    r.dog_and_man = body
+                        .split(';')
+                        .filter_map(|a| {
+                            let (t, p) = a.split_once(',')?;
+                            Some((t.parse().ok()?, num(p)))
+                        })
+                        .collect();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn num(s: &str) -> f64 {
+    s.parse().unwrap_or(f64::NAN)
+}
+
+/// How far each run's curve has been reported, so reports carry only new points.
+#[derive(Clone, Debug, Default)]
+pub struct Reporter {
+    sent: Vec<usize>,
+}
+
+impl Reporter {
+    /// A progress report: the header, the settings line, then per run its status, new curve
+    /// points, held-out cells and (when known) its dog/man answers.
+    pub fn report(
+        &mut self,
+        e: &Experiment,
+        phase: Phase,
+        elapsed_ms: f64,
+        answers: &[Vec<Answer>],
+    ) -> String {
+        let (done, total) = e.work();
+        let steps: usize = e.runs.iter().map(|r| r.step).sum();
+        let mut out = format!(
+            "progress {} {elapsed_ms:.1} {done} {total} {steps}\n{}\n",
+            phase.id(),
+            e.settings.to_message()
+        );
+        self.sent.resize(e.runs.len(), 0);
+        for (i, r) in e.runs.iter().enumerate() {
+            let status = match r.status {
+                Status::Training => "training",
+                Status::Testing => "testing",
+                Status::Done => "done",
+                Status::Diverged { .. } => "diverged",
+            };
+            out.push_str(&format!("run {i} {} {status} {}\n", r.scheme.id(), r.step));
+            let new = &r.curve[self.sent[i].min(r.curve.len())..];
+            if !new.is_empty() {
+                let pts: Vec<String> = new
+                    .iter()
+                    .map(|p| {
+                        let acc = p.accuracy.map_or("-".to_string(), |a| format!("{a}"));
+                        format!("{},{},{acc}", p.step, p.loss)
+                    })
+                    .collect();
+                out.push_str(&format!("points {i} {}\n", pts.join(";")));
+                self.sent[i] = r.curve.len();
+            }
+            let cells: Vec<String> = r
+                .cells
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{},{},{},{},{}",
+                        c.length,
+                        c.correct,
+                        c.counted,
+                        c.examples,
+                        c.missing.as_deref().unwrap_or("").replace([';', '\n'], " ")
+                    )
+                })
+                .collect();
+            out.push_str(&format!("cells {i} {}\n", cells.join(";")));
+            if let Some(a) = answers.get(i).filter(|a| !a.is_empty()) {
+                let a: Vec<String> = a.iter().map(|(t, p)| format!("{t},{p}")).collect();
+                out.push_str(&format!("answers {i} {}\n", a.join(";")));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,804 @@
+//! Train it yourself: tiny transformers trained in a Web Worker, one per position scheme, on a
+//! task chosen to ask one thing of position; their curves, held-out accuracy at longer lengths,
+//! attention maps, learned tables and answers to "dog bites man", and the models to download.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::app::ViewProps;
+use super::browser;
+use super::chart::{CsvExport, Shared};
+use super::controls::{Choice, NumberControl};
+use super::heatmap::{Heatmap, MatrixCard};
+use super::line_chart::LineChart;
+use super::trainer::{FromWorker, Trainer};
+use crate::format::{plain, significant};
+use crate::state::Action;
+use crate::train::experiment::{Status, HELDOUT};
+use crate::train::figures::{self, Maps};
+use crate::train::protocol::{Command, Phase, Progress, RunView};
+use crate::train::settings::{
+    TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
+    WIDTH,
+};
+use crate::train::tasks::{dog_and_man, Task};
+
+/// Everything the worker has told the view.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Board {
+    progress: Progress,
+    /// Attention maps per run, for the example asked for last.
+    maps: Vec<Option<Maps>>,
+    /// The trained learned table: rows, columns, values.
+    learned: Option<(usize, usize, Vec<f64>)>,
+    failure: Option<String>,
+}
+
+enum BoardAction {
+    Report(String),
+    Maps(Maps),
+    Learned(usize, usize, Vec<f64>),
+    Failed(String),
+    Clear,
+}
+
+impl Reducible for Board {
+    type Action = BoardAction;
+
+    fn reduce(self: Rc<Self>, action: BoardAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            BoardAction::Report(text) => {
+                let before = next.progress.settings.clone();
+                next.progress.apply(&text);
+                if next.progress.settings != before {
+                    next.maps.clear();
+                    next.learned = None;
+                }
+                next.failure = None;
+            }
+            BoardAction::Maps(m) => {
+                let run = m.run;
+                if next.maps.len() <= run {
+                    next.maps.resize(run + 1, None);
+                }
+                next.maps[run] = Some(m);
+            }
+            BoardAction::Learned(r, c, v) => next.learned = Some((r, c, v)),
+            BoardAction::Failed(f) => next.failure = Some(f),
+            BoardAction::Clear => next = Board::default(),
+        }
+        Rc::new(next)
+    }
+}
+
+/// The sequences the attention maps can be drawn for.
+fn examples(s: &TrainSettings) -> Vec<(String, Vec<u32>)> {
+    let mut out = Vec::new();
+    if s.task == Task::Agent {
+        for (i, tokens) in dog_and_man().into_iter().enumerate() {
+            let name = if i == 0 {
+                "the dog bites the man ?"
+            } else {
+                "the man bites the dog ?"
+            };
+            out.push((name.to_string(), tokens));
+        }
+    }
+    let set = s.task.heldout(s.seed, s.train_len, 4);
+    for (i, e) in set.iter().enumerate() {
+        out.push((
+            format!("held-out example {} (length {})", i + 1, s.train_len),
+            e.tokens.clone(),
+        ));
+    }
+    let long = s.task.heldout(s.seed, 2 * s.train_len, 1);
+    if let Some(e) = long.first() {
+        out.push((
+            format!("held-out example at twice the length ({})", 2 * s.train_len),
+            e.tokens.clone(),
+        ));
+    }
+    out
+}
+
+fn words(task: Task, tokens: &[u32]) -> Vec<String> {
+    tokens.iter().map(|t| task.word(*t).to_string()).collect()
+}
+
+#[function_component(TrainView)]
+pub fn train_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let ts = s.train_settings();
+    let message = ts.to_message();
+    let board = use_reducer(Board::default);
+    let trainer = use_mut_ref(|| None::<Trainer>);
+    let example = use_state(|| 0usize);
+    let layer = use_state(|| None::<usize>);
+
+    let on_worker = {
+        let board = board.clone();
+        Callback::from(move |m: FromWorker| match m {
+            FromWorker::Progress(text) => board.dispatch(BoardAction::Report(text)),
+            FromWorker::Maps(text, w) => {
+                if let Some(maps) = Maps::parse(&text, w) {
+                    board.dispatch(BoardAction::Maps(maps));
+                }
+            }
+            FromWorker::Tensor(text, values) => {
+                let mut l = text.lines().skip(2);
+                let dims: Vec<usize> = l
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .filter_map(|d| d.parse().ok())
+                    .collect();
+                if let [r, c] = dims[..] {
+                    if values.len() == r * c {
+                        let v = values.iter().map(|&x| x as f64).collect();
+                        board.dispatch(BoardAction::Learned(r, c, v));
+                    }
+                }
+            }
+            FromWorker::Export(name, bytes) => {
+                if let Err(e) = browser::save_bytes(&name, "application/octet-stream", &bytes) {
+                    board.dispatch(BoardAction::Failed(format!("The download failed: {e}.")));
+                }
+            }
+            FromWorker::Failed(text) => board.dispatch(BoardAction::Failed(text)),
+        })
+    };
+
+    let send = {
+        let (trainer, board, on_worker) = (trainer.clone(), board.clone(), on_worker.clone());
+        Callback::from(move |c: Command| {
+            let mut slot = trainer.borrow_mut();
+            if slot.is_none() {
+                if matches!(c, Command::Pause | Command::Stop) {
+                    return;
+                }
+                match Trainer::spawn(on_worker.clone()) {
+                    Ok(t) => *slot = Some(t),
+                    Err(e) => {
+                        board.dispatch(BoardAction::Failed(format!(
+                            "Training needs a Web Worker, and {e}."
+                        )));
+                        return;
+                    }
+                }
+            }
+            if let Some(t) = slot.as_ref() {
+                t.send(&c);
+            }
+        })
+    };
+
+    // Stop the worker when the view closes.
+    {
+        let trainer = trainer.clone();
+        use_effect_with((), move |_| move || drop(trainer.borrow_mut().take()));
+    }
+    // A link with run=1 starts the experiment; a change of settings stops one that is running
+    // (its results would no longer match what the controls say).
+    {
+        let (send, board, run) = (send.clone(), board.clone(), s.train_run);
+        let settings = ts.clone();
+        use_effect_with(message.clone(), move |message| {
+            let p = &board.progress;
+            if !p.settings.is_empty() && p.settings != *message {
+                send.emit(Command::Stop);
+                board.dispatch(BoardAction::Clear);
+            }
+            if run && (p.settings.is_empty() || p.settings != *message) {
+                send.emit(Command::Start(settings));
+            }
+        });
+    }
+    // Once trained: the attention maps of the chosen example, and the learned table.
+    let phase = board.progress.phase;
+    let examples_list = use_memo(message.clone(), |_| examples(&ts));
+    let chosen = (*example).min(examples_list.len().saturating_sub(1));
+    {
+        let (send, tokens) = (send.clone(), examples_list.get(chosen).map(|e| e.1.clone()));
+        let schemes = board
+            .progress
+            .runs
+            .iter()
+            .map(|r| r.scheme)
+            .collect::<Vec<_>>();
+        use_effect_with(
+            (phase == Phase::Done, chosen, message.clone()),
+            move |(done, _, _)| {
+                if *done {
+                    if let Some(tokens) = tokens {
+                        for run in 0..schemes.len() {
+                            send.emit(Command::Maps {
+                                run,
+                                tokens: tokens.clone(),
+                            });
+                        }
+                    }
+                    if let Some(run) = schemes.iter().position(|s| *s == TrainScheme::Learned) {
+                        send.emit(Command::Tensor {
+                            run,
+                            name: "pos_emb".into(),
+                        });
+                    }
+                }
+            },
+        );
+    }
+
+    let set = |key: &'static str| {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: f64| cb.emit(Action::SetTrain(key, plain(v))))
+    };
+    let on_task = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: String| cb.emit(Action::SetTrain("task", v)))
+    };
+    let toggle_scheme = |scheme: TrainScheme| {
+        let (cb, current) = (props.on_action.clone(), ts.schemes.clone());
+        Callback::from(move |_: Event| {
+            let mut next: Vec<&str> = current.iter().map(|s| s.id()).collect();
+            if let Some(i) = next.iter().position(|id| *id == scheme.id()) {
+                if next.len() > 1 {
+                    next.remove(i);
+                }
+            } else {
+                next.push(scheme.id());
+            }
+            cb.emit(Action::SetTrain("schemes", next.join(",")));
+        })
+    };
+    let start = {
+        let (send, cb, settings) = (send.clone(), props.on_action.clone(), ts.clone());
+        Callback::from(move |_: MouseEvent| {
+            send.emit(Command::Start(settings.clone()));
+            cb.emit(Action::SetTrainRun(true));
+        })
+    };
+    let pause = {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(Command::Pause))
+    };
+    let resume = {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(Command::Resume))
+    };
+    let cancel = {
+        let (trainer, board, cb) = (trainer.clone(), board.clone(), props.on_action.clone());
+        Callback::from(move |_: MouseEvent| {
+            drop(trainer.borrow_mut().take());
+            board.dispatch(BoardAction::Clear);
+            cb.emit(Action::SetTrainRun(false));
+        })
+    };
+
+    let p = &board.progress;
+    let current = p.settings == message;
+    let running = current && phase == Phase::Training;
+    let paused = current && phase == Phase::Paused;
+    let started = current && !p.runs.is_empty();
+
+    html! {
+        <section class="panel train" aria-labelledby="train-title">
+            <header class="panel-head">
+                <h2 id="train-title">{ "Train it yourself" }</h2>
+                <p class="panel-lead">
+                    { "Every claim about trained models, as an experiment you run: one small \
+                       transformer per position scheme, all starting from the same weights and \
+                       seeing the same batches, trained here in your browser (in a background \
+                       worker, on your CPU), then tested on held-out data at the training length \
+                       and at 2, 4 and 8 times it." }
+                </p>
+            </header>
+            <div class="train-setup">
+                <div class="train-controls">
+                    <Choice id="train-task" label="Task"
+                        options={Task::ALL.iter().map(|t| (AttrValue::from(t.id()), AttrValue::from(t.label()))).collect::<Vec<_>>()}
+                        selected={AttrValue::from(ts.task.id())} on_change={on_task}>
+                        <p class="control-hint">{ ts.task.explanation() }</p>
+                    </Choice>
+                    <fieldset class="train-schemes">
+                        <legend class="control-label">{ "Schemes to compare" }</legend>
+                        { for TrainScheme::ALL.iter().map(|&sc| {
+                            let id = format!("train-scheme-{}", sc.id());
+                            html! {
+                                <label class="toggle" for={id.clone()}>
+                                    <input id={id} type="checkbox" checked={ts.schemes.contains(&sc)}
+                                        onchange={toggle_scheme(sc)} />
+                                    <span>{ sc.label() }</span>
+                                </label>
+                            }
+                        }) }
+                        <p class="control-hint">
+                            { format!("The sidebar's settings apply: base {} (θ for RoPE), the {} \
+                                sinusoidal variant, RoPE's {} pairing, T5's {} buckets up to distance {}. \
+                                The task's mask: {}.",
+                                plain(ts.base), ts.variant.id(), ts.rope_pairing.id(), ts.t5_buckets,
+                                ts.t5_max_distance,
+                                if ts.task.causal() { "causal (a decoder) for every scheme" }
+                                else { "none (an encoder), except where a scheme says causal" }) }
+                        </p>
+                    </fieldset>
+                </div>
+                <div class="train-controls train-numbers">
+                    <NumberControl id="train-layers" limit={LAYERS} value={ts.layers as f64} on_change={set("layers")}
+                        hint="Transformer blocks (pre-LayerNorm: attention, then an MLP of width 4·d_model)." />
+                    <NumberControl id="train-heads" limit={HEADS} value={ts.heads as f64} on_change={set("attn_heads")}
+                        hint="Attention heads per block." />
+                    <NumberControl id="train-width" limit={WIDTH} value={ts.d_model as f64} on_change={set("width")}
+                        hint="Model width; a multiple of 2 × heads." />
+                    <NumberControl id="train-length" limit={TRAIN_LENGTH} value={ts.train_len as f64} on_change={set("train_len")}
+                        hint="Longest training sequence: the learned table's size." />
+                    <NumberControl id="train-steps" limit={STEPS} value={ts.steps as f64} on_change={set("steps")}
+                        hint="Optimiser steps per scheme, 16 sequences each." />
+                    <NumberControl id="train-lr" limit={LEARNING_RATE} value={ts.lr} on_change={set("lr")}
+                        hint="Peak learning rate of AdamW (warm-up, then cosine decay)." />
+                    <NumberControl id="train-seed" limit={TRAIN_SEED} value={ts.seed as f64} on_change={set("train_seed")}
+                        hint="Weights, batches and held-out data: the same seed gives the same numbers." />
+                </div>
+            </div>
+            <div class="train-actions" role="group" aria-label="Training">
+                if running {
+                    <button type="button" class="button button-primary" id="train-stop" onclick={pause}>{ "Stop" }</button>
+                } else if paused {
+                    <button type="button" class="button button-primary" id="train-resume" onclick={resume}>{ "Resume" }</button>
+                    <button type="button" class="button" id="train-start" onclick={start}>{ "Train again" }</button>
+                } else {
+                    <button type="button" class="button button-primary" id="train-start" onclick={start}>
+                        { if started { "Train again" } else { "Train" } }
+                    </button>
+                }
+                if started {
+                    <button type="button" class="button" id="train-cancel" onclick={cancel}>{ "Clear" }</button>
+                }
+                <ProgressLine progress={p.clone()} current={current} />
+            </div>
+            if let Some(f) = &board.failure {
+                <p class="note note-error" role="alert">{ f.clone() }</p>
+            }
+            if started {
+                <Results board={board.clone()} settings={ts.clone()} palette={s.palette}
+                    examples={examples_list.clone()} chosen={chosen}
+                    on_example={{ let e = example.clone(); Callback::from(move |i| e.set(i)) }}
+                    layer={*layer}
+                    on_layer={{ let l = layer.clone(); Callback::from(move |i| l.set(Some(i))) }}
+                    send={send.clone()} />
+            } else {
+                <p class="muted">{ "Press Train: with the defaults every scheme trains for 400 steps, \
+                    then each is tested on 1,000 held-out sentences per length, in about a minute." }</p>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ProgressProps {
+    progress: Progress,
+    current: bool,
+}
+
+/// "Training · step 120 of 400 per scheme · 56 steps/s · about 12 s left", with a bar.
+#[function_component(ProgressLine)]
+fn progress_line(props: &ProgressProps) -> Html {
+    let p = &props.progress;
+    if !props.current || p.runs.is_empty() {
+        return html! { <p class="train-status" role="status" aria-live="polite"></p> };
+    }
+    let steps = p.runs.iter().map(|r| r.step).min().unwrap_or(0);
+    let of = p
+        .runs
+        .iter()
+        .map(|r| r.step)
+        .max()
+        .unwrap_or(0)
+        .max(TrainSettings::from_message(&p.settings).steps);
+    let testing = p.runs.iter().any(|r| r.status == Status::Testing);
+    let what = match p.phase {
+        Phase::Done => "Done".to_string(),
+        Phase::Paused => format!("Stopped at step {steps} of {of}"),
+        _ if testing => "Testing on held-out data".to_string(),
+        _ => format!("Training: step {steps} of {of} for each scheme"),
+    };
+    let mut parts = vec![what];
+    if let Some(r) = p.steps_per_second() {
+        parts.push(format!("{} steps/s (all schemes)", significant(r, 3)));
+    }
+    match (p.phase, p.seconds_left()) {
+        (Phase::Training, Some(left)) => parts.push(format!("about {} s left", left.ceil())),
+        (Phase::Done, _) => parts.push(format!("took {} s", significant(p.elapsed_ms / 1000.0, 3))),
+        _ => {}
+    }
+    let fraction = if p.work_total > 0.0 {
+        p.work_done / p.work_total
+    } else {
+        0.0
+    };
+    html! {
+        <div class="train-progress">
+            <progress max="1" value={fraction.clamp(0.0, 1.0).to_string()} aria-label="Training progress" />
+            <p class="train-status" role="status" aria-live="polite">{ parts.join(" · ") }</p>
+        </div>
+    }
+}
+
+#[derive(Properties)]
+struct ResultsProps {
+    board: UseReducerHandle<Board>,
+    settings: TrainSettings,
+    palette: crate::plot::colormap::Palette,
+    examples: Rc<Vec<(String, Vec<u32>)>>,
+    chosen: usize,
+    on_example: Callback<usize>,
+    layer: Option<usize>,
+    on_layer: Callback<usize>,
+    send: Callback<Command>,
+}
+
+impl PartialEq for ResultsProps {
+    fn eq(&self, o: &Self) -> bool {
+        // The handles' own comparison: their values when each was made (dereferencing a handle
+        // reads the current state, which both share).
+        self.board == o.board
+            && self.settings == o.settings
+            && self.palette == o.palette
+            && Rc::ptr_eq(&self.examples, &o.examples)
+            && self.chosen == o.chosen
+            && self.layer == o.layer
+    }
+}
+
+fn stem(s: &TrainSettings, what: &str) -> String {
+    format!(
+        "pe_train_{what}_{}_L{}x{}h_d{}_len{}_seed{}",
+        s.task.id(),
+        s.layers,
+        s.heads,
+        s.d_model,
+        s.train_len,
+        s.seed
+    )
+}
+
+#[function_component(Results)]
+fn results(props: &ResultsProps) -> Html {
+    let s = &props.settings;
+    let p = &props.board.progress;
+    let palette = props.palette;
+    let loss = use_memo((p.clone(), s.clone()), |(p, s)| figures::loss_chart(p, s));
+    let accuracy = use_memo((p.clone(), s.clone()), |(p, s)| {
+        figures::accuracy_chart(p, s)
+    });
+    let table = use_memo((p.clone(), s.clone(), palette), |(p, s, pal)| {
+        figures::results_heatmap(p, s, *pal)
+    });
+    let loss_cursor = use_state(|| None::<f64>);
+    let acc_cursor = use_state(|| None::<f64>);
+    let curves_csv: CsvExport = {
+        let (p, name) = (p.clone(), stem(s, "curves"));
+        Callback::from(move |_| Ok((format!("{name}.csv"), figures::curves_csv(&p))))
+    };
+    let table_csv: CsvExport = {
+        let (p, s, name) = (p.clone(), s.clone(), stem(s, "heldout"));
+        Callback::from(move |_| Ok((format!("{name}.csv"), figures::results_csv(&p, &s))))
+    };
+    let done = p.phase == Phase::Done;
+    let headings = figures::length_headings(s);
+
+    html! {
+        <>
+            <div class="twin twin-2">
+                <LineChart id="train-loss" data={Shared::new(loss)}
+                    description="Line chart of each scheme's training loss against the training step."
+                    file_stem={stem(s, "loss")} cursor={*loss_cursor} whole_x={true}
+                    on_x={{ let c = loss_cursor.clone(); Callback::from(move |v| c.set(v)) }}
+                    csv={Some(curves_csv.clone())} show_values={true} aspect={0.62} min_height={260.0} />
+                <LineChart id="train-accuracy" data={Shared::new(accuracy)}
+                    description="Line chart of each scheme's held-out accuracy at the training length against the training step, with chance marked."
+                    file_stem={stem(s, "accuracy")} cursor={*acc_cursor} whole_x={true}
+                    on_x={{ let c = acc_cursor.clone(); Callback::from(move |v| c.set(v)) }}
+                    csv={Some(curves_csv)} show_values={true} aspect={0.62} min_height={260.0} />
+            </div>
+
+            <h3 class="section-title" id="train-results-title">{ "Held-out accuracy by test length" }</h3>
+            <p class="explain">
+                { format!("Each cell: the share of held-out answers the trained model gets right, on {} \
+                    new {} of exactly that length (chance: {} %). Trained on lengths up to {}; the \
+                    longer columns test extrapolation. A learned table has no row for a position it was \
+                    not trained with, so past length {} that model cannot run at all.",
+                    crate::format::group_thousands(HELDOUT as u64),
+                    if s.task == Task::Agent { "sentences" } else { "sequences" },
+                    significant(100.0 * s.task.chance(), 3), s.train_len, s.train_len) }
+            </p>
+            <div class="table-scroll">
+                <table class="data-table train-table" id="train-table" aria-labelledby="train-results-title">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "scheme" }</th>
+                            { for headings.iter().enumerate().map(|(i, h)| html! {
+                                <th scope="col" class={(i == 0).then_some("train-trained")}>{ h.clone() }</th>
+                            }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for p.runs.iter().map(|r| html! {
+                            <tr>
+                                <th scope="row">{ r.scheme.label() }</th>
+                                { for r.cells.iter().enumerate().map(|(i, c)| html! {
+                                    <td class={classes!((i == 0).then_some("train-trained"))}
+                                        data-length={c.length.to_string()}>
+                                        <span class="train-acc">{ figures::cell_text(r, c) }</span>
+                                        if c.missing.is_none() && !matches!(r.status, Status::Diverged { .. }) {
+                                            <span class="train-count">{ figures::cell_count(s, c) }</span>
+                                        }
+                                    </td>
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <Heatmap id="train-table-chart" data={Shared::new(table)}
+                description="Heatmap of held-out accuracy, schemes by test length; grey cells have no number."
+                file_stem={stem(s, "heldout")} csv={Some(table_csv)} show_value={true}
+                aspect={0.0} min_height={220.0} max_height={220.0} />
+
+            if s.task == Task::Agent && done {
+                <DogAndMan runs={p.runs.clone()} />
+            }
+            if done {
+                <AttentionMaps board={props.board.clone()} settings={s.clone()} palette={palette}
+                    examples={props.examples.clone()} chosen={props.chosen}
+                    on_example={props.on_example.clone()} layer={props.layer}
+                    on_layer={props.on_layer.clone()} />
+                <LearnedTable board={props.board.clone()} settings={s.clone()} palette={palette} />
+                <Downloads runs={p.runs.clone()} send={props.send.clone()} />
+            }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct DogProps {
+    runs: Vec<RunView>,
+}
+
+/// The two sentences through every trained model.
+#[function_component(DogAndMan)]
+fn dog_and_man_table(props: &DogProps) -> Html {
+    let answer = |r: &RunView, i: usize| {
+        r.dog_and_man
+            .get(i)
+            .map(|(t, p)| format!("{} ({} %)", Task::Agent.word(*t), significant(100.0 * p, 3)))
+            .unwrap_or_else(|| "—".into())
+    };
+    html! {
+        <>
+            <h3 class="section-title" id="train-dog-title">{ "Dog bites man, through each trained model" }</h3>
+            <table class="data-table" aria-labelledby="train-dog-title" id="train-dog">
+                <thead><tr>
+                    <th scope="col">{ "scheme" }</th>
+                    <th scope="col">{ "“the dog bites the man ?”" }</th>
+                    <th scope="col">{ "“the man bites the dog ?”" }</th>
+                    <th scope="col">{ "verdict" }</th>
+                </tr></thead>
+                <tbody>
+                    { for props.runs.iter().map(|r| {
+                        let (a, b) = (r.dog_and_man.first(), r.dog_and_man.get(1));
+                        let verdict = match (a, b) {
+                            (Some(a), Some(b)) if a.0 != b.0 && Task::Agent.word(a.0) == "dog" && Task::Agent.word(b.0) == "man" =>
+                                "tells them apart, both right",
+                            (Some(a), Some(b)) if a.0 != b.0 => "tells them apart, but answers wrongly",
+                            (Some(_), Some(_)) => "same answer for both: cannot tell them apart",
+                            _ => "—",
+                        };
+                        html! {
+                            <tr>
+                                <th scope="row">{ r.scheme.label() }</th>
+                                <td>{ answer(r, 0) }</td>
+                                <td>{ answer(r, 1) }</td>
+                                <td>{ verdict }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+        </>
+    }
+}
+
+#[derive(Properties)]
+struct MapsProps {
+    board: UseReducerHandle<Board>,
+    settings: TrainSettings,
+    palette: crate::plot::colormap::Palette,
+    examples: Rc<Vec<(String, Vec<u32>)>>,
+    chosen: usize,
+    on_example: Callback<usize>,
+    layer: Option<usize>,
+    on_layer: Callback<usize>,
+}
+
+impl PartialEq for MapsProps {
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board
+            && self.settings == o.settings
+            && self.palette == o.palette
+            && self.chosen == o.chosen
+            && self.layer == o.layer
+    }
+}
+
+/// The trained attention of one example, one small heatmap per head, for every scheme.
+#[function_component(AttentionMaps)]
+fn attention_maps(props: &MapsProps) -> Html {
+    let s = &props.settings;
+    let layer = props.layer.unwrap_or(s.layers - 1).min(s.layers - 1);
+    let options: Vec<(AttrValue, AttrValue)> = props
+        .examples
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| {
+            (
+                AttrValue::from(i.to_string()),
+                AttrValue::from(name.clone()),
+            )
+        })
+        .collect();
+    let on_example = {
+        let cb = props.on_example.clone();
+        Callback::from(move |v: String| cb.emit(v.parse().unwrap_or(0)))
+    };
+    let on_layer = {
+        let cb = props.on_layer.clone();
+        Callback::from(move |v: String| cb.emit(v.parse::<usize>().unwrap_or(1).saturating_sub(1)))
+    };
+    let tokens = props
+        .examples
+        .get(props.chosen)
+        .map(|e| e.1.clone())
+        .unwrap_or_default();
+    let shown = words(s.task, &tokens);
+    html! {
+        <>
+            <h3 class="section-title">{ "What each trained model attends to" }</h3>
+            <div class="view-controls">
+                <Choice id="train-example" label="Example" options={options}
+                    selected={AttrValue::from(props.chosen.to_string())} on_change={on_example} />
+                <Choice id="train-layer" label="Layer"
+                    options={(1..=s.layers).map(|l| (AttrValue::from(l.to_string()), AttrValue::from(format!("layer {l} of {}", s.layers)))).collect::<Vec<_>>()}
+                    selected={AttrValue::from((layer + 1).to_string())} on_change={on_layer} />
+            </div>
+            <p class="explain">{ format!("“{}”. Rows are queries, columns the keys they attend to; each row sums to 1.", shown.join(" ")) }</p>
+            <div class="train-maps">
+                { for props.board.progress.runs.iter().enumerate().map(|(i, r)| {
+                    let maps = props.board.maps.get(i).cloned().flatten().filter(|m| m.tokens == tokens);
+                    html! {
+                        <div class="train-map-card">
+                            <h4>{ r.scheme.label() }</h4>
+                            { match maps {
+                                None if matches!(r.status, Status::Diverged { .. }) => html! { <p class="muted">{ "diverged: no trained model" }</p> },
+                                None => html! { <p class="muted">{ "…" }</p> },
+                                Some(m) => {
+                                    let last = m.predictions.last().map(|(t, pr)| format!("answer at the last position: {} ({} %)",
+                                        s.task.word(*t), significant(100.0 * pr, 3))).unwrap_or_default();
+                                    html! {
+                                        <>
+                                            <p class="small">{ last }</p>
+                                            <div class="train-heads">
+                                                { for (0..m.heads).map(|h| {
+                                                    let data = m.heatmap(layer, h, &shown, props.palette,
+                                                        format!("{}, layer {}, head {}", r.scheme.label(), layer + 1, h + 1));
+                                                    html! {
+                                                        <MatrixCard id={format!("train-map-{}-{h}", r.scheme.id())}
+                                                            data={Shared::new(Rc::new(data))}
+                                                            description={format!("Attention weights of head {} in layer {} of the model trained with {}.", h + 1, layer + 1, r.scheme.label())}
+                                                            file_stem={stem(s, &format!("attention_{}_l{}h{}", r.scheme.id(), layer + 1, h + 1))}
+                                                            height={220.0} />
+                                                    }
+                                                }) }
+                                            </div>
+                                        </>
+                                    }
+                                }
+                            } }
+                        </div>
+                    }
+                }) }
+            </div>
+        </>
+    }
+}
+
+#[derive(Properties)]
+struct TableProps {
+    board: UseReducerHandle<Board>,
+    settings: TrainSettings,
+    palette: crate::plot::colormap::Palette,
+}
+
+impl PartialEq for TableProps {
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board && self.settings == o.settings && self.palette == o.palette
+    }
+}
+
+/// The trained learned table beside the sinusoidal one, each with its similarity matrix.
+#[function_component(LearnedTable)]
+fn learned_table(props: &TableProps) -> Html {
+    let s = &props.settings;
+    let Some((rows, cols, values)) = props.board.learned.clone() else {
+        return html! {};
+    };
+    let pal = props.palette;
+    let sin = figures::sinusoidal_table(s);
+    let sim_l = figures::similarity(&values, rows, cols);
+    let sim_s = figures::similarity(&sin, s.train_len, s.d_model);
+    let (cl, cs) = (
+        figures::neighbour_contrast(&sim_l, rows),
+        figures::neighbour_contrast(&sim_s, s.train_len),
+    );
+    let card = |id: &str, data: crate::plot::heatmap::HeatmapData, what: &str| {
+        html! {
+            <MatrixCard id={id.to_string()} data={Shared::new(Rc::new(data))}
+                description={what.to_string()} file_stem={stem(s, id)} height={240.0} />
+        }
+    };
+    html! {
+        <>
+            <h3 class="section-title">{ "What the learned table learned" }</h3>
+            <p class="explain">
+                { format!("Left: the {rows} × {cols} position table after training (it started as N(0, 0.02²) \
+                    noise). Right: the sinusoidal table of the same size. Below each: how alike every two \
+                    positions' vectors are. Neighbouring positions minus far-apart ones, in mean cosine \
+                    similarity: learned {}, sinusoidal {} (near 0 means no structure).",
+                    significant(cl, 2), significant(cs, 2)) }
+            </p>
+            <div class="twin twin-2">
+                { card("train-learned", figures::table_heatmap(&values, rows, cols, pal, format!("Learned position table after {} steps", s.steps)), "Heatmap of the trained learned position table, positions by dimensions.") }
+                { card("train-sinusoidal", figures::table_heatmap(&sin, s.train_len, s.d_model, pal, "Sinusoidal table, same size".into()), "Heatmap of the sinusoidal encoding table of the same size.") }
+                { card("train-learned-sim", figures::similarity_heatmap(&sim_l, rows, pal, "Learned: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the trained learned table.") }
+                { card("train-sinusoidal-sim", figures::similarity_heatmap(&sim_s, s.train_len, pal, "Sinusoidal: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the sinusoidal table.") }
+            </div>
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct DownloadProps {
+    runs: Vec<RunView>,
+    send: Callback<Command>,
+}
+
+/// Each trained model as a file, and the script that runs it.
+#[function_component(Downloads)]
+fn downloads(props: &DownloadProps) -> Html {
+    html! {
+        <>
+            <h3 class="section-title">{ "Take the models with you" }</h3>
+            <p class="explain">
+                { "Each model downloads as a .safetensors file: its weights, the fixed tables its scheme \
+                   uses, the held-out sets and the accuracies shown above. The script loads one with \
+                   NumPy (or PyTorch: add --torch) and reproduces those accuracies: " }
+                <code>{ "python3 pe_model.py model.safetensors" }</code>
+            </p>
+            <div class="train-downloads">
+                { for props.runs.iter().enumerate().filter(|(_, r)| r.status == Status::Done).map(|(i, r)| {
+                    let send = props.send.clone();
+                    html! {
+                        <button type="button" class="button button-small" id={format!("train-export-{}", r.scheme.id())}
+                            onclick={Callback::from(move |_| send.emit(Command::Export { run: i }))}>
+                            { format!("Model: {}", r.scheme.label()) }
+                        </button>
+                    }
+                }) }
+                <a class="button button-small" href="train/pe_model.py" download="pe_model.py" id="train-script">
+                    { "Script: pe_model.py" }
+                </a>
+            </div>
+        </>
+    }
+}
