@@ -62,6 +62,16 @@ fn every_setting_survives_a_round_trip() {
         Action::SetCausal(true),
         Action::SetTrace(1),
         Action::SetCompareWith(Scheme::Alibi),
+        Action::SetTrain("task", "copy".into()),
+        Action::SetTrain("schemes", "rope,none,alibi".into()),
+        Action::SetTrain("layers", "3".into()),
+        Action::SetTrain("attn_heads", "4".into()),
+        Action::SetTrain("width", "48".into()),
+        Action::SetTrain("train_len", "20".into()),
+        Action::SetTrain("steps", "250".into()),
+        Action::SetTrain("lr", "0.0005".into()),
+        Action::SetTrain("train_seed", "77".into()),
+        Action::SetTrainRun(true),
     ]);
     let q = to_query(&s, None);
     let back = parse(&q);
@@ -70,6 +80,42 @@ fn every_setting_survives_a_round_trip() {
     assert!(
         q.contains("d_model=96") && q.contains("a=the+cat+sat") && q.contains("anchors=3,150,7"),
         "{q}"
+    );
+    assert!(
+        q.contains("task=copy&schemes=none,rope,alibi&layers=3&attn_heads=4&width=48")
+            && q.contains("lr=0.0005&train_seed=77&run=1"),
+        "{q}"
+    );
+}
+
+#[test]
+fn the_train_views_values_are_held_to_their_limits_and_say_so() {
+    let p = parse("view=train&steps=0&lr=NaN&width=-5&layers=1e300&attn_heads=3&train_len=9999&train_seed=-1&schemes=bogus&task=%3Cb%3E");
+    let t = &p.settings.train;
+    assert_eq!(p.settings.view, View::Train);
+    assert_eq!((t.steps, t.layers, t.train_len, t.seed), (10, 4, 64, 0));
+    // NaN and a list naming no scheme are refused: the defaults stay.
+    assert_eq!(t.lr, 3e-3);
+    assert_eq!(t.schemes.len(), 7);
+    // −5 clamps to 16, which is then rounded to a multiple of 2 × 3 heads.
+    assert_eq!(t.heads, 3);
+    assert_eq!(t.d_model % 6, 0);
+    let all = p.notices.join(" | ");
+    for needle in [
+        "steps=0",
+        "lr=NaN",
+        "width=-5",
+        "layers=1e300",
+        "train_len=9999",
+        "schemes=bogus",
+        "task=<b>",
+    ] {
+        assert!(all.contains(needle), "missing {needle:?} in {all}");
+    }
+    let huge = parse("lr=1e300&steps=1e300");
+    assert_eq!(
+        (huge.settings.train.lr, huge.settings.train.steps),
+        (10.0, 10_000)
     );
 }
 
@@ -209,6 +255,15 @@ fn valid(s: &Settings) -> bool {
         && s.sentences
             .iter()
             .all(|t| !t.is_empty() && t.split(' ').count() <= 16)
+        && (1..=4).contains(&s.train.layers)
+        && (1..=4).contains(&s.train.heads)
+        && (16..=128).contains(&s.train.d_model)
+        && s.train.d_model % (2 * s.train.heads) == 0
+        && (4..=64).contains(&s.train.train_len)
+        && (10..=10_000).contains(&s.train.steps)
+        && s.train.lr.is_finite()
+        && (1e-5..=10.0).contains(&s.train.lr)
+        && !s.train.schemes.is_empty()
 }
 
 proptest! {
@@ -223,6 +278,8 @@ proptest! {
                     "d_model", "length", "base", "view", "scheme", "variant", "anchors", "dims",
                     "bases", "p", "k", "pair", "a", "b", "heads", "head", "buckets", "trained",
                     "max_distance", "factor", "embed", "lesson", "question", "theme", "x<y", "",
+                    "task", "schemes", "layers", "attn_heads", "width", "train_len", "steps",
+                    "lr", "train_seed", "run",
                 ]),
                 prop_oneof![
                     Just("NaN".to_string()),

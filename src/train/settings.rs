@@ -248,7 +248,11 @@ impl TrainSettings {
             }
             _ => return Err(format!("Ignored the unknown parameter “{}”.", short(key))),
         }
-        Ok(note.or_else(|| self.fit_width()))
+        let fitted = self.fit_width();
+        Ok(match (note, fitted) {
+            (Some(a), Some(b)) => Some(format!("{a} {b}")),
+            (a, b) => a.or(b),
+        })
     }
 
     /// Rounds d_model to a multiple of 2·heads (each head rotates whole pairs under RoPE and

@@ -283,7 +283,8 @@ pub fn train_view(props: &ViewProps) -> Html {
     let started = current && !p.runs.is_empty();
 
     html! {
-        <section class="panel train" aria-labelledby="train-title">
+        <section class="panel train" aria-labelledby="train-title"
+            data-phase={if current { format!("{phase:?}").to_lowercase() } else { "idle".to_string() }}>
             <header class="panel-head">
                 <h2 id="train-title">{ "Train it yourself" }</h2>
                 <p class="panel-lead">
@@ -514,7 +515,7 @@ fn results(props: &ResultsProps) -> Html {
                     significant(100.0 * s.task.chance(), 3), s.train_len, s.train_len) }
             </p>
             <div class="table-scroll">
-                <table class="data-table train-table" id="train-table" aria-labelledby="train-results-title">
+                <table class="numbers train-table" id="train-table" aria-labelledby="train-results-title">
                     <thead>
                         <tr>
                             <th scope="col">{ "scheme" }</th>
@@ -578,7 +579,7 @@ fn dog_and_man_table(props: &DogProps) -> Html {
     html! {
         <>
             <h3 class="section-title" id="train-dog-title">{ "Dog bites man, through each trained model" }</h3>
-            <table class="data-table" aria-labelledby="train-dog-title" id="train-dog">
+            <div class="table-scroll"><table class="numbers train-table train-dog" aria-labelledby="train-dog-title" id="train-dog">
                 <thead><tr>
                     <th scope="col">{ "scheme" }</th>
                     <th scope="col">{ "“the dog bites the man ?”" }</th>
@@ -605,7 +606,7 @@ fn dog_and_man_table(props: &DogProps) -> Html {
                         }
                     }) }
                 </tbody>
-            </table>
+            </table></div>
         </>
     }
 }
@@ -697,7 +698,7 @@ fn attention_maps(props: &MapsProps) -> Html {
                                                             data={Shared::new(Rc::new(data))}
                                                             description={format!("Attention weights of head {} in layer {} of the model trained with {}.", h + 1, layer + 1, r.scheme.label())}
                                                             file_stem={stem(s, &format!("attention_{}_l{}h{}", r.scheme.id(), layer + 1, h + 1))}
-                                                            height={220.0} />
+                                                            height={190.0} />
                                                     }
                                                 }) }
                                             </div>

@@ -212,7 +212,7 @@ def main(argv):
         W = tensors
     print(f"{cfg['task']} · {cfg['scheme']} · {cfg['layers']} layers × {cfg['heads']} heads, d_model {cfg['d_model']}")
     worst = 0
-    for name in sorted(k for k in tensors if k.startswith("heldout.") and k.endswith(".tokens")):
+    for name in sorted((k for k in tensors if k.startswith("heldout.") and k.endswith(".tokens")), key=lambda k: int(k.split(".")[1])):
         length = name.split(".")[1]
         tokens, targets = tensors[name], tensors[f"heldout.{length}.targets"]
         correct, counted = accuracy(W, cfg, tokens, targets, xp)
