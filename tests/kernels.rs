@@ -100,3 +100,38 @@ fn the_trainers_matrix_products_match_triple_loops() {
         }
     }
 }
+
+#[test]
+fn the_fast_f32_tanh_is_within_a_few_ulp_of_the_exact_one() {
+    use pe_explorer::train::real::tanh_f32;
+    let mut worst: f64 = 0.0;
+    for i in -200_000..=200_000 {
+        let x = i as f32 * 1e-4;
+        let exact = (x as f64).tanh();
+        let err = (tanh_f32(x) as f64 - exact).abs();
+        worst = worst.max(err / exact.abs().max(1e-30).max(f32::EPSILON as f64 * 1e-3));
+        assert!(
+            err <= 4.0 * f32::EPSILON as f64 * exact.abs().max(1e-6),
+            "tanh({x}): {} vs {exact}",
+            tanh_f32(x)
+        );
+    }
+    assert_eq!(tanh_f32(30.0), 1.0);
+    assert_eq!(tanh_f32(-1e30), -1.0);
+    assert!(tanh_f32(f32::NAN).is_nan() || tanh_f32(f32::NAN).abs() <= 1.0);
+    assert!(worst < 1e-6, "worst relative error {worst}");
+}
+
+#[test]
+fn the_f32_dot_product_agrees_with_a_plain_sum() {
+    use pe_explorer::train::real::Real;
+    for n in [0, 1, 7, 8, 9, 16, 31, 100] {
+        let a: Vec<f32> = data(n, 1.0).iter().map(|&x| x as f32).collect();
+        let b: Vec<f32> = data(n, 2.0).iter().map(|&x| x as f32).collect();
+        let want: f64 = a.iter().zip(&b).map(|(x, y)| *x as f64 * *y as f64).sum();
+        assert!(
+            (<f32 as Real>::dot(&a, &b) as f64 - want).abs() < 1e-4 * (1.0 + want.abs()),
+            "n = {n}"
+        );
+    }
+}

@@ -44,6 +44,13 @@ fn now() -> f64 {
     js_sys::Date::now()
 }
 
+/// Sub-millisecond clock for the benchmark (`performance.now()`).
+fn performance_now() -> f64 {
+    scope()
+        .performance()
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
 /// Posts `{kind, text, data}` to the page.
 fn post(kind: &str, text: &str, data: Option<&JsValue>) {
     let msg = Object::new();
@@ -182,6 +189,29 @@ fn handle(text: &str) {
                 let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
                 let head = format!("{run}\n{name}\n{}", dims.join(","));
                 post("tensor", &head, Some(&Float32Array::from(values).into()));
+            }
+        }
+        Command::Bench {
+            settings,
+            steps,
+            fixed,
+        } => {
+            // Timed here, where the training runs: each step's batch is drawn before its clock
+            // starts, so only forward, backward and the optimiser are counted.
+            let mut e = Experiment::new(settings);
+            let s = e.settings.clone();
+            if let Some(run) = e.runs.first_mut() {
+                let mut times = Vec::with_capacity(steps);
+                for i in 0..steps + 10 {
+                    let batch = run.next_batch(&s, fixed);
+                    let t = performance_now();
+                    run.optimise(&s, &batch);
+                    if i >= 10 {
+                        times.push(performance_now() - t);
+                    }
+                }
+                let text: Vec<String> = times.iter().map(|t| format!("{t}")).collect();
+                post("bench", &text.join(","), None);
             }
         }
         Command::Export { run } => {

@@ -191,33 +191,50 @@ impl Run {
     }
 
     /// One optimiser step on the next batch.
-    fn train_step(&mut self, s: &TrainSettings, curve_set: &[Example]) {
+    /// The next training batch: `BATCH` sequences of lengths drawn up to the training length,
+    /// or all of exactly `fixed` tokens (for benchmarks that compare like with like).
+    pub fn next_batch(&mut self, s: &TrainSettings, fixed: Option<usize>) -> Batch {
         let examples: Vec<Example> = (0..BATCH)
-            .map(|_| s.task.sample_train(&mut self.data, s.train_len))
+            .map(|_| match fixed {
+                Some(n) => s.task.sample(&mut self.data, n),
+                None => s.task.sample_train(&mut self.data, s.train_len),
+            })
             .collect();
-        let batch = batch_of(&examples);
-        let stats = match self.model.forward(&self.params, &batch, &mut self.tape) {
-            Ok(st) => st,
-            Err(_) => {
-                self.status = Status::Diverged { step: self.step };
-                return;
-            }
+        batch_of(&examples)
+    }
+
+    /// One optimiser step on `batch`: forward, backward, AdamW at the scheduled rate. Returns
+    /// the batch's loss, or `None` (and marks the run diverged) when the loss or the weights
+    /// stop being finite or the loss grows past any sensible value.
+    pub fn optimise(&mut self, s: &TrainSettings, batch: &Batch) -> Option<f64> {
+        let diverged = |r: &mut Run| {
+            r.status = Status::Diverged { step: r.step };
+            None
+        };
+        let Ok(stats) = self.model.forward(&self.params, batch, &mut self.tape) else {
+            return diverged(self);
         };
         let limit = (4.0 * (self.model.config.vocab as f64).ln()).max(10.0);
         if !stats.loss.is_finite() || stats.loss > limit {
-            self.status = Status::Diverged { step: self.step };
-            return;
+            return diverged(self);
         }
         self.grads.fill(0.0);
         self.model
-            .backward(&self.params, &batch, &self.tape, &mut self.grads);
+            .backward(&self.params, batch, &self.tape, &mut self.grads);
         let lr = schedule(s.lr, self.step, s.steps);
         let norm = self.opt.step(&mut self.params, &mut self.grads, lr);
         if !norm.is_finite() || self.params.iter().any(|p| !p.is_finite()) {
-            self.status = Status::Diverged { step: self.step };
-            return;
+            return diverged(self);
         }
         self.step += 1;
+        Some(stats.loss)
+    }
+
+    fn train_step(&mut self, s: &TrainSettings, curve_set: &[Example]) {
+        let batch = self.next_batch(s, None);
+        let Some(loss) = self.optimise(s, &batch) else {
+            return;
+        };
         let every = (s.steps / CURVE_POINTS).max(1);
         let accuracy = (self.step % every == 0 || self.step == s.steps)
             .then(|| self.evaluate(curve_set).ok())
@@ -226,7 +243,7 @@ impl Run {
             .map(|st| st.correct as f64 / st.counted as f64);
         self.curve.push(Point {
             step: self.step,
-            loss: stats.loss,
+            loss,
             accuracy,
         });
         if self.step >= s.steps {

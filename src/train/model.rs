@@ -268,6 +268,8 @@ struct BlockTape<T> {
     ln2_rstd: Vec<T>,
     fc: Vec<T>,
     act: Vec<T>,
+    /// GELU's derivative at each pre-activation (computed with the value: one tanh each).
+    act_slope: Vec<T>,
 }
 
 /// The activations of the last forward pass.
@@ -641,8 +643,9 @@ impl<T: Real> Model<T> {
                 h4,
             );
             resize(&mut bt.act, n * h4);
-            for (a, &u) in bt.act.iter_mut().zip(&bt.fc) {
-                *a = gelu_parts(u).0;
+            resize(&mut bt.act_slope, n * h4);
+            for ((a, slope), &u) in bt.act.iter_mut().zip(&mut bt.act_slope).zip(&bt.fc) {
+                (*a, *slope) = gelu_parts(u);
             }
             let mut out = bt.x_mid.clone();
             linear(
@@ -883,8 +886,8 @@ impl<T: Real> Model<T> {
                     d,
                 );
             }
-            for (da, &u) in dact.iter_mut().zip(&bt.fc) {
-                *da *= gelu_parts(u).1;
+            for (da, &slope) in dact.iter_mut().zip(&bt.act_slope) {
+                *da *= slope;
             }
             let mut dln2 = vec![T::ZERO; n * d];
             {
@@ -997,6 +1000,7 @@ impl<T: Real> Model<T> {
         let scale = T::from_f64(1.0 / (dh as f64).sqrt());
         let qkv = &bt.qkv;
         let mut dp = Vec::new();
+        let mut dq = Vec::new();
         for (s, (start, len)) in batch.spans().enumerate() {
             for h in 0..c.heads {
                 let probs = &bt.probs[att_starts[s] + h * len * len..][..len * len];
@@ -1018,6 +1022,9 @@ impl<T: Real> Model<T> {
                             dout,
                         );
                     }
+                    let qi = (start + i) * 3 * d + h * dh;
+                    dq.clear();
+                    dq.resize(dh, T::ZERO);
                     // Softmax: dS_ij = P_ij·(dP_ij − Σ_j' P_ij'·dP_ij').
                     for (j, &w) in row.iter().enumerate() {
                         let ds = w * (dp[j] - weighted);
@@ -1025,15 +1032,13 @@ impl<T: Real> Model<T> {
                             let b = self.buckets[j + self.max_positions - 1 - i];
                             rel.of_mut(g)[b * c.heads + h] += ds;
                         }
+                        // dq_i += dS·k_j/√dh (summed here, added once below); dk_j += dS·q_i/√dh.
                         let dsc = ds * scale;
                         let kj = (start + j) * 3 * d + d + h * dh;
-                        let qi = (start + i) * 3 * d + h * dh;
-                        for e in 0..dh {
-                            let (qv, kv) = (qkv[qi + e], qkv[kj + e]);
-                            dqkv[qi + e] += dsc * kv;
-                            dqkv[kj + e] += dsc * qv;
-                        }
+                        T::axpy(&mut dq, dsc, &qkv[kj..kj + dh]);
+                        T::axpy(&mut dqkv[kj..kj + dh], dsc, &qkv[qi..qi + dh]);
                     }
+                    T::axpy(&mut dqkv[qi..qi + dh], T::ONE, &dq);
                 }
             }
         }

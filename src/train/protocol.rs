@@ -29,6 +29,13 @@ pub enum Command {
     Export {
         run: usize,
     },
+    /// Benchmark: time `steps` optimiser steps of the first scheme of these settings (after a
+    /// warm-up), on batches as training draws them or of `fixed` tokens each.
+    Bench {
+        settings: TrainSettings,
+        steps: usize,
+        fixed: Option<usize>,
+    },
 }
 
 impl Command {
@@ -41,6 +48,15 @@ impl Command {
             Command::Maps { run, tokens } => format!("maps\n{run}\n{}", join(tokens)),
             Command::Tensor { run, name } => format!("tensor\n{run}\n{name}"),
             Command::Export { run } => format!("export\n{run}"),
+            Command::Bench {
+                settings,
+                steps,
+                fixed,
+            } => format!(
+                "bench\n{steps}\n{}\n{}",
+                fixed.map_or("-".to_string(), |f| f.to_string()),
+                settings.to_message()
+            ),
         }
     }
 
@@ -75,6 +91,17 @@ impl Command {
                 Command::Tensor { run, name }
             }
             "export" => Command::Export { run: next_usize()? },
+            "bench" => {
+                let mut l = text.lines().skip(1);
+                let steps = l.next()?.parse::<usize>().ok()?.clamp(1, 10_000);
+                let fixed = l.next()?.parse::<usize>().ok().map(|f| f.clamp(4, 512));
+                let settings = TrainSettings::from_message(l.next().unwrap_or(""));
+                Command::Bench {
+                    settings,
+                    steps,
+                    fixed,
+                }
+            }
             _ => return None,
         })
     }

@@ -23,7 +23,7 @@ use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::state::{Action, Settings};
+use crate::state::{Action, Settings, View};
 
 /// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head
 /// cannot tell them apart.
@@ -367,6 +367,14 @@ pub fn attention_view(props: &ViewProps) -> Html {
                     <p>{ verdict }</p>
                 </div>
             }
+            <p class="train-link">
+                { "This head is untrained: its weights are seeded, not learned. Does a trained model \
+                   without position fail the same way, and what does a causal mask change? " }
+                <button type="button" class="button button-small" id="attention-train"
+                    onclick={to_train(&props.on_action)}>
+                    { "Train small models and see →" }
+                </button>
+            </p>
 
             <div class="twin twin-2">
                 <MatrixCard id="attention-a" data={Shared::new(top_cards[0].clone())}
@@ -718,4 +726,13 @@ fn steps(props: &StepsProps) -> Html {
             </details>
         </div>
     }
+}
+
+/// Opens the Train view on "who did what to whom", the trained version of this demo.
+pub fn to_train(on_action: &Callback<Action>) -> Callback<MouseEvent> {
+    let cb = on_action.clone();
+    Callback::from(move |_: MouseEvent| {
+        cb.emit(Action::SetTrain("task", "agent".into()));
+        cb.emit(Action::SetView(View::Train));
+    })
 }

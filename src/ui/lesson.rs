@@ -62,6 +62,12 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                         title="Put the view and sliders back as this step set them">
                         { "Reset this step" }
                     </button>
+                    if current.view == View::Attention || n == total {
+                        <button type="button" class="button" id="lesson-train"
+                            onclick={super::attention::to_train(&props.on_action)}>
+                            { "Train it yourself →" }
+                        </button>
+                    }
                     <a class="lesson-link" href={browser::link(&format!("lesson={n}"))} target="_blank" rel="noopener">
                         { "Link to this step" }
                     </a>
