@@ -4,7 +4,7 @@
 # package registries (crates.io, npm, PyPI, Debian); nothing is downloaded from GitHub.
 #
 #   bash scripts/setup.sh          # toolchain to build and serve the app
-#   bash scripts/setup.sh --test   # plus Chromium, chromedriver, playwright-core, numpy
+#   bash scripts/setup.sh --test   # plus Chromium, chromedriver, playwright-core, numpy, autograd
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -61,6 +61,10 @@ if $want_test; then
   if ! python3 -c "import numpy" 2>/dev/null; then
     say "installing numpy (the tests run the app's generated NumPy code)"
     python3 -m pip install --quiet --disable-pip-version-check numpy
+  fi
+  if ! python3 -c "import autograd" 2>/dev/null; then
+    say "installing autograd (HIPS; the trainer's gradients are checked against it)"
+    python3 -m pip install --quiet --disable-pip-version-check autograd
   fi
   if ! (cd tests/e2e && node -e "require.resolve('playwright-core')" 2>/dev/null) ||
      [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then

@@ -279,6 +279,8 @@ async fn visit_every_tab(host: &Element, scheme: &str) {
             // A multiple-choice question has no chart; the quiz card is what must be there.
             "tab-quiz" => ".quiz-card",
             "tab-lesson" => ".lesson-view canvas",
+            // Nothing is drawn before Train is pressed (the end-to-end tests train).
+            "tab-train" => "#train-start",
             _ => "canvas",
         };
         assert!(

@@ -179,19 +179,25 @@ pub fn train_view(props: &ViewProps) -> Html {
         let trainer = trainer.clone();
         use_effect_with((), move |_| move || drop(trainer.borrow_mut().take()));
     }
-    // A link with run=1 starts the experiment; a change of settings stops one that is running
-    // (its results would no longer match what the controls say).
+    // A link with run=1 starts the experiment when the view opens.
     {
-        let (send, board, run) = (send.clone(), board.clone(), s.train_run);
-        let settings = ts.clone();
+        let (send, run, settings) = (send.clone(), s.train_run, ts.clone());
+        use_effect_with((), move |_| {
+            if run {
+                send.emit(Command::Start(settings));
+            }
+        });
+    }
+    // A change of settings stops a run that belongs to the old ones (its results would no
+    // longer match what the controls say), and the link no longer re-runs anything.
+    {
+        let (send, board, cb) = (send.clone(), board.clone(), props.on_action.clone());
         use_effect_with(message.clone(), move |message| {
             let p = &board.progress;
             if !p.settings.is_empty() && p.settings != *message {
                 send.emit(Command::Stop);
                 board.dispatch(BoardAction::Clear);
-            }
-            if run && (p.settings.is_empty() || p.settings != *message) {
-                send.emit(Command::Start(settings));
+                cb.emit(Action::SetTrainRun(false));
             }
         });
     }

@@ -136,6 +136,7 @@ test('stop, resume, and a change of setting mid-run stops the run cleanly', asyn
   await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'idle');
   assert.equal(await page.locator('#train-table').count(), 0);
   assert.equal(await page.locator('#train-start').textContent(), 'Train');
+  assert.doesNotMatch(page.url(), /run=1/, 'the link no longer re-runs the stopped experiment');
   assert.ok(page.workers().length <= 1);
   assert.deepEqual(errors, []);
   await context.close();
