@@ -69,12 +69,7 @@ pub fn loss_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
         series,
         x: LineAxis::linear("training step", 0.0, s.steps as f64),
         y: LineAxis::log("training loss (cross-entropy, nats)", lo, hi),
-        caption: format!(
-            "Training loss of each scheme, {} · batches of {} sequences up to {} tokens",
-            s.task.label(),
-            super::experiment::BATCH,
-            s.train_len
-        ),
+        caption: format!("Training loss, {}", s.task.label().to_lowercase()),
         guides: vec![Guide {
             value: (s.task.vocab().len() as f64).ln(),
             label: format!("uniform guess, ln {}", s.task.vocab().len()),
@@ -102,7 +97,7 @@ pub fn accuracy_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
         x: LineAxis::linear("training step", 0.0, s.steps as f64),
         y: LineAxis::linear("held-out accuracy (%)", 0.0, 100.0),
         caption: format!(
-            "Held-out accuracy at length {} during training ({} sentences or sequences per point)",
+            "Held-out accuracy at length {} while training ({} per point)",
             s.train_len,
             super::experiment::CURVE_EXAMPLES
         ),

@@ -367,17 +367,18 @@ pub fn train_view(props: &ViewProps) -> Html {
             if let Some(f) = &board.failure {
                 <p class="note note-error" role="alert">{ f.clone() }</p>
             }
-            if started {
-                <Results board={board.clone()} settings={ts.clone()} palette={s.palette}
+            if !started {
+                <p class="muted">{ "Press Train: with the defaults every scheme trains for 400 steps, \
+                    then each is tested on 1,000 held-out sentences per length, in well under a \
+                    minute on a laptop. The curves appear below as they are trained." }</p>
+            }
+            // Drawn (empty) before training starts, so the first report only fills them in.
+            <Results board={board.clone()} started={started} settings={ts.clone()} palette={s.palette}
                     examples={examples_list.clone()} chosen={chosen}
                     on_example={{ let e = example.clone(); Callback::from(move |i| e.set(i)) }}
                     layer={*layer}
                     on_layer={{ let l = layer.clone(); Callback::from(move |i| l.set(Some(i))) }}
                     send={send.clone()} />
-            } else {
-                <p class="muted">{ "Press Train: with the defaults every scheme trains for 400 steps, \
-                    then each is tested on 1,000 held-out sentences per length, in about a minute." }</p>
-            }
         </section>
     }
 }
@@ -435,6 +436,9 @@ fn progress_line(props: &ProgressProps) -> Html {
 #[derive(Properties)]
 struct ResultsProps {
     board: UseReducerHandle<Board>,
+    /// Whether the board holds this experiment's runs; if not, empty charts of the chosen
+    /// schemes are shown.
+    started: bool,
     settings: TrainSettings,
     palette: crate::plot::colormap::Palette,
     examples: Rc<Vec<(String, Vec<u32>)>>,
@@ -450,6 +454,7 @@ impl PartialEq for ResultsProps {
         // The handles' own comparison: their values when each was made (dereferencing a handle
         // reads the current state, which both share).
         self.board == o.board
+            && self.started == o.started
             && self.settings == o.settings
             && self.palette == o.palette
             && Rc::ptr_eq(&self.examples, &o.examples)
@@ -473,7 +478,27 @@ fn stem(s: &TrainSettings, what: &str) -> String {
 #[function_component(Results)]
 fn results(props: &ResultsProps) -> Html {
     let s = &props.settings;
-    let p = &props.board.progress;
+    let placeholder;
+    let p = if props.started {
+        &props.board.progress
+    } else {
+        placeholder = Progress {
+            runs: s
+                .schemes
+                .iter()
+                .map(|&scheme| RunView {
+                    scheme,
+                    status: Status::Training,
+                    step: 0,
+                    curve: Vec::new(),
+                    cells: Vec::new(),
+                    dog_and_man: Vec::new(),
+                })
+                .collect(),
+            ..Progress::default()
+        };
+        &placeholder
+    };
     let palette = props.palette;
     let loss = use_memo((p.clone(), s.clone()), |(p, s)| figures::loss_chart(p, s));
     let accuracy = use_memo((p.clone(), s.clone()), |(p, s)| {
@@ -510,6 +535,8 @@ fn results(props: &ResultsProps) -> Html {
                     csv={Some(curves_csv)} show_values={true} aspect={0.62} min_height={260.0} />
             </div>
 
+            if props.started {
+                <>
             <h3 class="section-title" id="train-results-title">{ "Held-out accuracy by test length" }</h3>
             <p class="explain">
                 { format!("Each cell: the share of held-out answers the trained model gets right, on {} \
@@ -563,6 +590,8 @@ fn results(props: &ResultsProps) -> Html {
                     on_layer={props.on_layer.clone()} />
                 <LearnedTable board={props.board.clone()} settings={s.clone()} palette={palette} />
                 <Downloads runs={p.runs.clone()} send={props.send.clone()} />
+            }
+                </>
             }
         </>
     }
