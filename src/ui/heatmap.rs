@@ -569,7 +569,7 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                 { button("Zoom in", "+", view.rows.len() > row_extent.min || view.cols.len() > col_extent.min,
                     act(|z, c| z.zoom_around(0.5, c))) }
                 { button("Zoom out", "−", zoomed, act(|z, c| z.zoom_around(2.0, c))) }
-                { button("Show everything", "Reset zoom", zoomed, act(|z, _| z.reset())) }
+                { button("Reset zoom: show everything", "Reset zoom", zoomed, act(|z, _| z.reset())) }
                 <span class="chart-zoom-status" aria-live="polite">{ status }</span>
             </div>
         }

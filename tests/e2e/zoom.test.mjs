@@ -88,7 +88,7 @@ test('keys zoom down to single cells with exact values; drag pans; reset shows e
   await page.mouse.up();
   const [d1, , e1] = await view(page);
   assert.ok(d1 > d0 && e1 > e0, `panned from ${d0},${e0} to ${d1},${e1}`);
-  await page.getByRole('button', { name: 'Show everything' }).first().click();
+  await page.getByRole('button', { name: 'Reset zoom: show everything' }).first().click();
   await page.waitForFunction(() => document.getElementById('encoding-heatmap').dataset.view === '0-65536,0-4096');
   assert.equal(await page.getByRole('button', { name: 'Zoom out' }).first().isDisabled(), true);
   assert.deepEqual(errors, []);

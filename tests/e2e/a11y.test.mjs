@@ -1,0 +1,49 @@
+// Accessibility: axe-core (WCAG 2.1 A and AA rules) on every view, in light and dark, on a desktop
+// and a phone width, and on the Train view's results after a short experiment. Any violation fails
+// and is listed with the offending elements.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { useApp, openApp } from './lib.mjs';
+
+const app = useApp();
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'train', 'lesson', 'quiz'];
+
+async function audit(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(async () =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const [theme, width] of [['light', 1400], ['dark', 1400], ['light', 390]]) {
+  test(`axe finds nothing on any view (${theme}, ${width} px)`, async () => {
+    const found = [];
+    for (const view of VIEWS) {
+      const { page, context } = await openApp(app, `?view=${view}&theme=${theme}`, {
+        context: { viewport: { width, height: 900 } },
+        ready: (p) => p.waitForSelector('[role=tabpanel] canvas, .quiz-card, #train-start', { timeout: 15000 }),
+      });
+      await page.waitForTimeout(300);
+      for (const v of await audit(page)) found.push(`${view}: ${v}`);
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+}
+
+test('axe finds nothing on the Train view\'s results', async () => {
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    const { page, context } = await openApp(app, `?view=train&theme=${theme}&schemes=none,learned&steps=20&train_len=8&width=16&run=1`, { ready: null });
+    await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 60000 });
+    await page.locator('#train-learned').waitFor();
+    for (const v of await audit(page)) found.push(`${theme}: ${v}`);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
