@@ -401,3 +401,61 @@ pub fn neighbour_contrast(sim: &[f64], rows: usize) -> f64 {
     );
     near - far
 }
+
+/// One scheme's answers to "the dog bites the man ?" and "the man bites the dog ?".
+#[derive(Clone, Debug, PartialEq)]
+pub struct DogAndManRow {
+    pub scheme: TrainScheme,
+    /// The answer word and its probability, per sentence.
+    pub answers: [Option<(String, f64)>; 2],
+    pub verdict: &'static str,
+}
+
+/// The rows of the dog/man table: each answer, and whether the model tells them apart.
+pub fn dog_and_man_rows(runs: &[RunView]) -> Vec<DogAndManRow> {
+    use super::tasks::Task;
+    runs.iter()
+        .map(|r| {
+            let answer = |i: usize| {
+                r.dog_and_man
+                    .get(i)
+                    .map(|(t, p)| (Task::Agent.word(*t).to_string(), *p))
+            };
+            let answers = [answer(0), answer(1)];
+            let verdict = match &answers {
+                [Some((a, _)), Some((b, _))] if a == "dog" && b == "man" => {
+                    "tells them apart, both right"
+                }
+                [Some((a, _)), Some((b, _))] if a != b => "tells them apart, but answers wrongly",
+                [Some(_), Some(_)] => "same answer for both: cannot tell them apart",
+                _ => "—",
+            };
+            DogAndManRow {
+                scheme: r.scheme,
+                answers,
+                verdict,
+            }
+        })
+        .collect()
+}
+
+/// The dog/man table as CSV.
+pub fn dog_and_man_csv(runs: &[RunView]) -> String {
+    let mut out = String::from(
+        "scheme,answer_dog_bites_man,probability_dog_bites_man,answer_man_bites_dog,probability_man_bites_dog,verdict\n",
+    );
+    for r in dog_and_man_rows(runs) {
+        let part = |a: &Option<(String, f64)>| match a {
+            Some((w, p)) => format!("{w},{}", format_value(*p)),
+            None => ",NaN".to_string(),
+        };
+        out.push_str(&format!(
+            "{},{},{},{}\n",
+            r.scheme.id(),
+            part(&r.answers[0]),
+            part(&r.answers[1]),
+            r.verdict.replace(',', ";")
+        ));
+    }
+    out
+}

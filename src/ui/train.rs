@@ -602,13 +602,23 @@ struct DogProps {
     runs: Vec<RunView>,
 }
 
-/// The two sentences through every trained model.
+/// The two sentences through every trained model, with a CSV of the same rows.
 #[function_component(DogAndMan)]
 fn dog_and_man_table(props: &DogProps) -> Html {
-    let answer = |r: &RunView, i: usize| {
-        r.dog_and_man
-            .get(i)
-            .map(|(t, p)| format!("{} ({} %)", Task::Agent.word(*t), significant(100.0 * p, 3)))
+    let rows = figures::dog_and_man_rows(&props.runs);
+    let csv = {
+        let runs = props.runs.clone();
+        Callback::from(move |_: MouseEvent| {
+            let _ = browser::save_text(
+                "pe_train_dog_bites_man.csv",
+                "text/csv",
+                &figures::dog_and_man_csv(&runs),
+            );
+        })
+    };
+    let cell = |a: &Option<(String, f64)>| {
+        a.as_ref()
+            .map(|(w, p)| format!("{w} ({} %)", significant(100.0 * p, 3)))
             .unwrap_or_else(|| "—".into())
     };
     html! {
@@ -622,26 +632,17 @@ fn dog_and_man_table(props: &DogProps) -> Html {
                     <th scope="col">{ "verdict" }</th>
                 </tr></thead>
                 <tbody>
-                    { for props.runs.iter().map(|r| {
-                        let (a, b) = (r.dog_and_man.first(), r.dog_and_man.get(1));
-                        let verdict = match (a, b) {
-                            (Some(a), Some(b)) if a.0 != b.0 && Task::Agent.word(a.0) == "dog" && Task::Agent.word(b.0) == "man" =>
-                                "tells them apart, both right",
-                            (Some(a), Some(b)) if a.0 != b.0 => "tells them apart, but answers wrongly",
-                            (Some(_), Some(_)) => "same answer for both: cannot tell them apart",
-                            _ => "—",
-                        };
-                        html! {
-                            <tr>
-                                <th scope="row">{ r.scheme.label() }</th>
-                                <td>{ answer(r, 0) }</td>
-                                <td>{ answer(r, 1) }</td>
-                                <td>{ verdict }</td>
-                            </tr>
-                        }
+                    { for rows.iter().map(|r| html! {
+                        <tr>
+                            <th scope="row">{ r.scheme.label() }</th>
+                            <td>{ cell(&r.answers[0]) }</td>
+                            <td>{ cell(&r.answers[1]) }</td>
+                            <td>{ r.verdict }</td>
+                        </tr>
                     }) }
                 </tbody>
             </table></div>
+            <button type="button" class="button button-small" onclick={csv}>{ "Download CSV" }</button>
         </>
     }
 }
