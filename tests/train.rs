@@ -329,24 +329,42 @@ fn the_views_figures_say_what_the_runs_measured() {
     page.apply(&Reporter::default().report(&e, Phase::Done, 1.0, &answers));
     // Without position both sentences get the same answer.
     let rows = figures::dog_and_man_rows(&page.runs);
-    assert_eq!(rows[0].answers[0].as_ref().unwrap().0, rows[0].answers[1].as_ref().unwrap().0);
-    assert_eq!(rows[0].verdict, "same answer for both: cannot tell them apart");
+    assert_eq!(
+        rows[0].answers[0].as_ref().unwrap().0,
+        rows[0].answers[1].as_ref().unwrap().0
+    );
+    assert_eq!(
+        rows[0].verdict,
+        "same answer for both: cannot tell them apart"
+    );
     let csv = figures::dog_and_man_csv(&page.runs);
     assert_eq!(csv.lines().count(), 4);
     assert!(csv.lines().nth(1).unwrap().starts_with("none,"));
     // The learned table's cells past its length: "no embedding exists", NaN in the heatmap
     // and the CSV, never a number.
     let learned = &page.runs[1];
-    assert_eq!(figures::cell_text(learned, &learned.cells[2]), "no embedding exists");
+    assert_eq!(
+        figures::cell_text(learned, &learned.cells[2]),
+        "no embedding exists"
+    );
     let heat = figures::results_heatmap(&page, &s, pe_explorer::plot::colormap::Palette::BlueRed);
     assert!(heat.matrix.value(1, 2).is_nan());
     assert!(heat.matrix.value(1, 0).is_finite());
     let table = figures::results_csv(&page, &s);
-    assert!(table.contains("learned,16,8,NaN,0,0,0,no embedding exists"), "{table}");
+    assert!(
+        table.contains("learned,16,8,NaN,0,0,0,no embedding exists"),
+        "{table}"
+    );
     assert_eq!(table.lines().count(), 1 + 3 * 4);
     // Curves: one line per step per scheme, no NaN loss.
     let curves = figures::curves_csv(&page);
     assert_eq!(curves.lines().count(), 1 + 3 * s.steps);
-    assert!(curves.lines().skip(1).all(|l| l.split(',').nth(2) != Some("NaN")));
-    assert_eq!(figures::length_headings(&s), ["8 (trained)", "16 (2×)", "32 (4×)", "64 (8×)"]);
+    assert!(curves
+        .lines()
+        .skip(1)
+        .all(|l| l.split(',').nth(2) != Some("NaN")));
+    assert_eq!(
+        figures::length_headings(&s),
+        ["8 (trained)", "16 (2×)", "32 (4×)", "64 (8×)"]
+    );
 }
