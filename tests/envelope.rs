@@ -78,3 +78,27 @@ fn bands_cover_every_point_and_join_neighbouring_columns() {
     assert!(r[50].is_none() || r[50].unwrap().0 >= 520.0 || r[50].unwrap().1 < 500.0);
     assert_eq!(r[51], None);
 }
+
+/// Dark mode: every series colour of the line charts stands 3:1 against either background once
+/// the theme has made it readable; colours that already do are left alone.
+#[test]
+fn chart_strokes_are_readable_in_both_themes() {
+    use pe_explorer::plot::frame::{contrast, Theme, GRAPHIC_CONTRAST};
+    use pe_explorer::plot::lines::SERIES_COLORS;
+    for theme in [Theme::LIGHT, Theme::DARK] {
+        for c in SERIES_COLORS {
+            let r = theme.readable(c);
+            assert!(
+                contrast(r, theme.background) >= GRAPHIC_CONTRAST,
+                "{c:?} → {r:?}"
+            );
+            if contrast(c, theme.background) >= GRAPHIC_CONTRAST {
+                assert_eq!(r, c);
+            }
+        }
+    }
+    // The closed-form line's dark grey becomes light on the dark page.
+    let grey = SERIES_COLORS[6];
+    assert!(contrast(grey, Theme::DARK.background) < 2.0);
+    assert!(contrast(Theme::DARK.readable(grey), Theme::DARK.background) >= 3.0);
+}

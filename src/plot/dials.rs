@@ -113,25 +113,25 @@ fn legend(surface: &Surface, theme: &Theme) {
     let items = [("at p", 0usize), ("M_k applied", 1), ("actual at p + k", 2)];
     let mut x = 10.0;
     for (label, kind) in items {
-        mark(surface, kind, x + 5.0, y + 7.0, 4.5);
+        mark(surface, theme, kind, x + 5.0, y + 7.0, 4.5);
         surface.text(label, x + 16.0, y, 12.0, theme.text, "left");
         x += 22.0 + surface.text_width(label, 12.0) + 16.0;
     }
 }
 
 /// 0: filled dot (here); 1: cross (predicted); 2: ring (there).
-fn mark(surface: &Surface, kind: usize, x: f64, y: f64, size: f64) {
+fn mark(surface: &Surface, theme: &Theme, kind: usize, x: f64, y: f64, size: f64) {
     let (ctx, r) = (&surface.context, surface.ratio);
     let (x, y, s) = (x * r, y * r, size * r);
     ctx.begin_path();
     match kind {
         0 => {
-            ctx.set_fill_style_str(&css(SERIES_COLORS[0]));
+            ctx.set_fill_style_str(&css(theme.readable(SERIES_COLORS[0])));
             let _ = ctx.arc(x, y, s, 0.0, TAU);
             ctx.fill();
         }
         1 => {
-            ctx.set_stroke_style_str(&css(SERIES_COLORS[3]));
+            ctx.set_stroke_style_str(&css(theme.readable(SERIES_COLORS[3])));
             ctx.set_line_width(2.0 * r);
             ctx.move_to(x - s, y - s);
             ctx.line_to(x + s, y + s);
@@ -140,7 +140,7 @@ fn mark(surface: &Surface, kind: usize, x: f64, y: f64, size: f64) {
             ctx.stroke();
         }
         _ => {
-            ctx.set_stroke_style_str(&css(SERIES_COLORS[2]));
+            ctx.set_stroke_style_str(&css(theme.readable(SERIES_COLORS[2])));
             ctx.set_line_width(2.0 * r);
             let _ = ctx.arc(x, y, s * 1.5, 0.0, TAU);
             ctx.stroke();
@@ -168,7 +168,7 @@ fn draw_dial(
     let _ = ctx.arc(cx * r, cy * r, (radius + 10.0) * r, 0.0, TAU);
     ctx.fill();
     if selected {
-        ctx.set_stroke_style_str(&css(SERIES_COLORS[0]));
+        ctx.set_stroke_style_str(&css(theme.readable(SERIES_COLORS[0])));
         ctx.set_line_width(2.0 * r);
         ctx.stroke();
     }
@@ -220,7 +220,7 @@ fn draw_dial(
     ctx.move_to(cx * r, cy * r);
     ctx.line_to(hx * r, hy * r);
     ctx.stroke();
-    mark(surface, 2, tx, ty, 4.0);
-    mark(surface, 1, px, py, 4.0);
-    mark(surface, 0, hx, hy, 4.0);
+    mark(surface, theme, 2, tx, ty, 4.0);
+    mark(surface, theme, 1, px, py, 4.0);
+    mark(surface, theme, 0, hx, hy, 4.0);
 }

@@ -48,6 +48,47 @@ impl Theme {
     };
 }
 
+/// WCAG's relative luminance of an sRGB colour.
+pub fn luminance(c: RGBColor) -> f64 {
+    let lin = |v: u8| {
+        let v = v as f64 / 255.0;
+        if v <= 0.039_28 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+}
+
+/// WCAG's contrast ratio of two colours (1 … 21).
+pub fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Strokes and markers must stand at least this far from the background (WCAG 1.4.11).
+pub const GRAPHIC_CONTRAST: f64 = 3.0;
+
+impl Theme {
+    /// `color`, or the nearest mix of it with the theme's text colour that reaches 3:1 against
+    /// the background.
+    pub fn readable(&self, color: RGBColor) -> RGBColor {
+        let mix = |t: f64| {
+            let m = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
+            RGBColor(
+                m(color.0, self.text.0),
+                m(color.1, self.text.1),
+                m(color.2, self.text.2),
+            )
+        };
+        (0..=20)
+            .map(|i| mix(i as f64 / 20.0))
+            .find(|c| contrast(*c, self.background) >= GRAPHIC_CONTRAST)
+            .unwrap_or(self.text)
+    }
+}
+
 /// A canvas prepared for drawing at `ratio` device pixels per CSS pixel.
 pub struct Surface {
     pub canvas: HtmlCanvasElement,

@@ -271,6 +271,13 @@ pub fn draw(
 ) -> Result<LineLayout, String> {
     let surface = Surface::prepare(canvas, width, height, ratio)?;
     surface.clear(theme.background)?;
+    // Every line and marker at least 3:1 against the background (dark grey turns light grey on a
+    // dark page; colours that already contrast stay as they are).
+    let colors: Vec<RGBColor> = data
+        .series
+        .iter()
+        .map(|s| theme.readable(s.color))
+        .collect();
 
     let legend = legend_rows(&surface, &data.series, width - 16.0);
     let header = 8.0 + LINE * (1 + legend.len()) as f64;
@@ -332,8 +339,8 @@ pub fn draw(
     for guide in &data.guides {
         draw_guide(&surface, &layout, guide, theme);
     }
-    for series in &data.series {
-        draw_series(&surface, &layout, series, theme.background);
+    for (series, color) in data.series.iter().zip(&colors) {
+        draw_series(&surface, &layout, series, *color, theme.background);
     }
     ctx.restore();
 
@@ -341,7 +348,12 @@ pub fn draw(
     for (row, items) in legend.iter().enumerate() {
         let y = 6.0 + LINE * (row + 1) as f64;
         for (x, series) in items {
-            swatch(&surface, series, *x, y + 7.0, theme.background);
+            let color = data
+                .series
+                .iter()
+                .position(|s| std::ptr::eq(s, *series))
+                .map_or(series.color, |i| colors[i]);
+            swatch(&surface, series, color, *x, y + 7.0, theme.background);
             surface.text(&series.name, x + 26.0, y, TICK_FONT, theme.text, "left");
         }
     }
@@ -384,7 +396,13 @@ fn dash(surface: &Surface, stroke: Stroke) {
     let _ = surface.context.set_line_dash(&array);
 }
 
-fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series, background: RGBColor) {
+fn draw_series(
+    surface: &Surface,
+    layout: &LineLayout,
+    series: &Series,
+    color: RGBColor,
+    background: RGBColor,
+) {
     let ctx = &surface.context;
     let r = surface.ratio;
     let points: Vec<(f64, f64)> = match &series.points {
@@ -407,7 +425,7 @@ fn draw_series(surface: &Surface, layout: &LineLayout, series: &Series, backgrou
         }
         Points::Pairs(_) => false,
     };
-    let color = css(series.color);
+    let color = css(color);
     if let (true, Points::Uniform { x0, dx, ys }, false) =
         (dense, &series.points, series.stroke == Stroke::None)
     {
@@ -488,11 +506,18 @@ fn marker(surface: &Surface, shape: Marker, x: f64, y: f64, size: f64) {
     ctx.stroke();
 }
 
-fn swatch(surface: &Surface, series: &Series, x: f64, y: f64, background: RGBColor) {
+fn swatch(
+    surface: &Surface,
+    series: &Series,
+    color: RGBColor,
+    x: f64,
+    y: f64,
+    background: RGBColor,
+) {
     let ctx = &surface.context;
     let r = surface.ratio;
     if series.stroke != Stroke::None {
-        ctx.set_stroke_style_str(&css(series.color));
+        ctx.set_stroke_style_str(&css(color));
         ctx.set_line_width(series.width.max(1.5) * r);
         dash(surface, series.stroke);
         ctx.begin_path();
@@ -502,7 +527,7 @@ fn swatch(surface: &Surface, series: &Series, x: f64, y: f64, background: RGBCol
         dash(surface, Stroke::Solid);
     }
     if series.marker != Marker::None {
-        ctx.set_fill_style_str(&css(series.color));
+        ctx.set_fill_style_str(&css(color));
         ctx.set_stroke_style_str(&css(background));
         ctx.set_line_width(r);
         marker(surface, series.marker, (x + 10.0) * r, y * r, 4.0 * r);

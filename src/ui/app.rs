@@ -12,6 +12,7 @@ use super::browser;
 use super::compare::CompareView;
 use super::lesson::LessonView;
 use super::norms::NormsView;
+use super::phone::{use_media, QuickStrip, PHONE};
 use super::quiz::QuizView;
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
@@ -158,9 +159,78 @@ struct PageProps {
     banner: Html,
 }
 
+/// The settings sheet's state on a phone: whether it is open, and callbacks that open it (moving
+/// focus into it) and close it (moving focus back to the button that opened it).
+#[hook]
+fn use_sheet() -> (bool, Callback<MouseEvent>, Callback<()>) {
+    let open = use_state(|| false);
+    let show = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| {
+            open.set(true);
+            focus_later("sheet-close".into());
+        })
+    };
+    let hide = {
+        let open = open.clone();
+        Callback::from(move |_: ()| {
+            open.set(false);
+            focus_later("quick-settings".into());
+        })
+    };
+    (*open, show, hide)
+}
+
+#[derive(Properties, PartialEq)]
+struct SheetProps {
+    settings: Settings,
+    on_action: Callback<Action>,
+    phone: bool,
+    open: bool,
+    on_close: Callback<()>,
+}
+
+/// The settings: a sidebar on wider screens; on a phone, a sheet over the page, opened from the
+/// strip at the bottom and closed with Done or Escape.
+#[function_component(SettingsSheet)]
+fn settings_sheet(props: &SheetProps) -> Html {
+    let on_key = {
+        let close = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                close.emit(());
+            }
+        })
+    };
+    let done = {
+        let close = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let sheet = props.phone;
+    html! {
+        <aside class={classes!("sidebar", sheet.then_some("sheet"))} id="settings-sheet"
+            aria-label="Settings" role={sheet.then_some("dialog")}
+            aria-modal={sheet.then_some("true")} hidden={sheet && !props.open}
+            onkeydown={on_key}>
+            if sheet {
+                <div class="sheet-head">
+                    <p class="sheet-title">{ "Settings" }</p>
+                    <button type="button" class="button button-primary" id="sheet-close" onclick={done}>
+                        { "Done" }
+                    </button>
+                </div>
+            }
+            <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
+        </aside>
+    }
+}
+
 #[function_component(FullPage)]
 fn full_page(props: &PageProps) -> Html {
     let current = props.settings.view;
+    let phone = use_media(PHONE);
+    let (open, show, hide) = use_sheet();
     html! {
         <div class="app">
             <a class="skip-link" href="#main">{ "Skip to the charts" }</a>
@@ -178,9 +248,8 @@ fn full_page(props: &PageProps) -> Html {
             </header>
             { props.banner.clone() }
             <div class="layout">
-                <aside class="sidebar" aria-label="Settings">
-                    <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
-                </aside>
+                <SettingsSheet settings={props.settings.clone()} on_action={props.on_action.clone()}
+                    phone={phone} open={open} on_close={hide} />
                 <main class="content" id="main" tabindex="-1">
                     <Tabs current={current} on_action={props.on_action.clone()} />
                     <div class="tab-panel" role="tabpanel" id={format!("panel-{}", current.id())}
@@ -192,6 +261,10 @@ fn full_page(props: &PageProps) -> Html {
             <footer class="site-footer">
                 <p>{ "Every number on this page is computed in your browser by the app's own Rust code (compiled to WebAssembly); nothing is sent anywhere." }</p>
             </footer>
+            if phone {
+                <QuickStrip settings={props.settings.clone()} on_action={props.on_action.clone()}
+                    on_settings={show} expanded={open} />
+            }
         </div>
     }
 }
@@ -250,10 +323,15 @@ fn embed_page(props: &EmbedProps) -> Html {
     }
     let full = browser::link(&url::to_query(&props.settings, None));
     browser::set_root_attribute("data-embed", "true");
+    let phone = use_media(PHONE);
+    let (open, show, hide) = use_sheet();
     html! {
         <div class="embed" ref={root}>
             { props.banner.clone() }
-            if props.embed.controls {
+            if props.embed.controls && phone {
+                <SettingsSheet settings={props.settings.clone()} on_action={props.on_action.clone()}
+                    phone={true} open={open} on_close={hide} />
+            } else if props.embed.controls {
                 <details class="embed-controls" open=true>
                     <summary>{ "Settings" }</summary>
                     <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
@@ -265,6 +343,10 @@ fn embed_page(props: &EmbedProps) -> Html {
             <p class="embed-footer">
                 <a href={full} target="_blank" rel="noopener">{ "Open in the Positional Encoding Explorer" }</a>
             </p>
+            if props.embed.controls && phone {
+                <QuickStrip settings={props.settings.clone()} on_action={props.on_action.clone()}
+                    on_settings={show} expanded={open} />
+            }
         </div>
     }
 }

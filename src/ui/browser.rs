@@ -223,6 +223,13 @@ pub fn prefers_dark() -> bool {
     dark_query().is_some_and(|q| q.matches())
 }
 
+/// Whether a media query matches now (false where it cannot be asked).
+pub fn media_matches(query: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|q| q.matches())
+}
+
 /// The `(prefers-color-scheme: dark)` media query, for listening to changes.
 pub fn dark_query() -> Option<web_sys::MediaQueryList> {
     web_sys::window()?

@@ -22,6 +22,9 @@ pub struct NumberControlProps {
     /// A few words under the slider saying what the setting means.
     #[prop_or_default]
     pub hint: AttrValue,
+    /// A small version for the phone's control strip: no range labels or hint line.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// A setting with a logarithmic slider (live while dragging) and a field for exact values.
@@ -115,14 +118,14 @@ pub fn number_control(props: &NumberControlProps) -> Html {
         None => ("note", String::new()),
     };
     let value_text = fmt(props.value);
-    let described = if props.hint.is_empty() {
+    let described = if props.hint.is_empty() || props.compact {
         note_id.clone()
     } else {
         format!("{hint_id} {note_id}")
     };
 
     html! {
-        <div class="control">
+        <div class={classes!("control", props.compact.then_some("control-compact"))}>
             <div class="control-head">
                 <label for={field_id.clone()} class="control-label">{ limit.name }</label>
                 <input
@@ -152,11 +155,13 @@ pub fn number_control(props: &NumberControlProps) -> Html {
                 aria-describedby={described}
                 oninput={on_slide}
             />
-            <div class="control-range">
-                <span aria-hidden="true">{ fmt(limit.min) }</span>
-                <span id={hint_id} class="control-hint">{ props.hint.clone() }</span>
-                <span aria-hidden="true">{ fmt(limit.max) }</span>
-            </div>
+            if !props.compact {
+                <div class="control-range">
+                    <span aria-hidden="true">{ fmt(limit.min) }</span>
+                    <span id={hint_id} class="control-hint">{ props.hint.clone() }</span>
+                    <span aria-hidden="true">{ fmt(limit.max) }</span>
+                </div>
+            }
             <p id={note_id} class={note_class} role="status" aria-live="polite">{ note_text }</p>
         </div>
     }

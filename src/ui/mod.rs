@@ -14,6 +14,7 @@ pub mod lesson;
 pub mod line_chart;
 pub mod norms;
 pub mod offsets;
+pub mod phone;
 pub mod quiz;
 pub mod rotations;
 pub mod schemes;

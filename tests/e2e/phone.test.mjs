@@ -1,0 +1,127 @@
+// Phones (390 × 844 and 320 × 640, touch): for every view and every embedded panel, the chart is
+// on the first screen, the strip's main slider moves it while both are in sight, nothing scrolls
+// sideways; the settings sheet opens, changes a value and closes, by touch and by keyboard.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, openApp } from './lib.mjs';
+
+const app = useApp();
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'lesson', 'quiz', 'train'];
+const SIZES = [[390, 844], [320, 640]];
+const phone = (width, height) => ({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+/** What a phone user sees first: the chart's box, the strip's top, the page's widths. */
+const firstScreen = (page) =>
+  page.evaluate(() => {
+    const root = document.querySelector('[role=tabpanel], .embed-main');
+    const canvas = [...root.querySelectorAll('canvas[data-draws]')][0];
+    const strip = document.querySelector('.quick-strip');
+    const r = canvas?.getBoundingClientRect();
+    return {
+      canvas: r ? { top: r.top, bottom: r.bottom, id: canvas.id } : null,
+      stripTop: strip ? strip.getBoundingClientRect().top : innerHeight,
+      height: innerHeight,
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+      train: document.querySelector('#train-start')?.getBoundingClientRect().top ?? null,
+      quiz: document.querySelector('.quiz-card')?.getBoundingClientRect().top ?? null,
+    };
+  });
+
+async function check(page, what, [width, height]) {
+  await page.waitForSelector('[role=tabpanel] canvas, .embed-main canvas, .quiz-card, #train-start');
+  await page.waitForTimeout(250);
+  const s = await firstScreen(page);
+  const where = `${what} at ${width} × ${height}`;
+  assert.equal(s.scrollWidth, s.clientWidth, `${where}: the page scrolls sideways`);
+  if (s.canvas) {
+    // At least 100 px of the chart in sight above the strip, from its top.
+    assert.ok(s.canvas.top >= 0 && s.canvas.top + 100 <= s.stripTop, `${where}: chart at ${s.canvas.top}, strip at ${s.stripTop}`);
+  } else if (s.train !== null) {
+    assert.ok(s.train < s.stripTop, `${where}: the Train button is below the first screen`);
+  } else {
+    assert.ok(s.quiz !== null && s.quiz < s.height, `${where}: nothing to look at on the first screen`);
+  }
+  // The strip's first slider (or switch) moves the chart, with both in sight (keys: trusted input).
+  const slider = page.locator('.quick-strip input[type=range], .quick-strip input[type=checkbox]').first();
+  if (s.canvas && (await slider.count())) {
+    const id = s.canvas.id;
+    const before = Number(await page.locator(`#${id}`).getAttribute('data-draws'));
+    await slider.focus();
+    if ((await slider.getAttribute('type')) === 'checkbox') await page.keyboard.press('Space');
+    else for (const _ of [1, 2]) await page.keyboard.press('ArrowRight');
+    await page
+      .waitForFunction(([id, n]) => Number(document.getElementById(id)?.dataset.draws) > n, [id, before], { timeout: 10000 })
+      .catch(() => assert.fail(`${where}: moving the strip's slider did not redraw #${id}`));
+    const after = await firstScreen(page);
+    const box = await slider.boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= after.height, `${where}: the slider left the screen`);
+    assert.ok(after.canvas.top >= 0 && after.canvas.top < after.stripTop, `${where}: the chart left the screen`);
+  }
+}
+
+for (const size of SIZES) {
+  test(`every view and every embed shows its chart first on a ${size.join(' × ')} phone`, async () => {
+    const { page, errors, context } = await openApp(app, '', { context: phone(...size), ready: null });
+    for (const view of VIEWS) {
+      await page.goto(`${app.server.url}?view=${view}`);
+      await check(page, `view=${view}`, size);
+      await page.goto(`${app.server.url}?embed=${view}`);
+      await check(page, `embed=${view}`, size);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the settings sheet opens, changes a value and closes, by touch and by keyboard', async () => {
+  const { page, errors, context } = await openApp(app, '', { context: phone(390, 844) });
+  assert.ok(await page.locator('#settings-sheet').isHidden(), 'the sheet starts closed');
+  // Touch.
+  await page.locator('#quick-settings').tap();
+  await page.locator('#settings-sheet').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#quick-settings').getAttribute('aria-expanded'), 'true');
+  await page.locator('#variant').selectOption('split');
+  await page.locator('#sheet-close').tap();
+  await page.locator('#settings-sheet').waitFor({ state: 'hidden' });
+  assert.match(page.url(), /variant=split/);
+  // Keyboard: Enter opens and puts focus in the sheet; Escape closes and gives focus back.
+  await page.locator('#quick-settings').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#settings-sheet').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.activeElement?.id === 'sheet-close');
+  await page.locator('#base-value').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('500');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await page.locator('#settings-sheet').waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => document.activeElement?.id === 'quick-settings');
+  assert.match(page.url(), /base=500/);
+  // Desktop is unchanged: no strip, the sidebar always there.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForFunction(() => !document.querySelector('.quick-strip'));
+  assert.ok(await page.locator('#settings-sheet').isVisible());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a pinch still zooms a heatmap on a phone', async () => {
+  const { page, errors, context } = await openApp(app, '?length=4000&d_model=1024', { context: phone(390, 844) });
+  const canvas = page.locator('#encoding-heatmap');
+  const box = await canvas.boundingBox();
+  const [left, top, width, height] = (await canvas.getAttribute('data-plot')).split(' ').map(Number);
+  const c = { x: box.x + left + width / 2, y: box.y + top + height / 2 };
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, spread) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: type === 'touchEnd' ? [] : [{ x: c.x - spread, y: c.y, id: 1 }, { x: c.x + spread, y: c.y, id: 2 }],
+    });
+  await touch('touchStart', 20);
+  for (let s = 25; s <= 80; s += 5) await touch('touchMove', s);
+  await touch('touchEnd', 0);
+  await page.waitForFunction(() => document.getElementById('encoding-heatmap').dataset.view !== '0-4000,0-1024');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
