@@ -52,6 +52,10 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
   as_root npm install -g --no-audit --no-fund "binaryen@$BINARYEN_VERSION"
 fi
 
+# trunk builds with --offline (so it never downloads tools); the crates it compiles must be here.
+say "fetching the crates (once; quick when they are already here)"
+cargo fetch --locked >/dev/null
+
 if $want_test; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     say "installing Chromium and chromedriver from Debian"

@@ -462,3 +462,29 @@ fn wrap(surface: &Surface, text: &str, max_width: f64, size: f64) -> Vec<String>
     }
     lines
 }
+
+/// The heatmap of the encoding matrix, with its axes and caption.
+pub fn encoding_heatmap(
+    encoding: crate::math::sinusoidal::Sinusoidal,
+    length: usize,
+    palette: super::colormap::Palette,
+) -> HeatmapData {
+    HeatmapData {
+        matrix: Rc::new(crate::math::sinusoidal::SinusoidalMatrix::new(
+            encoding, length,
+        )),
+        x: Axis::indexed("dimension (column)", "dimension"),
+        y: Axis::indexed("position (row)", "position"),
+        scale: ColorScale::symmetric(palette, 1.0),
+        colorbar_title: "PE value".into(),
+        caption: format!(
+            "Sinusoidal PE ({}) · d_model {} · length {} · base {}",
+            encoding.variant.id(),
+            encoding.d_model,
+            length,
+            crate::format::plain(encoding.base)
+        ),
+        nouns: ("positions".into(), "dimensions".into()),
+        rule: None,
+    }
+}

@@ -109,6 +109,16 @@ pub fn app() -> Html {
         browser::set_root_attribute("data-theme", if *dark { "dark" } else { "light" });
     });
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
+    // The first-paint module's page goes once this one (and its heatmap) has been drawn: effects
+    // run after the children's, in the same task, so no frame shows both or neither.
+    use_effect_with((), |_| {
+        if let Some(early) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("early"))
+        {
+            early.remove();
+        }
+    });
     let on_dismiss = {
         let notices = notices.clone();
         Callback::from(move |_: MouseEvent| notices.set(Vec::new()))

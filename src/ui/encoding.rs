@@ -1,8 +1,6 @@
 //! The encoding-matrix view: the heatmap of PE, a readout of the cell under the cursor, and a
 //! short explanation whose numbers are computed from the current settings.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::app::ViewProps;
@@ -11,9 +9,8 @@ use super::file_stem;
 use super::heatmap::Heatmap;
 use crate::export::matrix_csv;
 use crate::format::{large, plain, significant};
-use crate::math::sinusoidal::{CellFormula, Sinusoidal, SinusoidalMatrix, Wave};
-use crate::plot::colormap::{ColorScale, Palette};
-use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::math::sinusoidal::{CellFormula, Sinusoidal, Wave};
+pub use crate::plot::heatmap::encoding_heatmap;
 
 #[function_component(EncodingView)]
 pub fn encoding_view(props: &ViewProps) -> Html {
@@ -71,26 +68,6 @@ pub fn encoding_view(props: &ViewProps) -> Html {
                 </aside>
             </div>
         </section>
-    }
-}
-
-/// The heatmap of the encoding matrix, with its axes and caption.
-pub fn encoding_heatmap(encoding: Sinusoidal, length: usize, palette: Palette) -> HeatmapData {
-    HeatmapData {
-        matrix: Rc::new(SinusoidalMatrix::new(encoding, length)),
-        x: Axis::indexed("dimension (column)", "dimension"),
-        y: Axis::indexed("position (row)", "position"),
-        scale: ColorScale::symmetric(palette, 1.0),
-        colorbar_title: "PE value".into(),
-        caption: format!(
-            "Sinusoidal PE ({}) · d_model {} · length {} · base {}",
-            encoding.variant.id(),
-            encoding.d_model,
-            length,
-            plain(encoding.base)
-        ),
-        nouns: ("positions".into(), "dimensions".into()),
-        rule: None,
     }
 }
 

@@ -270,17 +270,27 @@ async function sideBySide(browser, url, repaintRows) {
 }
 
 function size() {
-  const files = fs.readdirSync(DIST);
-  const pick = (ext) => files.filter((f) => f.endsWith(ext)).map((f) => path.join(DIST, f));
-  const gz = (fs_) => fs_.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length, 0);
-  const raw = (fs_) => fs_.reduce((n, f) => n + fs.statSync(f).size, 0);
-  const s = ['.wasm', '.js', '.css'].map((ext) => ({ ext, raw: raw(pick(ext)), gzip: gz(pick(ext)) }));
-  const total = s.reduce((n, x) => n + x.gzip, 0);
+  // The page loads the first-paint module (first-*.js/wasm, with the stylesheet and the inline
+  // snippet), which draws the default chart and then imports the app (app/); the training
+  // worker comes only with the Train view.
+  const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
+  const files = walk(DIST).filter((f) => /\.(wasm|js|css|html)$/.test(f) && !f.includes('/examples/'));
+  const group = (f) => (f.includes('/app/') ? 'app' : /worker/.test(f) ? 'worker' : 'first paint');
+  const rows = files.map((f) => ({
+    file: path.relative(DIST, f),
+    group: group(f),
+    raw: fs.statSync(f).size,
+    gzip: zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length,
+  }));
   console.log('\nTransfer size (gzip -9)\n');
-  console.log('| file | bytes | gzipped |');
-  console.log('|---|---|---|');
-  for (const x of s) console.log(`| ${x.ext} | ${x.raw} | ${x.gzip} |`);
-  console.log(`| total | ${s.reduce((n, x) => n + x.raw, 0)} | ${total} (${(total / 1024).toFixed(1)} KiB) |`);
+  console.log('| part | file | bytes | gzipped |');
+  console.log('|---|---|---|---|');
+  for (const r of rows.sort((a, b) => a.group.localeCompare(b.group))) console.log(`| ${r.group} | ${r.file} | ${r.raw} | ${r.gzip} |`);
+  for (const g of ['first paint', 'app', 'worker']) {
+    const t = rows.filter((r) => r.group === g).reduce((n, r) => n + r.gzip, 0);
+    console.log(`| ${g}, total | | | ${t} (${(t / 1024).toFixed(1)} KiB) |`);
+  }
 }
 
 const server = await serve(DIST);

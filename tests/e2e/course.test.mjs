@@ -79,7 +79,8 @@ test('embed mode shows one panel without page chrome; controls=none hides the se
 });
 
 test('inside a sandboxed iframe the panel renders and posts its height', async () => {
-  const { page, errors, context } = await open();
+  // The outer page starts as the app, fully loaded (the app clears its page when it mounts).
+  const { page, errors, context } = await openApp(app, '');
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="f" sandbox="allow-scripts" style="width:900px;height:300px;border:0"
       src="${app.server.url}?embed=heatmap&d_model=32&length=40"></iframe>

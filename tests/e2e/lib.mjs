@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -17,8 +18,12 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves `root` on 127.0.0.1 (a free port), optionally under a path prefix such as `/courses/pe/`. */
-export async function serve(root, prefix = '/') {
+/**
+ * Serves `root` on 127.0.0.1 (a free port), optionally under a path prefix such as `/courses/pe/`.
+ * With `compress`, as a static host does: a precompressed `.br` or `.gz` beside the file when the
+ * browser accepts it, otherwise gzip on the fly for text and wasm.
+ */
+export async function serve(root, prefix = '/', { compress = false } = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let rel = decodeURIComponent(url.pathname);
@@ -37,13 +42,30 @@ export async function serve(root, prefix = '/') {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, {
+    const headers = {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
       // As a static host like GitHub Pages does: sandboxed frames (opaque origin) load the app
       // with CORS requests.
       'access-control-allow-origin': '*',
-    });
+    };
+    if (compress) {
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      headers.vary = 'accept-encoding';
+      for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+        if (accept.includes(enc) && fs.existsSync(file + ext)) {
+          res.writeHead(200, { ...headers, 'content-encoding': enc });
+          fs.createReadStream(file + ext).pipe(res);
+          return;
+        }
+      }
+      if (accept.includes('gzip') && /\.(html|js|mjs|css|wasm|svg|json|py)$/.test(file)) {
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip' });
+        fs.createReadStream(file).pipe(zlib.createGzip({ level: 9 })).pipe(res);
+        return;
+      }
+    }
+    res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

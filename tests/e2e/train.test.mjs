@@ -205,7 +205,8 @@ test('fifty quick starts, stops and changes leave at most one worker, no error, 
 });
 
 test('inside a sandboxed iframe a linked experiment runs (a worker made from a Blob)', async () => {
-  const { page, errors, context } = await openApp(app, '', { ready: null });
+  // The outer page starts as the app, fully loaded (the app clears its page when it mounts).
+  const { page, errors, context } = await openApp(app, '');
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="f" sandbox="allow-scripts" style="width:1100px;height:1400px;border:0"
       src="${app.server.url}?embed=train&run=1&schemes=none,alibi&steps=30&train_len=8&width=16"></iframe>
