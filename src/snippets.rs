@@ -179,7 +179,8 @@ fn rope(s: &Settings, lib: &Lib) -> String {
         cat,
         axis,
     } = *lib;
-    let (scale, base) = match s.rope().scaling {
+    let rope = s.rope();
+    let (scale, base) = match rope.scaling {
         RopeScaling::Interpolation(f) => (py(f), py(s.base)),
         RopeScaling::Ntk(f) => (
             "1.0".into(),
@@ -189,7 +190,62 @@ fn rope(s: &Settings, lib: &Lib) -> String {
                 py(f)
             ),
         ),
-        RopeScaling::None => ("1.0".into(), py(s.base)),
+        RopeScaling::DynamicNtk {
+            factor,
+            original,
+            length,
+        } => (
+            "1.0".into(),
+            format!(
+                "{0} * max({1} * {2} / {3} - ({1} - 1), 1.0) ** ({4} / ({4} - 2)) if {2} > {3} else {0}  # dynamic NTK",
+                py(s.base),
+                py(factor),
+                length,
+                original,
+                2 * rope.pair_count()
+            ),
+        ),
+        _ => ("1.0".into(), py(s.base)),
+    };
+    let method = match rope.scaling {
+        RopeScaling::Llama3 {
+            factor,
+            low,
+            high,
+            original,
+        } => format!(
+            "# Llama 3.1's \"llama3\" rescaling (factor {f}, low {lo}, high {hi}, original {o})\n\
+             wavelen = 2 * {pi} / theta\n\
+             smooth = ({o} / wavelen - {lo}) / ({hi} - {lo})\n\
+             theta = {wh}(wavelen < {o} / {hi}, theta, {wh}(wavelen > {o} / {lo}, theta / {f}, (1 - smooth) * theta / {f} + smooth * theta))\n",
+            f = py(factor),
+            lo = py(low),
+            hi = py(high),
+            o = original,
+            pi = if name == "np" { "np.pi" } else { "torch.pi" },
+            wh = if name == "np" { "np.where" } else { "torch.where" },
+        ),
+        RopeScaling::Yarn {
+            factor,
+            original,
+            beta_fast,
+            beta_slow,
+            ..
+        } => format!(
+            "# YaRN (factor {f}, original {o}, beta_fast {bf}, beta_slow {bs}): a ramp from left alone to interpolated\n\
+             import math\n\
+             corr = lambda r: 2 * half * math.log({o} / (r * 2 * math.pi)) / (2 * math.log(base))\n\
+             low, high = max(math.floor(corr({bf})), 0), min(math.ceil(corr({bs})), 2 * half - 1)\n\
+             ramp = {name}.clip(({name}.arange(half, {float}) - low) / ((high - low) or 0.001), 0, 1)\n\
+             theta = theta / {f} * ramp + theta * (1 - ramp)\n\
+             # libraries also multiply cos and sin by the attention factor {af}\n",
+            f = py(factor),
+            o = original,
+            bf = py(beta_fast),
+            bs = py(beta_slow),
+            af = py(rope.attention_factor()),
+        ),
+        _ => String::new(),
     };
     let layout = match s.rope_pairing {
         RopePairing::RotateHalf => format!(
@@ -210,16 +266,22 @@ fn rope(s: &Settings, lib: &Lib) -> String {
         "d_model, length = {}, {}\n\
          base = {base}\n\
          scale = {scale}  # position interpolation divides positions by this factor\n\
-         half = d_model // 2\n\
+         half = {rotary} // 2  # rotated pairs\n\
          theta = base ** (-(2 * {name}.arange(half, {float})) / (2 * half))\n\
+         {method}\
          omega = theta * (1.0 / scale)\n\
          angles = {name}.arange(length, {float})[:, None] * omega[None, :]\n\
          {layout}\
-         pad = {}  # an odd last dimension is not rotated\n\
+         pad = {}  # dimensions past the rotated pairs are not rotated\n\
          matrix = {cat}([{name}.cos(cols), pad], {axis}=1)  # cos(m·θ), length × d_model\n",
         s.d_model,
         s.length,
-        lib.zeros("length", "d_model - 2 * half")
+        lib.zeros("length", "d_model - 2 * half"),
+        rotary = if rope.rotary_dim == s.d_model {
+            "d_model".to_string()
+        } else {
+            rope.rotary_dim.to_string()
+        },
     )
 }
 

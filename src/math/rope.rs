@@ -40,15 +40,45 @@ impl RopePairing {
     }
 }
 
-/// How RoPE is stretched to run past the length it was trained on.
+/// How RoPE is stretched to run past the length it was trained on: the methods checkpoints ship,
+/// each computed as Hugging Face transformers' `modeling_rope_utils` computes it.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum RopeScaling {
     #[default]
     None,
-    /// Position interpolation (Chen et al.): positions are divided by `s`.
+    /// Position interpolation (Chen et al.; HF "linear"): positions are divided by `s`.
     Interpolation(f64),
-    /// NTK-aware scaling: the base becomes base·s^(d/(d−2)).
+    /// NTK-aware scaling (static): the base becomes base·s^(d/(d−2)).
     Ntk(f64),
+    /// Dynamic NTK (HF "dynamic"): past the original maximum, the base grows with the current
+    /// length L: base·((s·L/original) − (s − 1))^(d/(d−2)); up to it, nothing changes.
+    DynamicNtk {
+        factor: f64,
+        original: usize,
+        length: usize,
+    },
+    /// Llama 3.1's "llama3": pairs whose wavelength is shorter than original/high are left
+    /// alone, longer than original/low are divided by the factor, and in between a smooth mix.
+    Llama3 {
+        factor: f64,
+        low: f64,
+        high: f64,
+        original: usize,
+    },
+    /// YaRN (Peng et al.): pairs that turn more than `beta_fast` times over the original length
+    /// are left alone, fewer than `beta_slow` times are interpolated, a linear ramp between; cos
+    /// and sin are scaled by the attention factor 0.1·ln(s) + 1 (or as `mscale` says).
+    Yarn {
+        factor: f64,
+        original: usize,
+        beta_fast: f64,
+        beta_slow: f64,
+        /// DeepSeek's `mscale` and `mscale_all_dim` (0: not given).
+        mscale: f64,
+        mscale_all_dim: f64,
+        /// An explicit `attention_factor`, which overrides the formula.
+        attention_factor: Option<f64>,
+    },
 }
 
 impl RopeScaling {
@@ -57,6 +87,9 @@ impl RopeScaling {
             RopeScaling::None => "none",
             RopeScaling::Interpolation(_) => "pi",
             RopeScaling::Ntk(_) => "ntk",
+            RopeScaling::DynamicNtk { .. } => "dynamic",
+            RopeScaling::Llama3 { .. } => "llama3",
+            RopeScaling::Yarn { .. } => "yarn",
         }
     }
 
@@ -64,7 +97,43 @@ impl RopeScaling {
         match self {
             RopeScaling::None => 1.0,
             RopeScaling::Interpolation(s) | RopeScaling::Ntk(s) => s,
+            RopeScaling::DynamicNtk { factor, .. }
+            | RopeScaling::Llama3 { factor, .. }
+            | RopeScaling::Yarn { factor, .. } => factor,
         }
+    }
+}
+
+/// What a scaling method does to one frequency pair, compared with plain RoPE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Treatment {
+    /// The same frequency as without scaling.
+    Kept,
+    /// Divided by the whole factor (interpolated).
+    Interpolated,
+    /// Somewhere in between (Llama 3's smooth band, YaRN's ramp).
+    Ramped,
+    /// Changed by a new base (NTK): slower, by an amount that grows with the pair.
+    Rebased,
+}
+
+impl Treatment {
+    pub fn label(self) -> &'static str {
+        match self {
+            Treatment::Kept => "left alone",
+            Treatment::Interpolated => "interpolated",
+            Treatment::Ramped => "ramped",
+            Treatment::Rebased => "new base",
+        }
+    }
+}
+
+/// YaRN's `get_mscale`.
+fn yarn_mscale(scale: f64, mscale: f64) -> f64 {
+    if scale <= 1.0 {
+        1.0
+    } else {
+        0.1 * mscale * scale.ln() + 1.0
     }
 }
 
@@ -75,6 +144,9 @@ pub struct Rope {
     pub base: f64,
     pub pairing: RopePairing,
     pub scaling: RopeScaling,
+    /// The dimensions rotated (the first ones): all of them, or GPT-NeoX's `rotary_pct` and
+    /// Phi's `partial_rotary_factor` times d, truncated to a whole number as the libraries do.
+    pub rotary_dim: usize,
 }
 
 impl Rope {
@@ -84,29 +156,141 @@ impl Rope {
             base,
             pairing,
             scaling,
+            rotary_dim: d_model,
         }
     }
 
-    /// Number of rotated pairs; an odd last dimension is left as it is.
-    pub fn pair_count(&self) -> usize {
-        self.d_model / 2
+    /// Rotates only the first ⌊fraction·d⌋ dimensions (`int(head_dim * partial_rotary_factor)`).
+    pub fn with_rotary_fraction(self, fraction: f64) -> Rope {
+        let f = if fraction.is_finite() {
+            fraction.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        Rope {
+            rotary_dim: ((self.d_model as f64 * f) as usize).min(self.d_model),
+            ..self
+        }
     }
 
-    /// The base actually used (NTK scaling raises it).
+    /// Number of rotated pairs; the dimensions past them (an odd last one, or everything past
+    /// the rotary fraction) are left as they are.
+    pub fn pair_count(&self) -> usize {
+        self.rotary_dim / 2
+    }
+
+    /// The width the frequencies are spread over: the rotated dimensions (HF's `dim`).
+    fn freq_dim(&self) -> f64 {
+        (2 * self.pair_count()).max(2) as f64
+    }
+
+    /// The base actually used (NTK scaling raises it; dynamic NTK only past the original
+    /// maximum, by an amount that grows with the current length).
     pub fn effective_base(&self) -> f64 {
+        let d = self.freq_dim();
         match self.scaling {
-            RopeScaling::Ntk(s) if self.d_model > 2 => {
-                let d = self.d_model as f64;
-                self.base * s.powf(d / (d - 2.0))
+            RopeScaling::Ntk(s) if d > 2.0 => self.base * s.powf(d / (d - 2.0)),
+            RopeScaling::DynamicNtk {
+                factor,
+                original,
+                length,
+            } if d > 2.0 && length > original && original > 0 => {
+                let grow = factor * length as f64 / original as f64 - (factor - 1.0);
+                self.base * grow.max(1.0).powf(d / (d - 2.0))
             }
             _ => self.base,
         }
     }
 
-    /// θᵢ = base^(−2i/d) for pair i, in radians per position.
+    /// θᵢ of plain RoPE on the rotated width: base^(−2i/d).
+    pub fn original_theta(&self, pair: usize) -> f64 {
+        self.base.powf(-(2.0 * pair as f64) / self.freq_dim())
+    }
+
+    /// θᵢ in radians per position, as the scaling method leaves it (position interpolation
+    /// divides the positions instead: see [`Rope::scaled_position`]).
     pub fn theta(&self, pair: usize) -> f64 {
-        let d = (2 * self.pair_count()).max(2) as f64;
-        self.effective_base().powf(-(2.0 * pair as f64) / d)
+        let d = self.freq_dim();
+        let plain = self.original_theta(pair);
+        match self.scaling {
+            RopeScaling::None | RopeScaling::Interpolation(_) => plain,
+            RopeScaling::Ntk(_) | RopeScaling::DynamicNtk { .. } => {
+                self.effective_base().powf(-(2.0 * pair as f64) / d)
+            }
+            RopeScaling::Llama3 {
+                factor,
+                low,
+                high,
+                original,
+            } => {
+                let wavelen = std::f64::consts::TAU / plain;
+                let (low_wavelen, high_wavelen) = (original as f64 / low, original as f64 / high);
+                if wavelen < high_wavelen {
+                    plain
+                } else if wavelen > low_wavelen {
+                    plain / factor
+                } else {
+                    let smooth = (original as f64 / wavelen - low) / (high - low);
+                    (1.0 - smooth) * plain / factor + smooth * plain
+                }
+            }
+            RopeScaling::Yarn {
+                factor,
+                original,
+                beta_fast,
+                beta_slow,
+                ..
+            } => {
+                let keep = 1.0 - self.yarn_ramp(beta_fast, beta_slow, original, pair);
+                plain / factor * (1.0 - keep) + plain * keep
+            }
+        }
+    }
+
+    /// YaRN's ramp for pair i: 0 where the pair is left alone, 1 where it is interpolated
+    /// (`linear_ramp_factor` between the truncated correction range of beta_fast and beta_slow).
+    fn yarn_ramp(&self, beta_fast: f64, beta_slow: f64, original: usize, pair: usize) -> f64 {
+        let dim = self.freq_dim();
+        let correction = |rotations: f64| {
+            dim * (original.max(1) as f64 / (rotations * std::f64::consts::TAU)).ln()
+                / (2.0 * self.base.ln())
+        };
+        let low = correction(beta_fast).floor().max(0.0);
+        let high = correction(beta_slow).ceil().min(dim - 1.0);
+        let high = if low == high { high + 0.001 } else { high };
+        ((pair as f64 - low) / (high - low)).clamp(0.0, 1.0)
+    }
+
+    /// The factor cos and sin are multiplied by (YaRN's attention temperature; 1 otherwise).
+    pub fn attention_factor(&self) -> f64 {
+        match self.scaling {
+            RopeScaling::Yarn {
+                factor,
+                mscale,
+                mscale_all_dim,
+                attention_factor,
+                ..
+            } => attention_factor.unwrap_or(if mscale > 0.0 && mscale_all_dim > 0.0 {
+                yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
+            } else {
+                yarn_mscale(factor, 1.0)
+            }),
+            _ => 1.0,
+        }
+    }
+
+    /// What the method does to pair i, against plain RoPE.
+    pub fn treatment(&self, pair: usize) -> Treatment {
+        let ratio = self.theta(pair) * self.scaled_position(1.0) / self.original_theta(pair);
+        let s = self.scaling.factor();
+        match self.scaling {
+            RopeScaling::Ntk(_) | RopeScaling::DynamicNtk { .. } if (ratio - 1.0).abs() > 1e-12 => {
+                Treatment::Rebased
+            }
+            _ if (ratio - 1.0).abs() <= 1e-12 => Treatment::Kept,
+            _ if (ratio * s - 1.0).abs() <= 1e-9 => Treatment::Interpolated,
+            _ => Treatment::Ramped,
+        }
     }
 
     /// The position the rotation uses (position interpolation divides it).
@@ -151,8 +335,9 @@ impl Rope {
                 continue;
             }
             let (s, c) = self.angle(position, i).sin_cos();
-            out[a] = x[a] * c - x[b] * s;
-            out[b] = x[b] * c + x[a] * s;
+            let f = self.attention_factor();
+            out[a] = (x[a] * c - x[b] * s) * f;
+            out[b] = (x[b] * c + x[a] * s) * f;
         }
         out
     }
@@ -163,13 +348,18 @@ impl Rope {
         q.iter().zip(&k).map(|(a, b)| a * b).sum()
     }
 
-    /// The score for q = k = (1, …, 1) at relative distance m − n: Σᵢ 2·cos((m − n)θᵢ), plus 1
-    /// for an unrotated odd dimension.
+    /// Dimensions left unrotated (an odd last one; everything past a rotary fraction).
+    pub fn unrotated(&self) -> usize {
+        self.d_model - 2 * self.pair_count()
+    }
+
+    /// The score for q = k = (1, …, 1) at relative distance m − n: f²·Σᵢ 2·cos((m − n)θᵢ) (f the
+    /// attention factor), plus 1 for each unrotated dimension.
     pub fn ones_score(&self, distance: f64) -> f64 {
         let pairs: f64 = (0..self.pair_count())
             .map(|i| 2.0 * (self.scaled_position(distance) * self.theta(i)).cos())
             .sum();
-        pairs + (self.d_model % 2) as f64
+        self.attention_factor().powi(2) * pairs + self.unrotated() as f64
     }
 
     /// RoFormer's long-term decay bound at relative distance m − n:
@@ -299,12 +489,13 @@ impl Rope {
         let mut rng = super::rng::SplitMix64::new(0x524F_5045);
         let mut weights = vec![0.0; h];
         let mut odd = 0.0;
+        let f2 = self.attention_factor().powi(2);
         for _ in 0..RANDOM_VECTORS {
             for w in weights.iter_mut() {
                 let (a, b) = (rng.next_normal(), rng.next_normal());
-                *w += (a * a + b * b) / RANDOM_VECTORS as f64;
+                *w += f2 * (a * a + b * b) / RANDOM_VECTORS as f64;
             }
-            if self.d_model % 2 == 1 {
+            for _ in 0..self.unrotated() {
                 odd += rng.next_normal().powi(2) / RANDOM_VECTORS as f64;
             }
         }
@@ -313,7 +504,8 @@ impl Rope {
             speeds,
             weights,
             odd,
-            extra: (self.d_model % 2) as f64,
+            f2,
+            extra: self.unrotated() as f64,
             decay_stride: length.div_ceil(decay_points.max(1)).max(1),
             length,
             curves: RopeCurves {
@@ -332,6 +524,8 @@ pub struct RopeCurvesJob {
     weights: Vec<f64>,
     zeros: Vec<f64>,
     odd: f64,
+    /// The attention factor squared (scales every rotated pair's part of a score).
+    f2: f64,
     extra: f64,
     decay_stride: usize,
     length: usize,
@@ -354,7 +548,7 @@ impl Chunked for RopeCurvesJob {
         let mut walk = super::walk::PairWalk::new(&self.speeds, range.start, 1);
         let c = &mut self.curves;
         for delta in range {
-            c.ones.push(2.0 * walk.sum_cos() + self.extra);
+            c.ones.push(2.0 * self.f2 * walk.sum_cos() + self.extra);
             c.random
                 .push(walk.dot(&self.zeros, &self.weights) + self.odd);
             if delta % self.decay_stride == 0 || delta + 1 == self.length {
