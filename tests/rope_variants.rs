@@ -31,7 +31,8 @@ fn llama3_inv_freq(base: f64, dim: usize, factor: f64, low: f64, high: f64, old:
             };
             let smooth_factor = (old / wavelen - low) / (high - low);
             let smoothed = (1.0 - smooth_factor) * llama / factor + smooth_factor * llama;
-            let is_medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+            // is_medium_freq = ~(wavelen < high_freq_wavelen) * ~(wavelen > low_freq_wavelen)
+            let is_medium = wavelen >= high_freq_wavelen && wavelen <= low_freq_wavelen;
             if is_medium {
                 smoothed
             } else {
