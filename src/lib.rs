@@ -2,11 +2,13 @@
 
 pub mod bench;
 pub mod export;
+pub mod figures;
 pub mod format;
 pub mod learn;
 pub mod limit;
 pub mod math;
 pub mod plot;
+pub mod rope_config;
 pub mod snippets;
 pub mod state;
 pub mod train;

@@ -17,7 +17,8 @@ use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 use crate::state::{
     parse_list, Action, Extension, Limit, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS,
-    BASE, D_MODEL, LENGTH, MAX_ANCHORS, MAX_BASES, MAX_DIMS, ROPE_FACTOR, SEED, T5_BUCKETS,
+    BASE, BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES,
+    MAX_DIMS, MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS,
     T5_MAX_DISTANCE, TRAINED_LENGTH,
 };
 use crate::train::settings::KEYS as TRAIN_KEYS;
@@ -110,6 +111,13 @@ const ORDER: &[&str] = &[
     "rope_pairing",
     "extension",
     "factor",
+    "low_freq",
+    "high_freq",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "rotary",
     "heads",
     "head",
     "buckets",
@@ -305,6 +313,13 @@ fn action(key: &str, value: &str, s: &Settings) -> Result<(Action, Option<String
         "trained" => number(TRAINED_LENGTH, Action::SetTrainedLength),
         "seed" => number(SEED, Action::SetLearnedSeed),
         "factor" => number(ROPE_FACTOR, Action::SetRopeFactor),
+        "low_freq" => number(LOW_FREQ, Action::SetRopeLow),
+        "high_freq" => number(HIGH_FREQ, Action::SetRopeHigh),
+        "beta_fast" => number(BETA_FAST, Action::SetBetaFast),
+        "beta_slow" => number(BETA_SLOW, Action::SetBetaSlow),
+        "mscale" => number(MSCALE, Action::SetMscale),
+        "mscale_all_dim" => number(MSCALE_ALL_DIM, Action::SetMscaleAllDim),
+        "rotary" => number(ROTARY_FRACTION, Action::SetRotaryFraction),
         "heads" => number(ALIBI_HEADS, Action::SetAlibiHeads),
         "head" => number(s.alibi_head_limit(), Action::SetAlibiHead),
         "buckets" => number(T5_BUCKETS, Action::SetT5Buckets),
@@ -567,6 +582,17 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
         s.rope_factor != d.rope_factor,
         plain(s.rope_factor),
     );
+    for (key, mine, default) in [
+        ("low_freq", s.rope_low, d.rope_low),
+        ("high_freq", s.rope_high, d.rope_high),
+        ("beta_fast", s.beta_fast, d.beta_fast),
+        ("beta_slow", s.beta_slow, d.beta_slow),
+        ("mscale", s.mscale, d.mscale),
+        ("mscale_all_dim", s.mscale_all_dim, d.mscale_all_dim),
+        ("rotary", s.rotary_fraction, d.rotary_fraction),
+    ] {
+        put(key, mine != default, plain(mine));
+    }
     put(
         "heads",
         s.alibi_heads != d.alibi_heads,

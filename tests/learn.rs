@@ -267,3 +267,32 @@ fn the_facts_the_quiz_states_hold_in_the_app() {
         assert!((std::f64::consts::TAU / e.omega(0) - std::f64::consts::TAU).abs() < 1e-12);
     }
 }
+
+/// The wording fixes of issue 14: the numbers the quiz and the views state are the app's.
+#[test]
+fn stated_numbers_match_the_math() {
+    use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
+    use pe_explorer::math::t5::T5Buckets;
+    let causal = T5Buckets {
+        bidirectional: false,
+        ..T5Buckets::default()
+    };
+    assert_eq!(causal.saturation_distance(), 113);
+    assert_eq!(T5Buckets::default().saturation_distance(), 91);
+    let q = pe_explorer::learn::quiz::QUESTIONS
+        .iter()
+        .find(|q| q.explanation.contains("last bucket"))
+        .expect("the T5 question");
+    assert!(q.explanation.contains("91") && q.explanation.contains("113"));
+    // The tutorial bug's slowest wavelength is 2π·base^(2 − 4/d).
+    for (d, base) in [(8usize, 10_000.0f64), (64, 10_000.0), (128, 500.0)] {
+        let e = Sinusoidal::new(Variant::TutorialBug, d, base);
+        let slowest = std::f64::consts::TAU / e.omega(d / 2 - 1);
+        let want = std::f64::consts::TAU * base.powf(2.0 - 4.0 / d as f64);
+        assert!((slowest / want - 1.0).abs() < 1e-12, "d = {d}");
+    }
+    // The t2t label shows the guard where the numbers use it.
+    assert!(Variant::T2t.exponent_for(2).contains("max("));
+    assert!(Variant::T2t.exponent_for(3).contains("max("));
+    assert!(!Variant::T2t.exponent_for(8).contains("max("));
+}

@@ -302,8 +302,9 @@ pub const QUESTIONS: &[Question] = &[
             ],
             answer: 0,
         },
-        explanation: "Every distance past max_distance (with 32 buckets, from 91 on) shares the \
-                      last bucket of its direction: far is far.",
+        explanation: "Far distances share the last bucket of their direction: with 32 \
+                      bidirectional buckets every distance from 91 on, with 32 causal buckets from \
+                      113 on. Far is far.",
         see: (View::Matrix, |s| {
             s.scheme = Scheme::T5;
             s.length = 512;
@@ -357,7 +358,8 @@ pub const QUESTIONS: &[Question] = &[
             answer: 2,
         },
         explanation: "The exponent doubles, so the frequencies shrink twice as fast and the \
-                      slowest wavelength comes close to 2π·base² instead of 2π·base.",
+                      slowest wavelength is 2π·base^(2 − 4/d), close to 2π·base², instead of \
+                      2π·base^(1 − 2/d).",
         see: (View::Matrix, |s| s.variant = Variant::TutorialBug),
     },
 ];

@@ -256,11 +256,18 @@ impl OffsetCurves {
 
     /// The largest |measured − closed form| over every measured point (dot products).
     pub fn largest_gap(&self) -> f64 {
+        self.comparison().1
+    }
+
+    /// How many measured points were compared with the closed form (both finite), and the
+    /// largest gap among them.
+    pub fn comparison(&self) -> (usize, f64) {
         self.measured
             .iter()
             .flatten()
             .map(|m| (m.dot - self.closed_at(m.offset, false)).abs())
-            .fold(0.0, f64::max)
+            .filter(|g| g.is_finite())
+            .fold((0, 0.0), |(n, worst), g| (n + 1, f64::max(worst, g)))
     }
 }
 

@@ -86,7 +86,8 @@ impl Variant {
                 "A common mistake: the loop variable already steps by two (0, 2, 4, …) and the \
                  code doubles it again, writing base^(2·i/d) with i = 0, 2, 4, … The frequencies \
                  fall twice as fast, half of the columns end up almost constant, and the slowest \
-                 wavelength becomes 2π·base² instead of 2π·base."
+                 wavelength becomes 2π·base^(2 − 4/d) (close to 2π·base² for large d) instead of \
+                 2π·base^(1 − 2/d)."
             }
         }
     }
@@ -97,6 +98,15 @@ impl Variant {
             Variant::Paper | Variant::Split => "2i/d",
             Variant::T2t => "i/(d/2 − 1)",
             Variant::TutorialBug => "2·(2i)/d",
+        }
+    }
+
+    /// The exponent as the formula label shows it for `d_model`: t2t's divisor with the
+    /// max(·, 1) guard the numbers use where d/2 − 1 would be 0.
+    pub fn exponent_for(self, d_model: usize) -> &'static str {
+        match self {
+            Variant::T2t if d_model / 2 <= 1 => "i/max(d/2 − 1, 1)",
+            v => v.exponent_symbol(),
         }
     }
 

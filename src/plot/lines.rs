@@ -175,7 +175,8 @@ impl LineAxis {
 
     fn label(&self, t: f64) -> String {
         if self.log {
-            format_tick(10f64.powf(t))
+            // 10^−5 computed as 10^t is 9.999…e−6: round away the last bits first.
+            format_tick(crate::limit::round_significant(10f64.powf(t), 12))
         } else {
             format_tick(t)
         }

@@ -112,7 +112,7 @@ fn readout(props: &ReadoutProps) -> Html {
                 "ω",
                 format!(
                     "{base}^(−{}) = {base}^(−{}/{}) = {} rad per position",
-                    e.variant.exponent_symbol(),
+                    e.variant.exponent_for(e.d_model),
                     x.numerator,
                     x.denominator,
                     significant(f.column.omega, 6)

@@ -271,8 +271,8 @@ fn offsets_body(props: &BodyProps) -> Html {
         .collect::<Vec<_>>()
         .join(", ");
     let position_limit = Limit::linear("anchor position", 0.0, (s.length - 1) as f64);
-    let gap = chart.curves.largest_gap();
-    let measured_count: usize = chart.curves.measured.iter().map(|m| m.len()).sum();
+    // Only points with both a measured and a closed-form value are compared.
+    let (measured_count, gap) = chart.curves.comparison();
     let anchors_mode = s.offset_series == OffsetSeries::Anchors;
 
     html! {

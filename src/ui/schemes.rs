@@ -355,7 +355,25 @@ pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String 
 
 const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
     m − n. Here, the score of q = k = (1, …, 1) against the distance, the mean over random \
-    vectors, and RoFormer's bound on how fast scores can decay with distance.";
+    vectors, and RoFormer's bound on the score's magnitude, a bound that itself decays with \
+    distance.";
+
+/// The T5 view's lead: where the staircase goes flat, computed for the current buckets.
+fn t5_lead(s: &Settings) -> String {
+    let flat = s.t5.saturation_distance();
+    format!(
+        "The bucket of each relative position key − query: a staircase with single steps near \
+         zero and ever wider steps further out, flat from distance {} on ({} buckets, {}): every \
+         distance from there shares the last bucket, whatever max_distance says.",
+        crate::format::group_thousands(flat as u64),
+        s.t5.num_buckets,
+        if s.t5.bidirectional {
+            "bidirectional"
+        } else {
+            "causal"
+        }
+    )
+}
 
 #[function_component(RopeDistanceView)]
 fn rope_distance_view(props: &ViewProps) -> Html {
@@ -393,6 +411,19 @@ fn rope_distance_view(props: &ViewProps) -> Html {
         })
     };
     let permuted = check_permutation(s);
+    let method = if s.extension == Extension::None {
+        "no extension".to_string()
+    } else {
+        s.extension.label().to_string()
+    };
+    let pairs = use_memo(
+        (s.rope(), s.trained_length, method.clone()),
+        |(rope, trained, method)| crate::figures::rope::pair_frequencies(rope, *trained, method),
+    );
+    let pairs_csv: CsvExport = {
+        let (pairs, name) = (pairs.clone(), file_stem(s, "rope_pairs"));
+        Callback::from(move |_| Ok((format!("{name}.csv"), pairs.csv.clone())))
+    };
     panel(
         "rope-distance",
         "RoPE by distance",
@@ -409,10 +440,15 @@ fn rope_distance_view(props: &ViewProps) -> Html {
                         function of m − n alone, for any q and k." }</p>
                     <p class="callout">{ shift_check(s) }</p>
                     <p>{ permuted }</p>
-                    <p class="muted">{ "The bound is not the score itself: it limits how large \
-                        the average score can stay as the distance grows, which is RoFormer's \
-                        argument that distant tokens interact less." }</p>
+                    <p class="muted">{ "The bound is not the score itself, nor a rate or an \
+                        average: it caps the magnitude of the score at each distance, and the cap \
+                        shrinks as the distance grows, which is RoFormer's argument that distant \
+                        tokens interact less." }</p>
                 </div>
+                <LineCard id="rope-pairs-chart" data={Shared::new(Rc::new(pairs.chart.clone()))}
+                    description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
+                    file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />
+                <p class="explain" id="rope-pairs-summary">{ pairs.summary.clone() }</p>
             </>
         },
     )
@@ -844,12 +880,11 @@ fn t5_distance_view(props: &ViewProps) -> Html {
         "t5-distance",
         "T5 buckets by relative position",
         Scheme::T5,
-        "The bucket of each relative position key − query: a staircase with single steps near \
-         zero and ever wider steps further out, flat past the max distance.",
+        &t5_lead(s),
         html! {
             <>
                 <LineCard id="t5-distance-chart" data={Shared::new(data)}
-                    description="T5 bucket index against relative position: a staircase that flattens past the max distance."
+                    description="T5 bucket index against relative position: a staircase that flattens once every distance shares the last bucket."
                     file_stem={file_stem(s, "t5_buckets")} csv={Some(csv)} />
                 <div class="explain">
                     <p>{ format!("Past the max distance ({}) — and so past any trained length \

@@ -1,0 +1,4 @@
+//! Figures: settings in, chart data and its CSV out, with no browser dependency. The views only
+//! render what these return (natively tested in `tests/`).
+
+pub mod rope;
