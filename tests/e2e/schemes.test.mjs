@@ -116,3 +116,29 @@ test('RoPE: the LLaMA 3 base is one click away and extension changes the curves'
   assert.match(await page.locator('#rope-distance-chart').getAttribute('aria-label'), /NTK-aware base ×4/);
   await context.close();
 });
+
+test('RoPE: a published configuration loads in one click, a pasted one too, and bad JSON says why', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets&scheme=rope', { ready: (p) => p.waitForSelector('#rope-preset') });
+  await page.selectOption('#rope-preset', 'llama-3.1-8b');
+  await page.waitForFunction(() => /extension=llama3/.test(location.search));
+  for (const p of ['base=500000', 'trained=8192', 'factor=8']) assert.match(page.url(), new RegExp(p));
+  await page.locator('#rope-config-note').getByText(/Loaded Llama 3\.1 8B/).waitFor();
+  // The pairs chart says what the method did: left alone, interpolated, ramped.
+  const summary = await page.locator('#rope-pairs-summary').textContent();
+  assert.match(summary, /left alone/);
+  assert.match(summary, /interpolated/);
+  assert.match(summary, /ramped/);
+  await page.locator('details.rope-paste summary').click();
+  await page.fill('#rope-config', '{"head_dim": 64, "rope_theta": 10000, "rope_scaling": {"type": "yarn", "factor": 16, "original_max_position_embeddings": 4096}}');
+  await page.click('#rope-config-apply');
+  await page.waitForFunction(() => /extension=yarn/.test(location.search) && /d_model=64/.test(location.search));
+  assert.match(await page.locator('#rope-pairs-summary').textContent(), /attention factor 1\.27/);
+  for (const bad of ['{"rope_scaling": {', '<script>alert(1)</script>', '{"rope_scaling": {"type": "longrope"}}', '[' .repeat(5000)]) {
+    await page.fill('#rope-config', bad);
+    await page.click('#rope-config-apply');
+    await page.locator('#rope-config-note.note-error').waitFor();
+  }
+  assert.match(page.url(), /extension=yarn/, 'a refused paste changes nothing');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
