@@ -1,5 +1,6 @@
 //! Positional Encoding Explorer: transformer positional encodings computed and drawn in the browser.
 
+pub mod action;
 pub mod bench;
 pub mod export;
 pub mod figures;

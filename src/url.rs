@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::action::Action;
 use crate::format::plain;
 use crate::math::attention::parse_sentence;
 use crate::math::rope::RopePairing;
@@ -16,10 +17,10 @@ use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 use crate::state::{
-    parse_list, Action, Extension, Limit, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS,
-    BASE, BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES,
-    MAX_DIMS, MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS,
-    T5_MAX_DISTANCE, TRAINED_LENGTH,
+    parse_list, Extension, Limit, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE,
+    BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS,
+    MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS, T5_MAX_DISTANCE,
+    TRAINED_LENGTH,
 };
 use crate::train::settings::KEYS as TRAIN_KEYS;
 

@@ -3,10 +3,11 @@
 //! with a sentence and never panics. Then what applying one does to the app's settings.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_explorer::action::Action;
 use pe_explorer::math::rope::{RopeScaling, Treatment};
 use pe_explorer::math::scheme::Scheme;
 use pe_explorer::rope_config::{preset, Json, Method, RopeConfig, PRESETS};
-use pe_explorer::state::{Action, Extension, Settings};
+use pe_explorer::state::{Extension, Settings};
 use proptest::prelude::*;
 use std::rc::Rc;
 use yew::Reducible;

@@ -1,7 +1,8 @@
 //! Every value a user can type is clamped or refused with a message, never stored out of range.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::state::{nearest_stop, Action, Settings, BASE, D_MODEL, LENGTH};
+use pe_explorer::action::Action;
+use pe_explorer::state::{nearest_stop, Settings, BASE, D_MODEL, LENGTH};
 use std::rc::Rc;
 use yew::Reducible;
 

@@ -2,10 +2,11 @@
 //! and no string, however hostile, produces an invalid state.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_explorer::action::Action;
 use pe_explorer::math::rope::RopePairing;
 use pe_explorer::math::scheme::Scheme;
 use pe_explorer::math::sinusoidal::Variant;
-use pe_explorer::state::{Action, Extension, OffsetSeries, Settings, ThemeChoice, View};
+use pe_explorer::state::{Extension, OffsetSeries, Settings, ThemeChoice, View};
 use pe_explorer::url::{decode, encode, parse, to_query, Embed};
 use proptest::prelude::*;
 use std::rc::Rc;

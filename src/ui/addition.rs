@@ -11,6 +11,7 @@ use super::controls::Toggle;
 use super::heatmap::Heatmap;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
+use crate::action::Action;
 use crate::export::matrix_csv;
 use crate::format::{group_thousands, plain};
 use crate::math::cost::add_vs_concat;
@@ -19,7 +20,7 @@ use crate::math::matrix::Dense;
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::state::{Action, Settings};
+use crate::state::Settings;
 
 fn stem(s: &Settings, what: &str) -> String {
     let scaled = if s.scale_embeddings { "_scaled" } else { "" };

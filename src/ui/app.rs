@@ -19,8 +19,9 @@ use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
 use super::train::TrainView;
 use super::waves::WavesView;
+use crate::action::Action;
 use crate::plot::frame::Theme;
-use crate::state::{Action, Settings, ThemeChoice, View};
+use crate::state::{Settings, ThemeChoice, View};
 use crate::url::{self, Embed};
 
 /// What every view receives: the settings and a way to change them.

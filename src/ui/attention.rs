@@ -11,6 +11,7 @@ use super::chart::Shared;
 use super::controls::{Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::MatrixCard;
+use crate::action::Action;
 use crate::format::{plain, significant};
 use crate::math::alibi::bias;
 use crate::math::attention::{
@@ -23,7 +24,7 @@ use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::state::{Action, Settings, View};
+use crate::state::{Settings, View};
 
 /// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head
 /// cannot tell them apart.

@@ -11,6 +11,7 @@ use super::app::ViewProps;
 use super::chart::{use_chunked, Shared};
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use crate::action::Action;
 use crate::export::file_stem;
 use crate::format::{group_thousands, plain};
 use crate::math::alibi::bias_at_offset;
@@ -25,7 +26,7 @@ use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series, SERIES_COLORS};
-use crate::state::{Action, Settings};
+use crate::state::Settings;
 
 /// Longest learned distance curve, in multiply-adds (each point draws a row of the table).
 const LEARNED_CURVE_WORK: usize = 4_000_000;

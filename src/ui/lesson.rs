@@ -5,8 +5,9 @@ use yew::prelude::*;
 use super::app::{view_html, ViewProps};
 use super::browser;
 use super::controls::{step_list, StepItem};
+use crate::action::Action;
 use crate::learn::lesson::{clamp, step, STEPS};
-use crate::state::{Action, View};
+use crate::state::View;
 
 #[function_component(LessonView)]
 pub fn lesson_view(props: &ViewProps) -> Html {

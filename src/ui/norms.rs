@@ -9,13 +9,14 @@ use super::controls::Toggle;
 use super::line_chart::LineChart;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
+use crate::action::Action;
 use crate::export::table_csv;
 use crate::format::{plain, significant};
 use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
 use crate::math::offsets::{dot_with_rows, norm, PairStructure};
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series, Stroke, SERIES_COLORS};
-use crate::state::{Action, Settings};
+use crate::state::Settings;
 
 /// The word whose embedding is added to every position in the chart.
 const WORD: &str = "the";

@@ -12,6 +12,7 @@ use super::controls::{ListField, Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
+use crate::action::Action;
 use crate::export::{matrix_csv, table_csv};
 use crate::format::{plain, significant};
 use crate::math::chunked::Sequence;
@@ -23,7 +24,7 @@ use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS};
-use crate::state::{Action, Limit, OffsetSeries, Settings, BASE, MAX_ANCHORS, MAX_BASES};
+use crate::state::{Limit, OffsetSeries, Settings, BASE, MAX_ANCHORS, MAX_BASES};
 
 /// Measured dot products drawn per anchor.
 const SAMPLES: usize = 48;

@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use super::browser;
 use super::controls::{NumberControl, Toggle};
-use crate::state::{Action, Limit, Settings, View, BASE, D_MODEL, LENGTH};
+use crate::action::Action;
+use crate::state::{Limit, Settings, View, BASE, D_MODEL, LENGTH};
 
 /// Widths at which the page takes its phone layout (the same as the stylesheet's).
 pub const PHONE: &str = "(max-width: 600px)";

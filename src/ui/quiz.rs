@@ -7,10 +7,10 @@ use yew::prelude::*;
 use super::app::{view_html, ViewProps};
 use super::browser;
 use super::controls::{step_list, StepItem};
+use crate::action::Action;
 use crate::learn::quiz::{
     is_right_choice, question, see_preset, task_preset, Checked, Kind, Progress, QUESTIONS,
 };
-use crate::state::Action;
 use crate::url;
 
 /// Where the progress is saved.

@@ -13,6 +13,7 @@ use super::chart::{count_draw, mark_plot, use_chart_size, use_theme, ChartTools,
 use super::controls::{NumberControl, Segmented};
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
+use crate::action::Action;
 use crate::export::table_csv;
 use crate::format::{plain, significant};
 use crate::math::rotation::{
@@ -21,7 +22,7 @@ use crate::math::rotation::{
 use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::plot::dials::{dial_at, draw, height_for, Dial, DialsData};
 use crate::plot::frame::Theme;
-use crate::state::{Action, Settings};
+use crate::state::Settings;
 
 /// Dials drawn at most (a spread from fastest to slowest when there are more pairs).
 const MAX_DIALS: usize = 12;

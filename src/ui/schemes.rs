@@ -14,6 +14,7 @@ use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
 use super::offsets::OffsetsView;
+use crate::action::Action;
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
 use crate::math::alibi::{bias_at_offset, steepest};
@@ -27,7 +28,7 @@ use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
-use crate::state::{Action, Extension, Settings};
+use crate::state::{Extension, Settings};
 
 /// The "Position matrix" tab: each scheme's own matrix.
 #[function_component(MatrixView)]

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::controls::{Choice, NumberControl, Segmented, Toggle};
+use crate::action::Action;
 use crate::format::plain;
 use crate::math::rope::RopePairing;
 use crate::math::scheme::Scheme;
@@ -11,8 +12,8 @@ use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::plot::colormap::Palette;
 use crate::rope_config::{RopeConfig, PRESETS};
 use crate::state::{
-    Action, Extension, Settings, ALIBI_HEADS, BASE, BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ,
-    LENGTH, LOW_FREQ, MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS,
+    Extension, Settings, ALIBI_HEADS, BASE, BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH,
+    LOW_FREQ, MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS,
     T5_MAX_DISTANCE, TRAINED_LENGTH,
 };
 

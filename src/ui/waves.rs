@@ -13,13 +13,14 @@ use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
+use crate::action::Action;
 use crate::export::table_csv;
 use crate::format::{large, plain, significant};
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
-use crate::state::{Action, Limit, Settings, MAX_DIMS};
+use crate::state::{Limit, Settings, MAX_DIMS};
 
 /// "dim 12 · sin · λ = 14.9".
 fn dim_label(e: &Sinusoidal, dim: usize) -> String {

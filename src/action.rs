@@ -1,0 +1,206 @@
+//! Changes to the settings and the reducer that applies them. It sits above `state` and `learn`
+//! (a lesson step or a quiz task is a preset of settings), so neither imports the other's user.
+
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use crate::math::attention::parse_sentence;
+use crate::math::rope::RopePairing;
+use crate::math::rotation::Pairing;
+use crate::math::scheme::Scheme;
+use crate::math::sinusoidal::Variant;
+use crate::plot::colormap::Palette;
+use crate::state::{
+    distinct, Extension, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE, BETA_FAST,
+    BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS, MSCALE,
+    MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS, T5_MAX_DISTANCE,
+    TRAINED_LENGTH,
+};
+
+/// A change to the settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    SetDModel(f64),
+    SetLength(f64),
+    SetBase(f64),
+    SetVariant(Variant),
+    SetPalette(Palette),
+    SetView(View),
+    SetAnchors(Vec<usize>),
+    SetNormalised(bool),
+    SetOffsetSeries(OffsetSeries),
+    SetBases(Vec<f64>),
+    SetDims(Vec<usize>),
+    /// Adds a dimension to the waves chart, or removes it if it is there.
+    ToggleDim(usize),
+    SetPosition(f64),
+    /// Moves the rotation view's position on by `n`, wrapping at the end of the sequence.
+    StepPosition(usize),
+    SetOffset(f64),
+    SetPair(usize),
+    SetPairing(Pairing),
+    SetScaleEmbeddings(bool),
+    /// Replaces sentence 0 (A) or 1 (B); ignored unless `parse_sentence` accepts the text.
+    SetSentence(usize, String),
+    SetAttentionPosition(bool),
+    SetTrace(usize),
+    SetScheme(Scheme),
+    SetTrainedLength(f64),
+    SetLearnedSeed(f64),
+    SetRopePairing(RopePairing),
+    SetExtension(Extension),
+    SetRopeFactor(f64),
+    /// Llama 3.1's low and high frequency factors.
+    SetRopeLow(f64),
+    SetRopeHigh(f64),
+    SetBetaFast(f64),
+    SetBetaSlow(f64),
+    SetMscale(f64),
+    SetMscaleAllDim(f64),
+    SetRotaryFraction(f64),
+    /// Applies a model's RoPE configuration (a preset or a pasted config.json).
+    ApplyRope(Box<crate::rope_config::RopeConfig>),
+    SetAlibiHeads(f64),
+    SetAlibiHead(f64),
+    SetT5Buckets(f64),
+    SetT5MaxDistance(f64),
+    SetT5Bidirectional(bool),
+    SetCausal(bool),
+    SetCompareWith(Scheme),
+    SetTheme(ThemeChoice),
+    /// Opens a lesson step (1-based, clamped) with the view and sliders it sets.
+    GoToStep(usize),
+    /// Opens a quiz question (1-based, clamped).
+    SetQuestion(usize),
+    /// Replaces every setting at once (a lesson step's or a quiz task's starting point).
+    Preset(Box<Settings>),
+    /// Sets one of the Train view's values from text (checked as a link's value is).
+    SetTrain(&'static str, String),
+    /// Whether a link to the Train view starts its experiment.
+    SetTrainRun(bool),
+}
+
+impl Reducible for Settings {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        // The controls validate first; the reducer clamps again so no path can store a bad value.
+        match action {
+            Action::SetDModel(v) => next.d_model = D_MODEL.accept(v).value as usize,
+            Action::SetLength(v) => next.length = LENGTH.accept(v).value as usize,
+            Action::SetBase(v) => next.base = BASE.accept(v).value,
+            Action::SetVariant(v) => next.variant = v,
+            Action::SetPalette(p) => next.palette = p,
+            // Opening the lesson opens its current step as the step sets it up.
+            Action::SetView(View::Lesson) if self.view != View::Lesson => {
+                next = crate::learn::lesson::preset(self.lesson, &self)
+            }
+            Action::SetView(v) => next.view = v,
+            Action::GoToStep(n) => next = crate::learn::lesson::preset(n, &self),
+            Action::SetQuestion(n) => {
+                next.question = n.clamp(1, crate::learn::quiz::QUESTIONS.len())
+            }
+            Action::Preset(s) => next = *s,
+            Action::SetAnchors(a) => {
+                let a = distinct(a.into_iter().take(MAX_ANCHORS).collect());
+                next.anchors = (!a.is_empty()).then_some(a);
+            }
+            Action::SetNormalised(n) => next.normalised = n,
+            Action::SetOffsetSeries(s) => next.offset_series = s,
+            Action::SetBases(b) => {
+                let b: Vec<f64> = b
+                    .into_iter()
+                    .map(|v| BASE.accept(v).value)
+                    .take(MAX_BASES)
+                    .collect();
+                if !b.is_empty() {
+                    next.bases = b;
+                }
+            }
+            Action::SetDims(d) => {
+                let d: Vec<usize> = d.into_iter().take(MAX_DIMS).collect();
+                next.dims = (!d.is_empty()).then_some(d);
+            }
+            Action::ToggleDim(c) => {
+                let mut d = self.dims();
+                if let Some(i) = d.iter().position(|x| *x == c) {
+                    if d.len() > 1 {
+                        d.remove(i);
+                    }
+                } else {
+                    if d.len() >= MAX_DIMS {
+                        d.remove(0);
+                    }
+                    d.push(c.min(self.d_model - 1));
+                }
+                next.dims = Some(d);
+            }
+            Action::SetPosition(v) => {
+                next.position = self.position_limit().accept(v).value as usize
+            }
+            Action::StepPosition(n) => next.position = (self.position + n) % self.length,
+            Action::SetOffset(v) => next.offset = self.offset_limit().accept(v).value as usize,
+            Action::SetPair(p) => next.pair = p,
+            Action::SetPairing(p) => next.pairing = p,
+            Action::SetScaleEmbeddings(v) => next.scale_embeddings = v,
+            Action::SetSentence(i, text) => {
+                if let (Some(slot), Ok(words)) = (next.sentences.get_mut(i), parse_sentence(&text))
+                {
+                    *slot = words.join(" ");
+                }
+            }
+            Action::SetAttentionPosition(v) => next.attention_position = v,
+            Action::SetTrace(i) => next.trace = i.min(1),
+            Action::SetScheme(v) => next.scheme = v,
+            Action::SetTrainedLength(v) => {
+                next.trained_length = TRAINED_LENGTH.accept(v).value as usize
+            }
+            Action::SetLearnedSeed(v) => next.learned_seed = SEED.accept(v).value as usize,
+            Action::SetRopePairing(p) => next.rope_pairing = p,
+            Action::SetExtension(e) => next.extension = e,
+            Action::SetRopeFactor(v) => next.rope_factor = ROPE_FACTOR.accept(v).value,
+            Action::SetRopeLow(v) => next.rope_low = LOW_FREQ.accept(v).value,
+            Action::SetRopeHigh(v) => next.rope_high = HIGH_FREQ.accept(v).value,
+            Action::SetBetaFast(v) => next.beta_fast = BETA_FAST.accept(v).value,
+            Action::SetBetaSlow(v) => next.beta_slow = BETA_SLOW.accept(v).value,
+            Action::SetMscale(v) => next.mscale = MSCALE.accept(v).value,
+            Action::SetMscaleAllDim(v) => next.mscale_all_dim = MSCALE_ALL_DIM.accept(v).value,
+            Action::SetRotaryFraction(v) => next.rotary_fraction = ROTARY_FRACTION.accept(v).value,
+            Action::ApplyRope(c) => c.apply(&mut next),
+            Action::SetAlibiHeads(v) => next.alibi_heads = ALIBI_HEADS.accept(v).value as usize,
+            Action::SetAlibiHead(v) => {
+                next.alibi_head = self.alibi_head_limit().accept(v).value as usize
+            }
+            Action::SetT5Buckets(v) => next.t5.num_buckets = T5_BUCKETS.accept(v).value as usize,
+            Action::SetT5MaxDistance(v) => {
+                next.t5.max_distance = T5_MAX_DISTANCE.accept(v).value as usize
+            }
+            Action::SetT5Bidirectional(b) => next.t5.bidirectional = b,
+            Action::SetCausal(c) => next.causal = c,
+            Action::SetCompareWith(v) => next.compare_with = v,
+            Action::SetTheme(t) => next.theme = t,
+            Action::SetTrain(key, value) => {
+                let _ = next.train.apply(key, &value);
+            }
+            Action::SetTrainRun(r) => next.train_run = r,
+        }
+        next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
+        // Llama 3's band needs low < high (it divides by their difference).
+        if next.rope_high <= next.rope_low {
+            next.rope_high = (next.rope_low * 2.0).min(HIGH_FREQ.max);
+            if next.rope_high <= next.rope_low {
+                next.rope_low = next.rope_high / 2.0;
+            }
+        }
+        // Settings that depend on the length stay inside it.
+        next.position = next.position.min(next.length - 1);
+        next.offset = next.offset.min((next.length - 1).max(1));
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
