@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::format::{file_number, group_thousands, significant};
+use crate::format::{group_thousands, significant};
 use crate::math::matrix::Matrix;
 use crate::math::scheme::Scheme;
 use crate::state::Settings;
@@ -13,35 +13,7 @@ pub const MAX_CSV_CELLS: usize = 4096 * 1024;
 /// A file name (without extension) for an export of `what`, naming the settings `scheme` reads,
 /// so two figures from different settings never share a name.
 pub fn file_stem(s: &Settings, scheme: Scheme, what: &str) -> String {
-    let (d, l) = (s.d_model, s.length);
-    let settings = match scheme {
-        Scheme::Sinusoidal => format!("{}_d{d}_len{l}_base{}", s.variant.id(), file_number(s.base)),
-        Scheme::Learned => format!(
-            "learned_d{d}_len{l}_max{}_seed{}",
-            s.trained_length, s.learned_seed
-        ),
-        Scheme::Rope => {
-            let r = s.rope();
-            let scaling = match r.scaling.id() {
-                "none" => String::new(),
-                id => format!("_{id}{}", file_number(r.scaling.factor())),
-            };
-            format!(
-                "rope_{}_d{d}_len{l}_theta{}{scaling}",
-                r.pairing.id(),
-                file_number(s.base)
-            )
-        }
-        Scheme::Alibi => format!("alibi_heads{}_head{}_len{l}", s.alibi_heads, s.alibi_head),
-        Scheme::T5 => format!(
-            "t5_b{}_max{}_{}_len{l}_seed{}",
-            s.t5.num_buckets,
-            s.t5.max_distance,
-            if s.t5.bidirectional { "bi" } else { "causal" },
-            s.learned_seed
-        ),
-        Scheme::None => format!("none_d{d}_len{l}"),
-    };
+    let settings = scheme.def().file_stem(s);
     format!("pe_{what}_{settings}")
 }
 

@@ -10,6 +10,7 @@ pub mod limit;
 pub mod math;
 pub mod plot;
 pub mod rope_config;
+pub mod schemes;
 pub mod snippets;
 pub mod state;
 pub mod train;

@@ -195,9 +195,9 @@ fn tell_apart_task() {
     assert!(!check("tell-apart", &cheat, "").correct);
     // A causal mask breaks the tie without any position information: not the answer either.
     let masked = task("tell-apart", |s| s.causal = true);
-    let m = pe_explorer::ui::attention::demo(&masked);
+    let m = pe_explorer::figures::attention::demo(&masked);
     assert!(
-        m.summary_cosine < pe_explorer::ui::attention::TIE,
+        m.summary_cosine < pe_explorer::figures::attention::TIE,
         "the mask alone does tell them apart"
     );
     assert!(!check("tell-apart", &masked, "").correct);

@@ -564,7 +564,7 @@ fn check_tell_apart(s: &Settings, _: &str) -> Checked {
              than none).",
         );
     }
-    let demo = crate::ui::attention::demo(s);
+    let demo = crate::figures::attention::demo(s);
     if !matches!(demo.relation, Relation::Reversed | Relation::Reordered) {
         return Checked::wrong(
             "The two sentences should hold the same words in another order, as “dog bites \
@@ -579,7 +579,7 @@ fn check_tell_apart(s: &Settings, _: &str) -> Checked {
         "Measured: the cosine similarity of the two sentences' pooled outputs is {}.",
         significant(c, 7)
     );
-    if c < crate::ui::attention::TIE {
+    if c < crate::figures::attention::TIE {
         Checked::right(format!("{measured} The head now tells them apart."))
     } else {
         Checked::wrong(format!(

@@ -12,194 +12,15 @@ use super::controls::{Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use crate::action::Action;
-use crate::format::{plain, significant};
-use crate::math::alibi::bias;
-use crate::math::attention::{
-    cosine, match_words, mean_pool, parse_sentence, relation, run, Head, Pass, Positional,
-    Relation, DEMO_MAX_WIDTH,
+use crate::figures::attention::{
+    card, demo_inputs, dims, keys, magnitude, positional_on, run_demo, step_cards, verdict, Demo,
+    TIE,
 };
-use crate::math::matrix::Dense;
-use crate::math::rope::Rope;
+use crate::format::{plain, significant};
+use crate::math::attention::{match_words, parse_sentence, Relation, DEMO_MAX_WIDTH};
 use crate::math::scheme::Scheme;
-use crate::math::sinusoidal::Sinusoidal;
-use crate::plot::colormap::{ColorScale, Palette};
-use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::plot::heatmap::HeatmapData;
 use crate::state::{Settings, View};
-
-/// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head
-/// cannot tell them apart.
-pub const TIE: f64 = 0.9999995;
-
-/// The width the demo runs at.
-pub fn demo_width(d_model: usize) -> usize {
-    d_model.min(DEMO_MAX_WIDTH)
-}
-
-/// Everything the demo shows, for one set of settings.
-pub struct Demo {
-    pub width: usize,
-    pub head: Head,
-    pub passes: [Pass; 2],
-    /// Cosine similarity of the two mean-pooled outputs.
-    pub summary_cosine: f64,
-    pub relation: Relation,
-    /// Why the model cannot run on these sentences (a learned table that is too short).
-    pub problem: Option<String>,
-}
-
-/// Whether the head gets position information (and from which scheme).
-fn positional_on(s: &Settings) -> bool {
-    s.attention_position && s.scheme != Scheme::None
-}
-
-/// What a scheme hands the head for one sentence (owned; see [`Positional`] for the roles).
-#[derive(Default)]
-struct PositionInputs {
-    added: Option<Dense>,
-    rope: Option<Rope>,
-    bias: Option<Dense>,
-}
-
-/// The position information for a sentence of `n` tokens at the demo width, or why there is none.
-fn position_inputs(s: &Settings, n: usize, width: usize) -> Result<PositionInputs, String> {
-    if !positional_on(s) {
-        return Ok(PositionInputs::default());
-    }
-    let rows = |f: &dyn Fn(usize) -> Result<Vec<f64>, String>| -> Result<Dense, String> {
-        let mut data = Vec::with_capacity(n * width);
-        for p in 0..n {
-            data.extend(f(p)?);
-        }
-        Ok(Dense::new(n, width, data))
-    };
-    let square = |f: &dyn Fn(usize, usize) -> f64| {
-        Dense::new(n, n, (0..n * n).map(|c| f(c / n, c % n)).collect())
-    };
-    let added = |m: Dense| PositionInputs {
-        added: Some(m),
-        ..Default::default()
-    };
-    let biased = |m: Dense| PositionInputs {
-        bias: Some(m),
-        ..Default::default()
-    };
-    Ok(match s.scheme {
-        Scheme::Sinusoidal => {
-            let e = Sinusoidal::new(s.variant, width, s.base);
-            added(rows(&|p| Ok(e.row(p)))?)
-        }
-        Scheme::Learned => {
-            // The table the matrix view shows; the head reads its first `width` columns.
-            let table = s.learned();
-            if n > s.trained_length {
-                return Err(format!(
-                    "A sentence has {n} words but the learned table has only {} positions \
-                     (the trained length). There is no vector for position {}, so the model \
-                     cannot run: BERT fails the same way past 512 tokens (PyTorch raises an IndexError \
-                     in the embedding lookup).",
-                    s.trained_length, s.trained_length
-                ));
-            }
-            added(rows(&|p| {
-                table.row(p).map(|mut r| {
-                    r.truncate(width);
-                    r
-                })
-            })?)
-        }
-        Scheme::Rope => PositionInputs {
-            rope: Some(Rope::new(width, s.base, s.rope_pairing, s.rope().scaling)),
-            ..Default::default()
-        },
-        Scheme::Alibi => {
-            let (slope, causal) = (s.alibi_slope(), s.causal);
-            biased(square(&|i, j| {
-                bias(slope, i, j, causal).unwrap_or(f64::NAN)
-            }))
-        }
-        Scheme::T5 => {
-            let t5 = s.t5_bias();
-            biased(square(&|i, j| t5.at(j as i64 - i as i64)))
-        }
-        Scheme::None => PositionInputs::default(),
-    })
-}
-
-pub fn demo(s: &Settings) -> Demo {
-    let width = demo_width(s.d_model);
-    let head = Head::seeded(width);
-    let scale = if s.scale_embeddings {
-        (width as f64).sqrt()
-    } else {
-        1.0
-    };
-    let tokens: Vec<Vec<String>> = s
-        .sentences
-        .iter()
-        .map(|t| parse_sentence(t).unwrap_or_else(|_| vec!["?".into()]))
-        .collect();
-    let mut problem = None;
-    let mut pass = |t: &[String]| {
-        let inputs = position_inputs(s, t.len(), width).unwrap_or_else(|e| {
-            problem = Some(e);
-            PositionInputs::default()
-        });
-        let position = Positional {
-            added: inputs.added.as_ref(),
-            rope: inputs.rope.as_ref(),
-            bias: inputs.bias.as_ref(),
-            causal: s.causal,
-        };
-        run(&head, t, scale, &position)
-    };
-    let passes = [pass(&tokens[0]), pass(&tokens[1])];
-    let summary_cosine = cosine(
-        &mean_pool(&passes[0].outputs),
-        &mean_pool(&passes[1].outputs),
-    );
-    Demo {
-        width,
-        relation: relation(&tokens[0], &tokens[1]),
-        head,
-        passes,
-        summary_cosine,
-        problem,
-    }
-}
-
-fn magnitude(m: &Dense) -> f64 {
-    m.data.iter().fold(1e-9f64, |a, v| a.max(v.abs()))
-}
-
-/// A small heatmap of `m` with token rows and the given columns.
-fn card(
-    m: &Dense,
-    caption: String,
-    tokens: &[String],
-    columns: Axis,
-    palette: Palette,
-    range: Option<f64>,
-) -> Rc<HeatmapData> {
-    Rc::new(HeatmapData {
-        matrix: Rc::new(m.clone()),
-        x: columns,
-        y: Axis::named("token", "token", tokens.to_vec()),
-        scale: ColorScale::symmetric(palette, range.unwrap_or_else(|| magnitude(m))),
-        colorbar_title: "value".into(),
-        caption,
-        nouns: ("tokens".into(), "dimensions".into()),
-        rule: None,
-    })
-}
-
-fn keys(tokens: &[String]) -> Axis {
-    Axis::named("key (attended to)", "key", tokens.to_vec())
-}
-
-fn dims() -> Axis {
-    Axis::indexed("dimension", "dim")
-}
-
 /// Height of a small heatmap with `rows` rows.
 fn height(rows: usize) -> f64 {
     (112.0 + 26.0 * rows as f64).min(520.0)
@@ -217,38 +38,8 @@ fn stem(s: &Settings, what: &str) -> String {
 #[function_component(AttentionView)]
 pub fn attention_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let demo = {
-        let settings = s.clone();
-        // Everything `demo` reads (d_model also picks the learned table's columns).
-        let key = (
-            (
-                s.sentences.clone(),
-                s.attention_position,
-                s.scale_embeddings,
-                s.causal,
-            ),
-            (
-                s.scheme,
-                s.variant,
-                // The learned table's columns depend on d_model itself; the rest only on the
-                // demo width, so dragging a wide d_model does not recompute the demo.
-                if s.scheme == Scheme::Learned {
-                    s.d_model
-                } else {
-                    demo_width(s.d_model)
-                },
-                s.base.to_bits(),
-            ),
-            (
-                s.trained_length,
-                s.learned_seed,
-                s.rope_pairing,
-                s.extension,
-            ),
-            (s.rope_factor.to_bits(), s.alibi_heads, s.alibi_head, s.t5),
-        );
-        use_memo(key, move |_| demo(&settings))
-    };
+    // Keyed on what the head reads, so a change that does not reach it does not rerun it.
+    let demo = use_memo(demo_inputs(s), run_demo);
     let palette = s.palette;
     let [a, b] = &demo.passes;
     let matches = match_words(a, b);
@@ -412,7 +203,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
                            last digit." }
                     </p>
                     <p>
-                        { switch_on_text(s.scheme) }
+                        { s.scheme.def().attention_switch_text() }
                     </p>
                     if demo.relation == Relation::DifferentWords {
                         <p class="note-inline">
@@ -434,91 +225,6 @@ pub fn attention_view(props: &ViewProps) -> Html {
 
             <Steps settings={s.clone()} demo={Shared::new(demo.clone())} on_trace={on_trace} />
         </section>
-    }
-}
-
-/// The sentence that states what the numbers mean.
-/// What switching the position information on changes, in the chosen scheme's terms.
-fn switch_on_text(scheme: Scheme) -> &'static str {
-    match scheme {
-        Scheme::Sinusoidal | Scheme::Learned => {
-            "Switch the position information on: each word's vector now carries its position, \
-             the scores change, the outputs change, and the summaries move apart."
-        }
-        Scheme::Rope => {
-            "Switch the position information on: queries and keys are rotated by their \
-             positions, so each score now depends on how far apart two words are and in which \
-             direction; the outputs change and the summaries move apart."
-        }
-        Scheme::Alibi | Scheme::T5 => {
-            "Switch the position information on: the word vectors stay as they are, but every \
-             score gets a bias that depends on where the key is relative to the query; the \
-             weights change, the outputs change, and the summaries move apart."
-        }
-        Scheme::None => {
-            "The scheme \"none\" has no position information to switch on: choose a scheme in \
-             the settings to see the sentences come apart."
-        }
-    }
-}
-
-fn verdict(demo: &Demo, s: &Settings) -> String {
-    let tie = demo.summary_cosine >= TIE;
-    let on = positional_on(s);
-    let gap = significant(1.0 - demo.summary_cosine, 3);
-    match demo.relation {
-        Relation::DifferentWords => {
-            return "The sentences contain different words, so their summaries differ for that \
-                    reason alone."
-                .into()
-        }
-        Relation::Identical => {
-            return "The two sentences are the same, word for word, so everything below is \
-                    identical. Change the order of the words in one of them."
-                .into()
-        }
-        Relation::Reversed | Relation::Reordered => {}
-    }
-    let mask = if s.causal {
-        " The causal mask on its own already separates them; switch it off to see what the \
-         encoding does by itself."
-    } else {
-        ""
-    };
-    match (on, tie) {
-        (false, true) => "Identical: without position information every word gets exactly the \
-            same output in both sentences, so the order-free summaries are equal. The model \
-            cannot tell the two sentences apart."
-            .into(),
-        (false, false) if s.causal => format!(
-            "Different even without position information (1 − cosine = {gap}): with the causal \
-             mask each word sees only the words before it, and that alone leaks the order."
-        ),
-        (false, false) => format!("Different (1 − cosine = {gap})."),
-        (true, false) => format!(
-            "Different: with {} the same words get different outputs and the summaries are no \
-             longer equal (1 − cosine = {gap}). Order now matters.{mask}",
-            s.scheme.short()
-        ),
-        (true, true) if s.scheme == Scheme::Alibi && !s.causal => {
-            if demo.relation == Relation::Reversed {
-                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
-                 sentence B is sentence A read backwards, which keeps every distance. Switch to \
-                 causal attention and the tie breaks."
-                    .into()
-            } else {
-                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
-                 in these two sentences every pair of words sits at the same distance. Switch to \
-                 causal attention and the tie breaks."
-                    .into()
-            }
-        }
-        (true, true) => format!(
-            "Almost identical even with {}: at these settings the position signal barely \
-             changes the outputs (the cosine rounds to 1 at six digits). Try a smaller base or \
-             more words.",
-            s.scheme.short()
-        ),
     }
 }
 
@@ -565,61 +271,6 @@ fn sentence_field(props: &SentenceProps) -> Html {
             <p id={note_id} class={if problem.is_some() { "note note-error" } else { "note" }}
                 role="status" aria-live="polite">{ (*problem).clone().unwrap_or_default() }</p>
         </div>
-    }
-}
-
-/// The small heatmaps of the step-by-step view for sentence `i`.
-struct StepCards {
-    embeddings: Rc<HeatmapData>,
-    input: Rc<HeatmapData>,
-    q: Rc<HeatmapData>,
-    k: Rc<HeatmapData>,
-    v: Rc<HeatmapData>,
-    bias: Option<Rc<HeatmapData>>,
-    scores: Rc<HeatmapData>,
-    weights: Rc<HeatmapData>,
-    outputs: Rc<HeatmapData>,
-    weights_qkv: [Rc<HeatmapData>; 3],
-}
-
-fn step_cards(demo: &Demo, i: usize, p: Palette) -> StepCards {
-    let pass = &demo.passes[i];
-    let name = ["A", "B"][i];
-    let t = &pass.tokens;
-    let vectors = magnitude(&pass.input).max(magnitude(&pass.embeddings));
-    let w = |m: &Dense, label: &str| {
-        Rc::new(HeatmapData {
-            matrix: Rc::new(m.clone()),
-            x: Axis::indexed("output dimension", "out"),
-            y: Axis::indexed("input dimension", "in"),
-            scale: ColorScale::symmetric(p, magnitude(m)),
-            colorbar_title: "weight".into(),
-            caption: format!("{label} ({0} × {0}), seeded", demo.width),
-            nouns: ("rows".into(), "columns".into()),
-            rule: None,
-        })
-    };
-    let vector = |m: &Dense, what: &str, range: Option<f64>| {
-        card(m, format!("{what}, sentence {name}"), t, dims(), p, range)
-    };
-    let square = |m: &Dense, what: &str, range: Option<f64>| {
-        card(m, format!("{what}, sentence {name}"), t, keys(t), p, range)
-    };
-    StepCards {
-        embeddings: vector(&pass.embeddings, "Embeddings", Some(vectors)),
-        input: vector(&pass.input, "Input", Some(vectors)),
-        q: vector(&pass.q, "Q", None),
-        k: vector(&pass.k, "K", None),
-        v: vector(&pass.v, "V", None),
-        bias: pass.bias.as_ref().map(|b| square(b, "Bias", None)),
-        scores: square(&pass.scores, "Scores", None),
-        weights: square(&pass.weights, "Weights", Some(1.0)),
-        outputs: vector(&pass.outputs, "Outputs", None),
-        weights_qkv: [
-            w(&demo.head.w_q, "W_Q"),
-            w(&demo.head.w_k, "W_K"),
-            w(&demo.head.w_v, "W_V"),
-        ],
     }
 }
 

@@ -8,12 +8,9 @@ use yew::prelude::*;
 use super::app::ViewProps;
 use super::chart::{use_chunked, CsvExport, Shared};
 use super::code::CodePanel;
-use super::compare::column_inputs;
-use super::encoding::EncodingView;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
-use super::offsets::OffsetsView;
 use crate::action::Action;
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
@@ -35,14 +32,16 @@ use crate::state::{Extension, Settings};
 pub fn matrix_view(props: &ViewProps) -> Html {
     let (settings, on_action) = (props.settings.clone(), props.on_action.clone());
     let code = html! { <CodePanel settings={settings.clone()} /> };
-    let view = match settings.scheme {
-        Scheme::Sinusoidal => html! { <EncodingView {settings} {on_action} /> },
-        Scheme::Learned => html! { <LearnedMatrixView {settings} {on_action} /> },
-        Scheme::Rope => html! { <RopeTableView {settings} {on_action} /> },
-        Scheme::Alibi => html! { <AlibiMatrixView {settings} {on_action} /> },
-        Scheme::T5 => html! { <T5MatrixView {settings} {on_action} /> },
-        Scheme::None => return none_panel("matrix"),
-    };
+    if settings.scheme == Scheme::None {
+        return settings.scheme.def().matrix_view(ViewProps {
+            settings,
+            on_action,
+        });
+    }
+    let view = settings.scheme.def().matrix_view(ViewProps {
+        settings,
+        on_action,
+    });
     html! { <>{ view }{ code }</> }
 }
 
@@ -50,14 +49,10 @@ pub fn matrix_view(props: &ViewProps) -> Html {
 #[function_component(DistanceView)]
 pub fn distance_view(props: &ViewProps) -> Html {
     let (settings, on_action) = (props.settings.clone(), props.on_action.clone());
-    match settings.scheme {
-        Scheme::Sinusoidal => html! { <OffsetsView {settings} {on_action} /> },
-        Scheme::Learned => html! { <LearnedDistanceView {settings} {on_action} /> },
-        Scheme::Rope => html! { <RopeDistanceView {settings} {on_action} /> },
-        Scheme::Alibi => html! { <AlibiDistanceView {settings} {on_action} /> },
-        Scheme::T5 => html! { <T5DistanceView {settings} {on_action} /> },
-        Scheme::None => none_panel("distance"),
-    }
+    settings.scheme.def().distance_view(ViewProps {
+        settings,
+        on_action,
+    })
 }
 
 /// A panel with a title, a lead paragraph, the scheme's entry point, and content.
@@ -74,7 +69,7 @@ fn panel(id: &str, title: &str, scheme: Scheme, lead: &str, content: Html) -> Ht
     }
 }
 
-fn none_panel(what: &str) -> Html {
+pub(crate) fn none_panel(what: &str) -> Html {
     panel(
         &format!("none-{what}"),
         "No position information",
@@ -106,7 +101,7 @@ fn trained_rule(s: &Settings) -> Option<(usize, String)> {
 // ----- learned -----
 
 #[function_component(LearnedMatrixView)]
-fn learned_matrix_view(props: &ViewProps) -> Html {
+pub(crate) fn learned_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let table = s.learned();
     let data = use_memo((table, s.length, s.palette), |(table, length, palette)| {
@@ -169,7 +164,7 @@ fn learned_matrix_view(props: &ViewProps) -> Html {
 }
 
 #[function_component(LearnedDistanceView)]
-fn learned_distance_view(props: &ViewProps) -> Html {
+pub(crate) fn learned_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let key = (s.learned(), s.length, s.anchors());
     let data = {
@@ -253,7 +248,7 @@ fn learned_distance(s: &Settings) -> LineChartData {
 // ----- RoPE -----
 
 #[function_component(RopeTableView)]
-fn rope_table_view(props: &ViewProps) -> Html {
+pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let rope = s.rope();
     let data = use_memo(
@@ -377,15 +372,13 @@ fn t5_lead(s: &Settings) -> String {
 }
 
 #[function_component(RopeDistanceView)]
-fn rope_distance_view(props: &ViewProps) -> Html {
+pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     // Σ over every pair at every distance: computed a range of distances at a time.
-    let curves = use_chunked(column_inputs(s, Scheme::Rope), |s| {
-        let mut jobs = vec![s.rope().curves_job(s.length, 1024)];
-        if s.extension != Extension::None {
-            let plain =
-                crate::math::rope::Rope::new(s.d_model, s.base, s.rope_pairing, Default::default());
-            jobs.push(plain.curves_job(s.length, 2));
+    let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
+        let mut jobs = vec![k.rope.curves_job(k.length, 1024)];
+        if let Some(plain) = k.plain {
+            jobs.push(plain.curves_job(k.length, 2));
         }
         Sequence::new(jobs)
     });
@@ -509,10 +502,45 @@ fn check_permutation(s: &Settings) -> String {
     )
 }
 
+/// What the RoPE distance chart is computed from (its memo key).
+#[derive(Clone, PartialEq)]
+struct RopeDistanceInputs {
+    rope: Rope,
+    /// The same RoPE without its extension method, when it has one.
+    plain: Option<Rope>,
+    d_model: usize,
+    length: usize,
+    trained_length: usize,
+    /// The method and its factor, for the caption.
+    method: String,
+}
+
+impl RopeDistanceInputs {
+    fn of(s: &Settings) -> Self {
+        RopeDistanceInputs {
+            rope: s.rope(),
+            plain: (s.extension != Extension::None).then(|| {
+                Rope::new(s.d_model, s.base, s.rope_pairing, Default::default())
+                    .with_rotary_fraction(s.rotary_fraction)
+            }),
+            d_model: s.d_model,
+            length: s.length,
+            trained_length: s.trained_length,
+            method: match s.extension {
+                Extension::None => String::new(),
+                e => format!(" · {} ×{}", e.label(), plain(s.rope_factor)),
+            },
+        }
+    }
+}
+
 /// The chart and CSV rows of RoPE's score by distance, from the curves of the settings' RoPE
 /// and, with an extension, of the same RoPE without it.
-fn rope_distance(s: &Settings, all: &[RopeCurves]) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
-    let rope = s.rope();
+fn rope_distance(
+    s: &RopeDistanceInputs,
+    all: &[RopeCurves],
+) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
+    let rope = s.rope;
     let curves = &all[0];
     let mut series = vec![
         Series {
@@ -584,10 +612,7 @@ fn rope_distance(s: &Settings, all: &[RopeCurves]) -> (Rc<LineChartData>, Rc<Vec
             "RoPE score by distance · d_model {} · θ base {}{}",
             s.d_model,
             plain(rope.base),
-            match s.extension {
-                Extension::None => String::new(),
-                e => format!(" · {} ×{}", e.label(), plain(s.rope_factor)),
-            }
+            s.method
         ),
         guides: (s.trained_length < s.length)
             .then(|| Guide {
@@ -621,7 +646,7 @@ fn alibi_matrix(s: &Settings, slope: f64, head: usize, palette: Palette) -> Heat
 }
 
 #[function_component(AlibiMatrixView)]
-fn alibi_matrix_view(props: &ViewProps) -> Html {
+pub(crate) fn alibi_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let slopes = s.alibi_slopes();
     let key = (s.length, s.alibi_heads, s.alibi_head, s.palette);
@@ -692,7 +717,7 @@ fn alibi_matrix_view(props: &ViewProps) -> Html {
 }
 
 #[function_component(AlibiDistanceView)]
-fn alibi_distance_view(props: &ViewProps) -> Html {
+pub(crate) fn alibi_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let data = {
         let settings = s.clone();
@@ -775,7 +800,7 @@ fn alibi_distance(s: &Settings) -> LineChartData {
 // ----- T5 -----
 
 #[function_component(T5MatrixView)]
-fn t5_matrix_view(props: &ViewProps) -> Html {
+pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let key = (s.t5, s.length, s.learned_seed, s.palette);
     let both = {
@@ -856,7 +881,7 @@ fn t5_matrix_view(props: &ViewProps) -> Html {
 }
 
 #[function_component(T5DistanceView)]
-fn t5_distance_view(props: &ViewProps) -> Html {
+pub(crate) fn t5_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let data = {
         let settings = s.clone();

@@ -1,0 +1,149 @@
+//! ALiBi's linear distance penalty (BLOOM, MPT): math in `math::alibi`, views in `ui::schemes`.
+
+use yew::{html, Callback, Html};
+
+use super::SchemeDef;
+use crate::action::Action;
+use crate::figures::attention::PositionInputs;
+use crate::figures::compare::ColumnInputs;
+use crate::format::group_thousands;
+use crate::math::alibi::{bias, bias_at_offset};
+use crate::snippets::{Lib, Library};
+use crate::state::{Settings, ALIBI_HEADS};
+use crate::ui::app::ViewProps;
+use crate::ui::controls::NumberControl;
+use crate::ui::schemes::{AlibiDistanceView, AlibiMatrixView};
+use crate::ui::settings::numeric;
+
+pub struct Def;
+
+impl SchemeDef for Def {
+    fn id(&self) -> &'static str {
+        "alibi"
+    }
+    fn short(&self) -> &'static str {
+        "ALiBi"
+    }
+    fn label(&self) -> &'static str {
+        "ALiBi linear bias (BLOOM, MPT)"
+    }
+    fn entry(&self) -> &'static str {
+        "Added to the attention scores in every layer: a penalty that grows linearly with the \
+         distance between query and key, with a fixed slope per head."
+    }
+
+    fn file_stem(&self, s: &Settings) -> String {
+        format!(
+            "alibi_heads{}_head{}_len{}",
+            s.alibi_heads, s.alibi_head, s.length
+        )
+    }
+
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        code(s, &Lib::of(library))
+    }
+
+    fn attention_inputs(
+        &self,
+        s: &Settings,
+        n: usize,
+        _width: usize,
+    ) -> Result<PositionInputs, String> {
+        let (slope, causal) = (s.alibi_slope(), s.causal);
+        Ok(PositionInputs::bias(n, |i, j| {
+            bias(slope, i, j, causal).unwrap_or(f64::NAN)
+        }))
+    }
+
+    fn attention_switch_text(&self) -> &'static str {
+        "Switch the position information on: the word vectors stay as they are, but every score \
+         gets a bias that depends on where the key is relative to the query; the weights change, \
+         the outputs change, and the summaries move apart."
+    }
+
+    fn column(&self, s: &Settings) -> ColumnInputs {
+        let m = s.alibi_slope();
+        ColumnInputs::bias(s.length, format!("bias of head {}", s.alibi_head), |k| {
+            bias_at_offset(m, k, true)
+        })
+    }
+
+    fn past_trained_length(&self, s: &Settings) -> String {
+        format!(
+            "Nothing new appears: the penalty keeps growing linearly, −m·distance, so tokens twice \
+             as far back ({}) are penalised twice as hard. ALiBi was designed to extrapolate this \
+             way.",
+            group_thousands(2 * s.trained_length as u64)
+        )
+    }
+
+    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
+        html! {
+            <>
+                <NumberControl id="alibi-heads" limit={ALIBI_HEADS} value={s.alibi_heads as f64}
+                    on_change={numeric(cb, Action::SetAlibiHeads)} hint="attention heads" />
+                <NumberControl id="alibi-head" limit={s.alibi_head_limit()} value={s.alibi_head as f64}
+                    on_change={numeric(cb, Action::SetAlibiHead)} hint="the head shown alone" />
+            </>
+        }
+    }
+
+    fn matrix_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <AlibiMatrixView {settings} {on_action} /> }
+    }
+
+    fn distance_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <AlibiDistanceView {settings} {on_action} /> }
+    }
+}
+
+/// NumPy or PyTorch code for one head's bias matrix.
+fn code(s: &Settings, lib: &Lib) -> String {
+    let name = lib.name;
+    let nan = if name == "np" {
+        "np.nan"
+    } else {
+        "float(\"nan\")"
+    };
+    let where_ = if name == "np" {
+        "np.where"
+    } else {
+        "torch.where"
+    };
+    let nan_value = if name == "np" {
+        nan.to_string()
+    } else {
+        format!("torch.tensor({nan}, dtype=torch.float64)")
+    };
+    format!(
+        "def get_slopes(n):  # as in the ALiBi reference code\n    \
+             def power_of_2(n):\n        \
+                 start = 2 ** (-(2 ** -(math.log2(n) - 3)))\n        \
+                 return [start * start**i for i in range(n)]\n    \
+             if math.log2(n).is_integer():\n        \
+                 return power_of_2(n)\n    \
+             closest = 2 ** math.floor(math.log2(n))\n    \
+             return power_of_2(closest) + get_slopes(2 * closest)[0::2][: n - closest]\n\
+         heads, head, length = {}, {}, {}\n\
+         slope = get_slopes(heads)[head]\n\
+         i = {name}.arange(length, {float})[:, None]  # query\n\
+         j = {name}.arange(length, {float})[None, :]  # key\n\
+         matrix = {where_}(j <= i, -slope * (i - j), {nan_value})  # causal: future keys masked\n",
+        s.alibi_heads,
+        s.alibi_head,
+        s.length,
+        float = lib.float
+    )
+}

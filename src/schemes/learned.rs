@@ -1,0 +1,160 @@
+//! A learned table of absolute positions (BERT, GPT-2), shown untrained: math in
+//! `math::learned`, views in `ui::schemes`.
+
+use yew::{html, Callback, Html};
+
+use super::SchemeDef;
+use crate::action::Action;
+use crate::figures::attention::PositionInputs;
+use crate::figures::compare::ColumnInputs;
+use crate::snippets::Library;
+use crate::state::{Settings, SEED};
+use crate::ui::app::ViewProps;
+use crate::ui::controls::NumberControl;
+use crate::ui::schemes::{LearnedDistanceView, LearnedMatrixView};
+use crate::ui::settings::numeric;
+
+pub struct Def;
+
+impl SchemeDef for Def {
+    fn id(&self) -> &'static str {
+        "learned"
+    }
+    fn short(&self) -> &'static str {
+        "learned"
+    }
+    fn label(&self) -> &'static str {
+        "Learned absolute (BERT, GPT-2)"
+    }
+    fn entry(&self) -> &'static str {
+        "Added to the token embeddings once, before the first layer, like the sinusoidal \
+         encoding, but each position's vector is a trained parameter."
+    }
+    fn is_absolute(&self) -> bool {
+        true
+    }
+    fn trained_hint(&self) -> Option<&'static str> {
+        Some("max_len: rows of the table")
+    }
+
+    fn file_stem(&self, s: &Settings) -> String {
+        format!(
+            "learned_d{}_len{}_max{}_seed{}",
+            s.d_model, s.length, s.trained_length, s.learned_seed
+        )
+    }
+
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        code(s, library)
+    }
+
+    fn attention_inputs(
+        &self,
+        s: &Settings,
+        n: usize,
+        width: usize,
+    ) -> Result<PositionInputs, String> {
+        // The table the matrix view shows; the head reads its first `width` columns.
+        let table = s.learned();
+        if n > s.trained_length {
+            return Err(format!(
+                "A sentence has {n} words but the learned table has only {} positions (the \
+                 trained length). There is no vector for position {}, so the model cannot run: \
+                 BERT fails the same way past 512 tokens (PyTorch raises an IndexError in the \
+                 embedding lookup).",
+                s.trained_length, s.trained_length
+            ));
+        }
+        PositionInputs::added(n, width, |p| {
+            table.row(p).map(|mut r| {
+                r.truncate(width);
+                r
+            })
+        })
+    }
+
+    fn attention_switch_text(&self) -> &'static str {
+        super::sinusoidal::Def.attention_switch_text()
+    }
+
+    fn column(&self, s: &Settings) -> ColumnInputs {
+        ColumnInputs::Table(s.learned(), s.length)
+    }
+
+    fn past_trained_length(&self, s: &Settings) -> String {
+        let t = s.trained_length;
+        format!(
+            "Positions {t} and beyond do not exist: the table has {t} rows, so a longer input \
+             cannot be encoded at all (BERT stops at 512, GPT-2 at 1024)."
+        )
+    }
+
+    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
+        html! {
+            <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
+                on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws another untrained table" />
+        }
+    }
+
+    fn matrix_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <LearnedMatrixView {settings} {on_action} /> }
+    }
+
+    fn distance_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <LearnedDistanceView {settings} {on_action} /> }
+    }
+}
+
+/// The app's untrained table in NumPy (bit for bit), or torch's own initialisation.
+fn code(s: &Settings, library: Library) -> String {
+    let t = s.learned();
+    if library == Library::PyTorch {
+        return format!(
+            "# An untrained learned table, nn.Embedding(max_len, d_model) initialised as Hugging\n\
+             # Face initialises BERT and GPT-2: N(0, 0.02²). torch's generator is not the app's,\n\
+             # so the numbers differ; the NumPy snippet reproduces the app's table exactly.\n\
+             max_len, d_model, length = {}, {}, {}\n\
+             table = torch.nn.Embedding(max_len, d_model)\n\
+             torch.nn.init.normal_(table.weight, mean=0.0, std=0.02)\n\
+             matrix = table(torch.arange(min(length, max_len))).detach()  # no rows past max_len\n",
+            t.max_len, t.d_model, s.length
+        );
+    }
+    format!(
+        "# The app's untrained table: every cell is N(0, 0.02²) from its own SplitMix64 stream,\n\
+         # seeded by (seed, position·d_model + dimension). Positions ≥ max_len do not exist (NaN).\n\
+         max_len, d_model, length, seed = {}, {}, {}, {}\n\
+         def splitmix(state):\n    \
+             state = state + np.uint64(0x9E3779B97F4A7C15)\n    \
+             z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)\n    \
+             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)\n    \
+             return state, z ^ (z >> np.uint64(31))\n\
+         def unit(bits):  # 53 random bits, never exactly 0\n    \
+             return ((bits >> np.uint64(11)).astype(np.float64) + 0.5) / 2.0**53\n\
+         rows = min(length, max_len)\n\
+         with np.errstate(over=\"ignore\"):  # 64-bit arithmetic wraps, as intended\n    \
+             cell = (np.arange(rows, dtype=np.uint64)[:, None] * np.uint64(d_model)\n            \
+                     + np.arange(d_model, dtype=np.uint64)[None, :])\n    \
+             key = np.uint64(((seed << 17) | (seed >> 47)) & 0xFFFFFFFFFFFFFFFF)  # rotate left 17\n    \
+             _, hashed = splitmix(cell)  # hash the cell index first\n    \
+             state = key ^ hashed\n    \
+             state, a = splitmix(state)\n    \
+             state, b = splitmix(state)\n\
+         normal = np.sqrt(-2.0 * np.log(unit(a))) * np.cos(2.0 * np.pi * unit(b))  # Box–Muller\n\
+         matrix = np.full((length, d_model), np.nan)\n\
+         matrix[:rows] = 0.02 * normal\n",
+        t.max_len, t.d_model, s.length, t.seed
+    )
+}

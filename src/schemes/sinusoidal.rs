@@ -1,0 +1,182 @@
+//! The sinusoidal encoding of "Attention Is All You Need" and its formula variants: math in
+//! `math::sinusoidal`, views in `ui::encoding` and `ui::offsets`.
+
+use yew::{html, Callback, Html};
+
+use super::SchemeDef;
+use crate::action::Action;
+use crate::figures::attention::PositionInputs;
+use crate::figures::compare::ColumnInputs;
+use crate::format::file_number;
+use crate::math::sinusoidal::{Sinusoidal, Variant};
+use crate::snippets::{py, Lib, Library};
+use crate::state::Settings;
+use crate::ui::app::ViewProps;
+use crate::ui::controls::Choice;
+use crate::ui::encoding::EncodingView;
+use crate::ui::offsets::OffsetsView;
+use crate::ui::settings::choice;
+
+pub struct Def;
+
+impl SchemeDef for Def {
+    fn id(&self) -> &'static str {
+        "sinusoidal"
+    }
+    fn short(&self) -> &'static str {
+        "sinusoidal"
+    }
+    fn label(&self) -> &'static str {
+        "Sinusoidal (Transformer, 2017)"
+    }
+    fn entry(&self) -> &'static str {
+        "Added to the token embeddings once, before the first layer: every vector carries its \
+         absolute position."
+    }
+    fn is_absolute(&self) -> bool {
+        true
+    }
+    fn base_hint(&self) -> Option<&'static str> {
+        Some("10000 in the paper")
+    }
+
+    fn file_stem(&self, s: &Settings) -> String {
+        format!(
+            "{}_d{}_len{}_base{}",
+            s.variant.id(),
+            s.d_model,
+            s.length,
+            file_number(s.base)
+        )
+    }
+
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        code(s, &Lib::of(library))
+    }
+
+    fn attention_inputs(
+        &self,
+        s: &Settings,
+        n: usize,
+        width: usize,
+    ) -> Result<PositionInputs, String> {
+        let e = Sinusoidal::new(s.variant, width, s.base);
+        PositionInputs::added(n, width, |p| Ok(e.row(p)))
+    }
+
+    fn attention_switch_text(&self) -> &'static str {
+        "Switch the position information on: each word's vector now carries its position, the \
+         scores change, the outputs change, and the summaries move apart."
+    }
+
+    fn column(&self, s: &Settings) -> ColumnInputs {
+        ColumnInputs::Closed(Sinusoidal::new(s.variant, s.d_model, s.base), s.length)
+    }
+
+    fn past_trained_length(&self, s: &Settings) -> String {
+        let t = s.trained_length;
+        let e = Sinusoidal::new(s.variant, s.d_model, s.base);
+        let fresh = (0..e.pair_count())
+            .filter(|&i| (t.saturating_sub(1)) as f64 * e.omega(i) < std::f64::consts::TAU)
+            .count();
+        format!(
+            "The formula is defined for every position, but {fresh} of the {} pairs have not \
+             completed one turn within {t} positions: past it they reach angles the model never \
+             saw in training. The vectors exist; whether the model can use them is another \
+             matter.",
+            e.pair_count()
+        )
+    }
+
+    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
+        let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+        let notes: Vec<String> = [encoding.odd_column_note(), encoding.divisor_note()]
+            .into_iter()
+            .flatten()
+            .collect();
+        html! {
+            <Choice
+                id="variant"
+                label="Formula variant"
+                options={Variant::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
+                selected={s.variant.id()}
+                on_change={choice(cb, Variant::from_id, Action::SetVariant)}
+            >
+                <p class="control-help">
+                    { format!("ω_i = base^(−{})", s.variant.exponent_for(s.d_model)) }
+                </p>
+                { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
+            </Choice>
+        }
+    }
+
+    fn matrix_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <EncodingView {settings} {on_action} /> }
+    }
+
+    fn distance_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <OffsetsView {settings} {on_action} /> }
+    }
+}
+
+/// NumPy or PyTorch code for the matrix, in the chosen variant's layout.
+fn code(s: &Settings, lib: &Lib) -> String {
+    let Lib {
+        name,
+        float,
+        cat,
+        axis,
+    } = *lib;
+    let (count, exponent, note) = match s.variant {
+        Variant::Paper | Variant::Split => ("(d_model + 1) // 2", "(2 * i) / d_model", ""),
+        Variant::TutorialBug => (
+            "(d_model + 1) // 2",
+            "(2 * (2 * i)) / d_model",
+            "# The tutorial bug: the column index 2i is doubled again (the paper's exponent is 2i/d).\n",
+        ),
+        Variant::T2t => ("d_model // 2", "i / max(d_model // 2 - 1, 1)", ""),
+    };
+    let zeros = lib.zeros("length", "d_model");
+    let build = match s.variant {
+        Variant::Paper | Variant::TutorialBug => format!(
+            "pe = {zeros}\n\
+             pe[:, 0::2] = {name}.sin(pos * omega)\n\
+             pe[:, 1::2] = {name}.cos(pos * omega[: d_model // 2])\n"
+        ),
+        Variant::Split => format!(
+            "# The paper's columns reordered: all sines, then all cosines.\n\
+             pe = {cat}([{name}.sin(pos * omega), {name}.cos(pos * omega[: d_model // 2])], {axis}=1)\n"
+        ),
+        Variant::T2t => format!(
+            "pe = {cat}([{name}.sin(pos * omega), {name}.cos(pos * omega)], {axis}=1)\n\
+             if d_model % 2:  # tensor2tensor and fairseq pad an odd width with zeros\n    \
+             pe = {cat}([pe, {}], {axis}=1)\n",
+            lib.zeros("length", "1")
+        ),
+    };
+    format!(
+        "d_model, length, base = {}, {}, {}  # variant: {}\n\
+         {note}\
+         i = {name}.arange({count}, {float})\n\
+         omega = base ** (-({exponent}))\n\
+         pos = {name}.arange(length, {float})[:, None]\n\
+         {build}\
+         matrix = pe  # length × d_model, as in the app's CSV\n",
+        s.d_model,
+        s.length,
+        py(s.base),
+        s.variant.id()
+    )
+}

@@ -1,0 +1,160 @@
+//! T5's relative buckets with a learned bias per bucket: math in `math::t5`, views in
+//! `ui::schemes`.
+
+use yew::{html, Callback, Html};
+
+use super::SchemeDef;
+use crate::action::Action;
+use crate::figures::attention::PositionInputs;
+use crate::figures::compare::ColumnInputs;
+use crate::format::group_thousands;
+use crate::snippets::Library;
+use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
+use crate::ui::app::ViewProps;
+use crate::ui::controls::{NumberControl, Toggle};
+use crate::ui::schemes::{T5DistanceView, T5MatrixView};
+use crate::ui::settings::numeric;
+
+pub struct Def;
+
+impl SchemeDef for Def {
+    fn id(&self) -> &'static str {
+        "t5"
+    }
+    fn short(&self) -> &'static str {
+        "T5"
+    }
+    fn label(&self) -> &'static str {
+        "T5 relative buckets"
+    }
+    fn entry(&self) -> &'static str {
+        "Added to the attention scores in every layer: one learned scalar per bucket of relative \
+         distance (and per head)."
+    }
+
+    fn file_stem(&self, s: &Settings) -> String {
+        format!(
+            "t5_b{}_max{}_{}_len{}_seed{}",
+            s.t5.num_buckets,
+            s.t5.max_distance,
+            if s.t5.bidirectional { "bi" } else { "causal" },
+            s.length,
+            s.learned_seed
+        )
+    }
+
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        code(s, library)
+    }
+
+    fn attention_inputs(
+        &self,
+        s: &Settings,
+        n: usize,
+        _width: usize,
+    ) -> Result<PositionInputs, String> {
+        let t5 = s.t5_bias();
+        Ok(PositionInputs::bias(n, |i, j| t5.at(j as i64 - i as i64)))
+    }
+
+    fn attention_switch_text(&self) -> &'static str {
+        super::alibi::Def.attention_switch_text()
+    }
+
+    fn column(&self, s: &Settings) -> ColumnInputs {
+        let t5 = s.t5_bias();
+        ColumnInputs::bias(s.length, "bias of the bucket", |k| t5.at(k))
+    }
+
+    fn past_trained_length(&self, s: &Settings) -> String {
+        format!(
+            "Every distance from {} on shares the last bucket, so past that the model only knows \
+             \"far\". Longer inputs need no new parameters, but distances are no longer told apart.",
+            group_thousands(s.t5.saturation_distance() as u64)
+        )
+    }
+
+    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
+        let toggle = {
+            let cb = cb.clone();
+            Callback::from(move |v: bool| cb.emit(Action::SetT5Bidirectional(v)))
+        };
+        html! {
+            <>
+                <NumberControl id="t5-buckets" limit={T5_BUCKETS} value={s.t5.num_buckets as f64}
+                    on_change={numeric(cb, Action::SetT5Buckets)} hint="32 in T5" />
+                <NumberControl id="t5-max-distance" limit={T5_MAX_DISTANCE} value={s.t5.max_distance as f64}
+                    on_change={numeric(cb, Action::SetT5MaxDistance)} hint="128 in T5" />
+                <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
+                    on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws other untrained bucket biases" />
+                <div class="control">
+                    <Toggle id="t5-bidirectional" label="Bidirectional (encoder)"
+                        checked={s.t5.bidirectional} on_change={toggle} />
+                </div>
+            </>
+        }
+    }
+
+    fn matrix_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <T5MatrixView {settings} {on_action} /> }
+    }
+
+    fn distance_view(
+        &self,
+        ViewProps {
+            settings,
+            on_action,
+        }: ViewProps,
+    ) -> Html {
+        html! { <T5DistanceView {settings} {on_action} /> }
+    }
+}
+
+/// Hugging Face's bucket function (PyTorch), or the same in NumPy.
+fn code(s: &Settings, library: Library) -> String {
+    let t = s.t5;
+    let bidirectional = if t.bidirectional { "True" } else { "False" };
+    if library == Library::PyTorch {
+        return format!(
+            "# Hugging Face's own function computes the same buckets:\n\
+             from transformers.models.t5.modeling_t5 import T5Attention\n\
+             length = {}\n\
+             query = torch.arange(length)[:, None]\n\
+             key = torch.arange(length)[None, :]\n\
+             matrix = T5Attention._relative_position_bucket(\n    \
+                 key - query, bidirectional={bidirectional}, num_buckets={}, max_distance={})\n",
+            s.length, t.num_buckets, t.max_distance
+        );
+    }
+    format!(
+        "def relative_position_bucket(r, bidirectional, num_buckets, max_distance):\n    \
+             # Hugging Face's _relative_position_bucket in NumPy, with float32 logs like torch\n    \
+             out = np.zeros_like(r)\n    \
+             if bidirectional:\n        \
+                 num_buckets //= 2\n        \
+                 out += (r > 0).astype(r.dtype) * num_buckets\n        \
+                 r = np.abs(r)\n    \
+             else:\n        \
+                 r = -np.minimum(r, 0)\n    \
+             max_exact = max(num_buckets // 2, 1)\n    \
+             scale = np.float32(math.log(max_distance / max_exact))\n    \
+             if scale <= 0:  # max_distance <= max_exact: all longer distances share the last bucket\n        \
+                 large = np.full_like(r, num_buckets - 1)\n    \
+             else:\n        \
+                 ratio = np.log(np.maximum(r, max_exact).astype(np.float32) / np.float32(max_exact))\n        \
+                 large = max_exact + (ratio / scale * np.float32(num_buckets - max_exact)).astype(r.dtype)\n    \
+             large = np.minimum(large, num_buckets - 1)\n    \
+             return out + np.where(r < max_exact, r, large)\n\
+         length = {}\n\
+         query = np.arange(length)[:, None]\n\
+         key = np.arange(length)[None, :]\n\
+         matrix = relative_position_bucket(key - query, {bidirectional}, {}, {})\n",
+        s.length, t.num_buckets, t.max_distance
+    )
+}
