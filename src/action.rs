@@ -8,9 +8,9 @@ use yew::Reducible;
 use crate::math::attention::parse_sentence;
 use crate::math::rope::RopePairing;
 use crate::math::rotation::Pairing;
-use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
+use crate::schemes::Scheme;
 use crate::state::{
     distinct, Extension, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE, BETA_FAST,
     BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS, MSCALE,
@@ -79,6 +79,28 @@ pub enum Action {
     SetTrain(&'static str, String),
     /// Whether a link to the Train view starts its experiment.
     SetTrainRun(bool),
+    /// fairseq's `padding_idx` for the t2t variant (`None`: no padding row).
+    SetPaddingIdx(Option<f64>),
+    /// The RoPE check's query and key as typed (`None`: the seeded pair); ignored unless every
+    /// entry is finite and at most 10⁶ in magnitude, cut to 4,096 entries.
+    SetRopeQ(Option<Vec<f64>>),
+    SetRopeK(Option<Vec<f64>>),
+    /// The RoPE check's positions m (query) and n (key), clamped to the length.
+    SetRopeM(f64),
+    SetRopeN(f64),
+}
+
+/// A typed vector as the RoPE check stores it: `Some(None)` to go back to the seeded pair,
+/// `None` when the values are refused (the setting is left alone).
+fn checked_vector(v: Option<Vec<f64>>) -> Option<Option<Vec<f64>>> {
+    match v {
+        None => Some(None),
+        Some(v) if v.is_empty() => Some(None),
+        Some(mut v) => {
+            v.truncate(crate::limit::VECTOR_MAX_LEN);
+            crate::limit::vector_is_valid(&v).then_some(Some(v))
+        }
+    }
 }
 
 impl Reducible for Settings {
@@ -185,6 +207,21 @@ impl Reducible for Settings {
                 let _ = next.train.apply(key, &value);
             }
             Action::SetTrainRun(r) => next.train_run = r,
+            Action::SetPaddingIdx(p) => {
+                next.padding_idx = p.map(|v| crate::limit::PADDING_IDX.accept(v).value as usize)
+            }
+            Action::SetRopeQ(v) => {
+                if let Some(v) = checked_vector(v) {
+                    next.rope_q = v;
+                }
+            }
+            Action::SetRopeK(v) => {
+                if let Some(v) = checked_vector(v) {
+                    next.rope_k = v;
+                }
+            }
+            Action::SetRopeM(v) => next.rope_m = self.rope_m_limit().accept(v).value as usize,
+            Action::SetRopeN(v) => next.rope_n = self.rope_n_limit().accept(v).value as usize,
         }
         next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
         // Llama 3's band needs low < high (it divides by their difference).
@@ -197,6 +234,8 @@ impl Reducible for Settings {
         // Settings that depend on the length stay inside it.
         next.position = next.position.min(next.length - 1);
         next.offset = next.offset.min((next.length - 1).max(1));
+        next.rope_m = next.rope_m.min(next.length - 1);
+        next.rope_n = next.rope_n.min(next.length - 1);
         if next == *self {
             self
         } else {

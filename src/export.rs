@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::format::{group_thousands, significant};
 use crate::math::matrix::Matrix;
-use crate::math::scheme::Scheme;
+use crate::schemes::Scheme;
 use crate::state::Settings;
 
 /// The most cells a CSV export writes (4096 × 1024, about 45 MB of text).

@@ -380,3 +380,154 @@ pub const ROTARY_FRACTION: Limit = Limit {
     integer: false,
     log: false,
 };
+
+/// fairseq's `padding_idx` for the t2t variant: the table row that is all zeros, the first
+/// token's row being the one after it.
+pub const PADDING_IDX: Limit = Limit {
+    name: "padding_idx",
+    min: 0.0,
+    max: 1024.0,
+    integer: true,
+    log: false,
+};
+
+// Typed vectors (RoPE's "check your own numbers": a query and a key).
+
+/// The largest magnitude a typed vector entry may have.
+pub const VECTOR_MAX_ABS: f64 = 1e6;
+/// The most entries a typed vector keeps (the widest d_model).
+pub const VECTOR_MAX_LEN: usize = 4096;
+/// The longest text read as a vector (4,096 numbers at full precision fit many times over).
+pub const VECTOR_MAX_TEXT: usize = 500_000;
+
+/// Whether every entry is a finite number of magnitude at most [`VECTOR_MAX_ABS`], and there
+/// are between 1 and [`VECTOR_MAX_LEN`] of them.
+pub fn vector_is_valid(values: &[f64]) -> bool {
+    (1..=VECTOR_MAX_LEN).contains(&values.len())
+        && values
+            .iter()
+            .all(|v| v.is_finite() && v.abs() <= VECTOR_MAX_ABS)
+}
+
+/// Reads a typed vector ("0.1, -2, 3e-1", "[0.1 -2 0.3]"): numbers separated by commas, spaces
+/// or semicolons, optionally inside one pair of brackets; the minus sign "−" is read as "-".
+/// Refuses, with a plain sentence naming the first bad entry, anything that is not a finite
+/// number of magnitude at most 10⁶, and an empty list. Keeps at most [`VECTOR_MAX_LEN`] numbers
+/// (saying so); fitting the count to d_model is [`fit_vector`]'s job.
+pub fn parse_vector(text: &str, name: &str) -> Result<Accepted<Vec<f64>>, String> {
+    if text.len() > VECTOR_MAX_TEXT {
+        return Err(format!(
+            "{name}: the text is longer than {} characters; paste at most {} numbers. {name} is \
+             unchanged.",
+            crate::format::group_thousands(VECTOR_MAX_TEXT as u64),
+            crate::format::group_thousands(VECTOR_MAX_LEN as u64)
+        ));
+    }
+    let trimmed = text.trim();
+    // A pasted Python list or tuple: one pair of brackets around everything.
+    let inner = [('[', ']'), ('(', ')')]
+        .into_iter()
+        .find_map(|(open, close)| trimmed.strip_prefix(open)?.strip_suffix(close))
+        .unwrap_or(trimmed);
+    let parts: Vec<&str> = inner
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err(format!(
+            "Type the numbers of {name}, separated by commas or spaces."
+        ));
+    }
+    let shown = |part: &str| -> String {
+        let mut s: String = part.chars().take(24).collect();
+        if part.chars().count() > 24 {
+            s.push('…');
+        }
+        s
+    };
+    let mut values = Vec::with_capacity(parts.len().min(VECTOR_MAX_LEN));
+    for (i, part) in parts.iter().enumerate() {
+        let ascii = part.replace('−', "-");
+        let refuse = |why: &str| {
+            Err(format!(
+                "{name}: entry {} “{}” {why}; {name} is unchanged.",
+                i + 1,
+                shown(part)
+            ))
+        };
+        match ascii.parse::<f64>() {
+            // Rust reads "nan", "inf" and "infinity" as numbers: not values a model holds.
+            Ok(v)
+                if v.is_nan()
+                    || (v.is_infinite() && !ascii.contains(|c: char| c.is_ascii_digit())) =>
+            {
+                return refuse("is not a finite number")
+            }
+            // "1e400" is a number, too large for f64.
+            Ok(v) if v.is_infinite() || v.abs() > VECTOR_MAX_ABS => {
+                return refuse("is too large (the limit is ±1,000,000)")
+            }
+            Ok(v) => {
+                if values.len() < VECTOR_MAX_LEN {
+                    // −0 and 0 are the same entry.
+                    values.push(v + 0.0);
+                }
+            }
+            Err(_) => return refuse("is not a number"),
+        }
+    }
+    let note = (parts.len() > VECTOR_MAX_LEN).then(|| {
+        format!(
+            "{name}: {} numbers typed; only the first {} are kept.",
+            crate::format::group_thousands(parts.len() as u64),
+            crate::format::group_thousands(VECTOR_MAX_LEN as u64)
+        )
+    });
+    Ok(Accepted {
+        value: values,
+        note,
+    })
+}
+
+/// `values` made exactly `d_model` long: padded with zeros or cut, with a sentence saying which.
+pub fn fit_vector(values: &[f64], d_model: usize, name: &str) -> Accepted<Vec<f64>> {
+    let n = values.len();
+    let mut out: Vec<f64> = values.iter().copied().take(d_model).collect();
+    out.resize(d_model, 0.0);
+    let note = match n.cmp(&d_model) {
+        std::cmp::Ordering::Equal => None,
+        std::cmp::Ordering::Less => Some(format!(
+            "{name} has {n} {} but d_model is {d_model}: the last {} {} set to 0.",
+            if n == 1 { "number" } else { "numbers" },
+            d_model - n,
+            if d_model - n == 1 {
+                "dimension is"
+            } else {
+                "dimensions are"
+            }
+        )),
+        std::cmp::Ordering::Greater => Some(format!(
+            "{name} has {n} numbers but d_model is {d_model}: only the first {d_model} are used, \
+             the last {} ignored.",
+            n - d_model
+        )),
+    };
+    Accepted { value: out, note }
+}
+
+/// A vector as text that [`parse_vector`] reads back to exactly the same numbers: each entry's
+/// shortest round-trip form ("1", "-0.25", "1e-7"), joined by `separator` (", " in a field, ","
+/// in a link).
+pub fn vector_to_text(values: &[f64], separator: &str) -> String {
+    values
+        .iter()
+        .map(|v| {
+            let s = format!("{v:?}");
+            match s.strip_suffix(".0") {
+                Some(whole) => whole.to_string(),
+                None => s,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}

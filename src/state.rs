@@ -5,10 +5,10 @@ use crate::math::alibi::slopes;
 use crate::math::learned::Learned;
 use crate::math::rope::{Rope, RopePairing, RopeScaling};
 use crate::math::rotation::Pairing;
-use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::math::t5::{T5Bias, T5Buckets};
 use crate::plot::colormap::Palette;
+use crate::schemes::Scheme;
 use crate::train::settings::TrainSettings;
 
 pub use crate::limit::{
@@ -275,6 +275,16 @@ pub struct Settings {
     pub train: TrainSettings,
     /// Start the experiment when the Train view opens (a link that re-runs it).
     pub train_run: bool,
+    /// Sinusoidal, t2t variant: fairseq's `padding_idx` (token i reads table row
+    /// padding_idx + 1 + i; row padding_idx is zeros). Ignored by the other variants.
+    pub padding_idx: Option<usize>,
+    /// RoPE's "check your own numbers": the query and key as typed (checked numbers, not yet
+    /// fitted to d_model: see [`Settings::rope_check_vectors`]); `None` uses the seeded pair.
+    pub rope_q: Option<Vec<f64>>,
+    pub rope_k: Option<Vec<f64>>,
+    /// The same check: the query's position m and the key's position n (inside the length).
+    pub rope_m: usize,
+    pub rope_n: usize,
 }
 
 impl Default for Settings {
@@ -322,6 +332,11 @@ impl Default for Settings {
             question: 1,
             train: TrainSettings::default(),
             train_run: false,
+            padding_idx: None,
+            rope_q: None,
+            rope_k: None,
+            rope_m: 5,
+            rope_n: 2,
         }
     }
 }
@@ -418,6 +433,40 @@ impl Settings {
         };
         Rope::new(self.d_model, self.base, self.rope_pairing, scaling)
             .with_rotary_fraction(self.rotary_fraction)
+    }
+
+    /// The sinusoidal encoding with the current variant, width and base, and fairseq's padding
+    /// index when the variant is t2t (the only layout that has one).
+    pub fn sinusoidal(&self) -> Sinusoidal {
+        let padding = if self.variant == Variant::T2t {
+            self.padding_idx
+        } else {
+            None
+        };
+        Sinusoidal::new(self.variant, self.d_model, self.base).with_padding_idx(padding)
+    }
+
+    /// The limits of the RoPE check's positions m and n.
+    pub fn rope_m_limit(&self) -> Limit {
+        Limit::linear("position m", 0.0, (self.length - 1) as f64)
+    }
+
+    pub fn rope_n_limit(&self) -> Limit {
+        Limit::linear("position n", 0.0, (self.length - 1) as f64)
+    }
+
+    /// The RoPE check's query and key, d_model long: as typed (padded with zeros or cut, with a
+    /// note saying which) or, when nothing was typed, the pair seeded by `learned_seed`.
+    pub fn rope_check_vectors(&self) -> [Accepted<Vec<f64>>; 2] {
+        let (q, k) = crate::math::rope::seeded_pair(self.d_model, self.learned_seed as u64);
+        let fit = |typed: &Option<Vec<f64>>, seeded: Vec<f64>, name: &str| match typed {
+            Some(v) => crate::limit::fit_vector(v, self.d_model, name),
+            None => Accepted {
+                value: seeded,
+                note: None,
+            },
+        };
+        [fit(&self.rope_q, q, "q"), fit(&self.rope_k, k, "k")]
     }
 
     /// The learned table: `trained_length` rows of width d_model.

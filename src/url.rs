@@ -3,6 +3,10 @@
 //!
 //! Parsing never fails: unknown parameters are ignored and out-of-range or unreadable values
 //! fall back to a clamped or default value, each with a plain notice naming what changed.
+//!
+//! Each parameter is one entry of a table ([`PARAMS`]): its key, how its text is read, and what
+//! is written for it. The lesson's step, the quiz question, the embedding and the Train view's
+//! keys are handled around the tables.
 
 use std::rc::Rc;
 
@@ -13,9 +17,9 @@ use crate::format::plain;
 use crate::math::attention::parse_sentence;
 use crate::math::rope::RopePairing;
 use crate::math::rotation::Pairing;
-use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
+use crate::schemes::Scheme;
 use crate::state::{
     parse_list, Extension, Limit, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE,
     BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS,
@@ -95,67 +99,92 @@ fn shown(value: &str) -> String {
     s
 }
 
-/// Parameters in the order they are applied (later ones are checked against earlier ones:
-/// positions against the length, the ALiBi head against the head count).
-const ORDER: &[&str] = &[
-    "lesson",
-    "scheme",
-    "d_model",
-    "length",
-    "base",
-    "variant",
-    "palette",
-    "theme",
-    "view",
-    "trained",
-    "seed",
-    "rope_pairing",
-    "extension",
-    "factor",
-    "low_freq",
-    "high_freq",
-    "beta_fast",
-    "beta_slow",
-    "mscale",
-    "mscale_all_dim",
-    "rotary",
-    "heads",
-    "head",
-    "buckets",
-    "max_distance",
-    "bidirectional",
-    "anchors",
-    "normalised",
-    "compare",
-    "bases",
-    "dims",
-    "p",
-    "k",
-    "pair",
-    "pairing",
-    "scaled",
-    "a",
-    "b",
-    "position",
-    "causal",
-    "trace",
-    "with",
-    "question",
-    // The Train view's experiment (after the sidebar's base, variant, pairing and buckets).
-    "task",
-    "schemes",
-    "layers",
-    "attn_heads",
-    "width",
-    "train_len",
-    "steps",
-    "lr",
-    "train_seed",
-    "run",
-];
+/// A parameter's value as the link holds it: written only when it differs from the default's.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Nothing to write (a list left unset).
+    Unset,
+    Text(String),
+    /// Numbers, compared as numbers (their text is rounded) and written comma-separated.
+    Numbers(Vec<f64>),
+    /// A word, with the place of the value it names among a few (none when no word names the
+    /// value, which is then written as the first word).
+    Word(&'static str, Option<usize>),
+}
 
-/// Parameters read elsewhere (embedding).
-const OTHER: &[&str] = &["embed", "controls"];
+impl Value {
+    /// The text written, if any.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            Value::Unset => None,
+            Value::Text(t) => Some(t.clone()),
+            Value::Numbers(v) => Some(v.iter().map(|x| plain(*x)).collect::<Vec<_>>().join(",")),
+            Value::Word(w, _) => Some(w.to_string()),
+        }
+    }
+}
+
+impl From<usize> for Value {
+    fn from(n: usize) -> Value {
+        Value::Text(n.to_string())
+    }
+}
+
+impl From<f64> for Value {
+    fn from(x: f64) -> Value {
+        Value::Numbers(vec![x])
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Text(if b { "1" } else { "0" }.into())
+    }
+}
+
+impl From<&str> for Value {
+    fn from(t: &str) -> Value {
+        Value::Text(t.into())
+    }
+}
+
+/// What reading one parameter gives: an action, with a note when the value had to change, or
+/// the notice saying why it was ignored.
+pub type Read = Result<(Action, Option<String>), String>;
+
+/// One link parameter: its key, how its text is read, and what is written for it.
+pub struct Param {
+    pub key: &'static str,
+    /// Reads the text into an action (checked against the settings read so far), with a note
+    /// when the value had to change.
+    pub read: fn(&str, &Settings) -> Read,
+    /// The value written to the link, when it differs from the default settings' (or from the
+    /// lesson step's or quiz task's starting point).
+    pub write: fn(&Settings) -> Value,
+}
+
+fn number(key: &str, value: &str, limit: Limit, set: fn(f64) -> Action) -> Read {
+    let a = limit
+        .parse(value)
+        .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
+    Ok((
+        set(a.value),
+        a.note.map(|n| format!("{key}={}: {n}", shown(value))),
+    ))
+}
+
+fn list(
+    key: &str,
+    value: &str,
+    limit: Limit,
+    max: usize,
+) -> Result<(Vec<f64>, Option<String>), String> {
+    let a = parse_list(value, limit, max).map_err(|e| format!("{key}={}: {e}", shown(value)))?;
+    Ok((
+        a.value,
+        a.note.map(|n| format!("{key}={}: {n}", shown(value))),
+    ))
+}
 
 fn flag(key: &str, value: &str) -> Result<bool, String> {
     match value {
@@ -171,7 +200,7 @@ fn flag(key: &str, value: &str) -> Result<bool, String> {
 fn pick<T>(
     key: &str,
     value: &str,
-    parse: fn(&str) -> Option<T>,
+    parse: impl Fn(&str) -> Option<T>,
     names: &[&str],
 ) -> Result<T, String> {
     parse(value).ok_or_else(|| {
@@ -183,204 +212,287 @@ fn pick<T>(
     })
 }
 
-/// Reads one parameter into an action, with a note when the value had to change.
-fn action(key: &str, value: &str, s: &Settings) -> Result<(Action, Option<String>), String> {
-    let number = |limit: Limit, f: fn(f64) -> Action| -> Result<(Action, Option<String>), String> {
-        let a = limit
-            .parse(value)
-            .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
-        Ok((
-            f(a.value),
-            a.note.map(|n| format!("{key}={}: {n}", shown(value))),
-        ))
-    };
-    let list = |limit: Limit, max: usize| -> Result<(Vec<f64>, Option<String>), String> {
-        let a =
-            parse_list(value, limit, max).map_err(|e| format!("{key}={}: {e}", shown(value)))?;
-        Ok((
-            a.value,
-            a.note.map(|n| format!("{key}={}: {n}", shown(value))),
-        ))
-    };
-    let plain_action = |a: Action| Ok((a, None));
-    match key {
-        "view" => plain_action(Action::SetView(pick(
-            key,
-            value,
-            View::from_id,
-            &View::ALL.map(View::id),
-        )?)),
-        "scheme" => plain_action(Action::SetScheme(pick(
-            key,
-            value,
-            Scheme::from_id,
-            &Scheme::ALL.map(Scheme::id),
-        )?)),
-        "lesson" => {
-            let steps = crate::learn::lesson::STEPS.len();
-            Ok(match value.trim().parse::<usize>() {
-                Ok(n) if (1..=steps).contains(&n) => (Action::GoToStep(n), None),
-                Ok(n) if n > steps => (
-                    Action::GoToStep(steps),
-                    Some(format!(
-                        "lesson={}: the lesson has {steps} steps; showing the last.",
-                        shown(value)
-                    )),
-                ),
-                _ => (
-                    Action::GoToStep(1),
-                    Some(format!(
-                        "lesson={}: expected a step number from 1 to {steps}; showing step 1.",
-                        shown(value)
-                    )),
-                ),
-            })
-        }
-        "question" => {
-            let total = crate::learn::quiz::QUESTIONS.len();
-            match value.trim().parse::<usize>() {
-                Ok(n) if (1..=total).contains(&n) => plain_action(Action::SetQuestion(n)),
-                _ => Err(format!(
-                    "question={}: expected a question number from 1 to {total}; showing question 1.",
-                    shown(value)
-                )),
-            }
-        }
-        "with" => plain_action(Action::SetCompareWith(pick(
-            key,
-            value,
-            Scheme::from_id,
-            &Scheme::ALL.map(Scheme::id),
-        )?)),
-        "variant" => plain_action(Action::SetVariant(pick(
-            key,
-            value,
-            Variant::from_id,
-            &Variant::ALL.map(Variant::id),
-        )?)),
-        "palette" => plain_action(Action::SetPalette(pick(
-            key,
-            value,
-            Palette::from_id,
-            &Palette::ALL.map(Palette::id),
-        )?)),
-        "theme" => plain_action(Action::SetTheme(pick(
-            key,
-            value,
-            ThemeChoice::from_id,
-            &ThemeChoice::ALL.map(ThemeChoice::id),
-        )?)),
-        "rope_pairing" => plain_action(Action::SetRopePairing(pick(
-            key,
-            value,
-            RopePairing::from_id,
-            &RopePairing::ALL.map(RopePairing::id),
-        )?)),
-        "extension" => plain_action(Action::SetExtension(pick(
-            key,
-            value,
-            Extension::from_id,
-            &Extension::ALL.map(Extension::id),
-        )?)),
-        "pairing" => plain_action(Action::SetPairing(pick(
-            key,
-            value,
-            Pairing::from_id,
-            &Pairing::ALL.map(Pairing::id),
-        )?)),
-        "compare" => plain_action(Action::SetOffsetSeries(match value {
-            "anchors" => OffsetSeries::Anchors,
-            "bases" => OffsetSeries::Bases,
-            _ => {
-                return Err(format!(
-                    "{key}={}: not one of anchors, bases; kept the default.",
-                    shown(value)
-                ))
-            }
-        })),
-        "trace" => plain_action(Action::SetTrace(match value {
-            "a" => 0,
-            "b" => 1,
-            _ => {
-                return Err(format!(
-                    "{key}={}: not one of a, b; kept the default.",
-                    shown(value)
-                ))
-            }
-        })),
-        "d_model" => number(D_MODEL, Action::SetDModel),
-        "length" => number(LENGTH, Action::SetLength),
-        "base" => number(BASE, Action::SetBase),
-        "trained" => number(TRAINED_LENGTH, Action::SetTrainedLength),
-        "seed" => number(SEED, Action::SetLearnedSeed),
-        "factor" => number(ROPE_FACTOR, Action::SetRopeFactor),
-        "low_freq" => number(LOW_FREQ, Action::SetRopeLow),
-        "high_freq" => number(HIGH_FREQ, Action::SetRopeHigh),
-        "beta_fast" => number(BETA_FAST, Action::SetBetaFast),
-        "beta_slow" => number(BETA_SLOW, Action::SetBetaSlow),
-        "mscale" => number(MSCALE, Action::SetMscale),
-        "mscale_all_dim" => number(MSCALE_ALL_DIM, Action::SetMscaleAllDim),
-        "rotary" => number(ROTARY_FRACTION, Action::SetRotaryFraction),
-        "heads" => number(ALIBI_HEADS, Action::SetAlibiHeads),
-        "head" => number(s.alibi_head_limit(), Action::SetAlibiHead),
-        "buckets" => number(T5_BUCKETS, Action::SetT5Buckets),
-        "max_distance" => number(T5_MAX_DISTANCE, Action::SetT5MaxDistance),
-        "p" => number(s.position_limit(), Action::SetPosition),
-        "k" => number(s.offset_limit(), Action::SetOffset),
-        "pair" => {
-            let limit = Limit::linear("pair", 0.0, (s.d_model / 2).max(1) as f64 - 1.0);
-            let a = limit
-                .parse(value)
-                .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
-            Ok((
-                Action::SetPair(a.value as usize),
-                a.note.map(|n| format!("{key}: {n}")),
-            ))
-        }
-        "normalised" => plain_action(Action::SetNormalised(flag(key, value)?)),
-        "scaled" => plain_action(Action::SetScaleEmbeddings(flag(key, value)?)),
-        "position" => plain_action(Action::SetAttentionPosition(flag(key, value)?)),
-        "causal" => plain_action(Action::SetCausal(flag(key, value)?)),
-        "bidirectional" => plain_action(Action::SetT5Bidirectional(flag(key, value)?)),
-        "anchors" => {
-            let (v, note) = list(s.position_limit(), MAX_ANCHORS)?;
-            Ok((
-                Action::SetAnchors(v.iter().map(|x| *x as usize).collect()),
-                note,
-            ))
-        }
-        "dims" => {
-            let (v, note) = list(
-                Limit::linear("dimension", 0.0, (s.d_model - 1) as f64),
-                MAX_DIMS,
-            )?;
-            Ok((
-                Action::SetDims(v.iter().map(|x| *x as usize).collect()),
-                note,
-            ))
-        }
-        "bases" => {
-            let (v, note) = list(BASE, MAX_BASES)?;
-            Ok((Action::SetBases(v), note))
-        }
-        "a" | "b" => {
-            let words = parse_sentence(value)
-                .map_err(|e| format!("{key}: {e} Kept the default sentence."))?;
-            plain_action(Action::SetSentence(
-                usize::from(key == "b"),
-                words.join(" "),
-            ))
-        }
-        "run" => plain_action(Action::SetTrainRun(flag(key, value)?)),
-        _ => match TRAIN_KEYS.iter().find(|k| **k == key) {
-            Some(&k) => {
-                // Checked on a copy first, so a refused value leaves the setting alone.
-                let note = s.train.clone().apply(k, value)?;
-                Ok((Action::SetTrain(k, value.to_string()), note))
-            }
-            None => Err(format!("Ignored the unknown parameter “{}”.", shown(key))),
-        },
+/// One of a few words, each naming a value.
+fn word<T: Copy>(key: &str, value: &str, words: &[(&str, T)]) -> Result<T, String> {
+    let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+    let find = |v: &str| words.iter().find(|(w, _)| *w == v).map(|(_, x)| *x);
+    pick(key, value, find, &names)
+}
+
+/// The word naming a value.
+fn word_of<T: PartialEq>(x: &T, words: &[(&'static str, T)]) -> Value {
+    let place = words.iter().position(|(_, y)| y == x);
+    Value::Word(words[place.unwrap_or(0)].0, place)
+}
+
+/// A list of whole numbers (anchors, dimensions), written only when one was chosen.
+fn chosen<T>(set: &Option<T>, list: Vec<usize>) -> Value {
+    if set.is_none() {
+        return Value::Unset;
     }
+    let text: Vec<String> = list.iter().map(|x| x.to_string()).collect();
+    Value::Text(text.join(","))
+}
+
+fn read_anchors(value: &str, s: &Settings) -> Read {
+    let (v, note) = list("anchors", value, s.position_limit(), MAX_ANCHORS)?;
+    Ok((
+        Action::SetAnchors(v.iter().map(|x| *x as usize).collect()),
+        note,
+    ))
+}
+
+fn read_dims(value: &str, s: &Settings) -> Read {
+    let limit = Limit::linear("dimension", 0.0, (s.d_model - 1) as f64);
+    let (v, note) = list("dims", value, limit, MAX_DIMS)?;
+    Ok((
+        Action::SetDims(v.iter().map(|x| *x as usize).collect()),
+        note,
+    ))
+}
+
+fn read_bases(value: &str, _: &Settings) -> Read {
+    let (v, note) = list("bases", value, BASE, MAX_BASES)?;
+    Ok((Action::SetBases(v), note))
+}
+
+fn read_pair(value: &str, s: &Settings) -> Read {
+    let limit = Limit::linear("pair", 0.0, (s.d_model / 2).max(1) as f64 - 1.0);
+    let a = limit
+        .parse(value)
+        .map_err(|e| format!("pair={}: {e}", shown(value)))?;
+    Ok((
+        Action::SetPair(a.value as usize),
+        a.note.map(|n| format!("pair: {n}")),
+    ))
+}
+
+/// fairseq's padding index of the t2t variant ("none" or a row).
+fn read_padding(value: &str, _: &Settings) -> Read {
+    if value.trim() == "none" {
+        return Ok((Action::SetPaddingIdx(None), None));
+    }
+    let a = crate::limit::PADDING_IDX
+        .parse(value)
+        .map_err(|e| format!("padding_idx={}: {e}", shown(value)))?;
+    Ok((
+        Action::SetPaddingIdx(Some(a.value)),
+        a.note.map(|n| format!("padding_idx={}: {n}", shown(value))),
+    ))
+}
+
+/// The RoPE check's typed query or key, exactly as typed (fitted to d_model where it is used).
+fn read_vector(key: &str, value: &str, set: fn(Option<Vec<f64>>) -> Action) -> Read {
+    let a = crate::limit::parse_vector(value, key)?;
+    Ok((set(Some(a.value)), a.note))
+}
+
+/// A typed vector, written so it reads back to the same numbers.
+fn vector_value(v: &Option<Vec<f64>>) -> Value {
+    v.as_ref().map_or(Value::Unset, |v| {
+        Value::Text(crate::limit::vector_to_text(v, ","))
+    })
+}
+
+/// Sentence A (0) or B (1).
+fn sentence(key: &str, i: usize, value: &str) -> Read {
+    let words =
+        parse_sentence(value).map_err(|e| format!("{key}: {e} Kept the default sentence."))?;
+    Ok((Action::SetSentence(i, words.join(" ")), None))
+}
+
+fn read_lesson(value: &str, _: &Settings) -> Read {
+    let steps = crate::learn::lesson::STEPS.len();
+    Ok(match value.trim().parse::<usize>() {
+        Ok(n) if (1..=steps).contains(&n) => (Action::GoToStep(n), None),
+        Ok(n) if n > steps => (
+            Action::GoToStep(steps),
+            Some(format!(
+                "lesson={}: the lesson has {steps} steps; showing the last.",
+                shown(value)
+            )),
+        ),
+        _ => (
+            Action::GoToStep(1),
+            Some(format!(
+                "lesson={}: expected a step number from 1 to {steps}; showing step 1.",
+                shown(value)
+            )),
+        ),
+    })
+}
+
+fn read_question(value: &str, _: &Settings) -> Read {
+    let total = crate::learn::quiz::QUESTIONS.len();
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=total).contains(&n) => Ok((Action::SetQuestion(n), None)),
+        _ => Err(format!(
+            "question={}: expected a question number from 1 to {total}; showing question 1.",
+            shown(value)
+        )),
+    }
+}
+
+/// A number held to a limit: a constant, or `|s| …` from the settings read so far.
+macro_rules! number {
+    ($key:literal, |$s:ident| $limit:expr, $set:ident, $($field:ident).+) => {
+        Param {
+            key: $key,
+            read: |v, $s| number($key, v, $limit, Action::$set),
+            write: |s| Value::from(s.$($field).+),
+        }
+    };
+    ($key:literal, $limit:expr, $set:ident, $($field:ident).+) => {
+        number!($key, |_s| $limit, $set, $($field).+)
+    };
+}
+
+/// One of an enum's values, by its id.
+macro_rules! choice {
+    ($key:literal, $kind:ident, $set:ident, $field:ident) => {
+        Param {
+            key: $key,
+            read: |v, _| {
+                let names = $kind::ALL.map($kind::id);
+                Ok((Action::$set(pick($key, v, $kind::from_id, &names)?), None))
+            },
+            write: |s| Value::from(s.$field.id()),
+        }
+    };
+}
+
+/// One of a few values, by the words in a `(word, value)` table.
+macro_rules! word {
+    ($key:literal, $words:expr, $set:ident, $field:ident) => {
+        Param {
+            key: $key,
+            read: |v, _| Ok((Action::$set(word($key, v, &$words)?), None)),
+            write: |s| word_of(&s.$field, &$words),
+        }
+    };
+}
+
+/// On or off, as 1 or 0.
+macro_rules! flag {
+    ($key:literal, $set:ident, $($field:ident).+) => {
+        Param {
+            key: $key,
+            read: |v, _| Ok((Action::$set(flag($key, v)?), None)),
+            write: |s| Value::from(s.$($field).+),
+        }
+    };
+}
+
+const SERIES: [(&str, OffsetSeries); 2] = [
+    ("anchors", OffsetSeries::Anchors),
+    ("bases", OffsetSeries::Bases),
+];
+const TRACES: [(&str, usize); 2] = [("a", 0), ("b", 1)];
+
+/// The app's parameters, in the order they are written and, but for [`APPLIED_AFTER`], applied
+/// (later ones are checked against earlier ones: positions against the length, the ALiBi head
+/// against the head count, the pair against d_model).
+#[rustfmt::skip]
+pub const PARAMS: &[Param] = &[
+    choice!("view", View, SetView, view),
+    choice!("scheme", Scheme, SetScheme, scheme),
+    choice!("variant", Variant, SetVariant, variant),
+    Param { key: "padding_idx", read: read_padding, write: |s| s.padding_idx.map_or(Value::Unset, Value::from) },
+    number!("d_model", D_MODEL, SetDModel, d_model),
+    number!("length", LENGTH, SetLength, length),
+    number!("base", BASE, SetBase, base),
+    choice!("palette", Palette, SetPalette, palette),
+    choice!("theme", ThemeChoice, SetTheme, theme),
+    number!("trained", TRAINED_LENGTH, SetTrainedLength, trained_length),
+    number!("seed", SEED, SetLearnedSeed, learned_seed),
+    choice!("rope_pairing", RopePairing, SetRopePairing, rope_pairing),
+    choice!("extension", Extension, SetExtension, extension),
+    number!("factor", ROPE_FACTOR, SetRopeFactor, rope_factor),
+    number!("low_freq", LOW_FREQ, SetRopeLow, rope_low),
+    number!("high_freq", HIGH_FREQ, SetRopeHigh, rope_high),
+    number!("beta_fast", BETA_FAST, SetBetaFast, beta_fast),
+    number!("beta_slow", BETA_SLOW, SetBetaSlow, beta_slow),
+    number!("mscale", MSCALE, SetMscale, mscale),
+    number!("mscale_all_dim", MSCALE_ALL_DIM, SetMscaleAllDim, mscale_all_dim),
+    number!("rotary", ROTARY_FRACTION, SetRotaryFraction, rotary_fraction),
+    number!("heads", ALIBI_HEADS, SetAlibiHeads, alibi_heads),
+    number!("head", |s| s.alibi_head_limit(), SetAlibiHead, alibi_head),
+    number!("buckets", T5_BUCKETS, SetT5Buckets, t5.num_buckets),
+    number!("max_distance", T5_MAX_DISTANCE, SetT5MaxDistance, t5.max_distance),
+    flag!("bidirectional", SetT5Bidirectional, t5.bidirectional),
+    Param { key: "anchors", read: read_anchors, write: |s| chosen(&s.anchors, s.anchors()) },
+    flag!("normalised", SetNormalised, normalised),
+    word!("compare", SERIES, SetOffsetSeries, offset_series),
+    Param { key: "bases", read: read_bases, write: |s| Value::Numbers(s.bases.clone()) },
+    Param { key: "dims", read: read_dims, write: |s| chosen(&s.dims, s.dims()) },
+    number!("p", |s| s.position_limit(), SetPosition, position),
+    number!("k", |s| s.offset_limit(), SetOffset, offset),
+    Param { key: "pair", read: read_pair, write: |s| Value::from(s.pair) },
+    choice!("pairing", Pairing, SetPairing, pairing),
+    flag!("scaled", SetScaleEmbeddings, scale_embeddings),
+    Param { key: "a", read: |v, _| sentence("a", 0, v), write: |s| Value::from(&*s.sentences[0]) },
+    Param { key: "b", read: |v, _| sentence("b", 1, v), write: |s| Value::from(&*s.sentences[1]) },
+    flag!("position", SetAttentionPosition, attention_position),
+    flag!("causal", SetCausal, causal),
+    word!("trace", TRACES, SetTrace, trace),
+    choice!("with", Scheme, SetCompareWith, compare_with),
+    Param { key: "qv", read: |v, _| read_vector("qv", v, Action::SetRopeQ), write: |s| vector_value(&s.rope_q) },
+    Param { key: "kv", read: |v, _| read_vector("kv", v, Action::SetRopeK), write: |s| vector_value(&s.rope_k) },
+    number!("m", |s| s.rope_m_limit(), SetRopeM, rope_m),
+    number!("n", |s| s.rope_n_limit(), SetRopeN, rope_n),
+];
+
+/// Keys applied later than they are written, each just after another key of its table: the
+/// variant's notice follows the base's, and `view=lesson` beside another view's `embed` opens
+/// the lesson's step over what was read up to the theme.
+const APPLIED_AFTER: &[(&str, &str)] = &[("variant", "base"), ("view", "theme")];
+
+/// The tables read and written in turn, the app's own first; a module with parameters of its
+/// own adds its table here.
+pub const TABLES: &[&[Param]] = &[PARAMS];
+
+/// Read first: a lesson step sets up the view and sliders the rest then change. Written first,
+/// in the lesson.
+const LESSON: Param = Param {
+    key: "lesson",
+    read: read_lesson,
+    write: |s| Value::from(s.lesson),
+};
+
+/// Read after the tables; written after the view, in the quiz.
+const QUESTION: Param = Param {
+    key: "question",
+    read: read_question,
+    write: |s| Value::from(s.question),
+};
+
+/// Written last, after the Train view's keys.
+const RUN: Param = flag!("run", SetTrainRun, train_run);
+
+/// Parameters read elsewhere (embedding).
+const OTHER: &[&str] = &["embed", "controls"];
+
+/// Every key a link can hold.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    let params = TABLES.iter().flat_map(|t| t.iter());
+    params
+        .chain([&LESSON, &QUESTION, &RUN])
+        .map(|p| p.key)
+        .chain(TRAIN_KEYS)
+        .chain(OTHER.iter().copied())
+}
+
+/// A table's parameters in the order they are applied.
+fn applied(table: &'static [Param]) -> Vec<&'static Param> {
+    let later = |key: &str| APPLIED_AFTER.iter().any(|(k, _)| *k == key);
+    let mut out = Vec::new();
+    for p in table.iter().filter(|p| !later(p.key)) {
+        out.push(p);
+        for (key, _) in APPLIED_AFTER.iter().filter(|(_, after)| *after == p.key) {
+            out.extend(table.iter().find(|q| q.key == *key));
+        }
+    }
+    out
 }
 
 /// Reads a query string (with or without the leading `?`) into settings, never failing.
@@ -404,7 +516,7 @@ pub fn parse(query: &str) -> Parsed {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
         let key = decode(k);
         let value = decode(v);
-        if !ORDER.contains(&key.as_str()) && !OTHER.contains(&key.as_str()) {
+        if !keys().any(|k| k == key) {
             notices.push(format!("Ignored the unknown parameter “{}”.", shown(&key)));
             continue;
         }
@@ -461,17 +573,41 @@ pub fn parse(query: &str) -> Parsed {
     };
 
     let mut settings = Rc::new(start);
-    for key in ORDER {
+    let mut apply = |key: &str, read: &dyn Fn(&str, &Settings) -> Read| {
         if let Some(value) = get(key) {
-            match action(key, value, &settings) {
+            match read(value, &settings) {
                 Ok((a, note)) => {
-                    settings = settings.reduce(a);
+                    settings = settings.clone().reduce(a);
+                    notices.extend(note);
+                }
+                Err(message) => notices.push(message),
+            }
+        }
+    };
+    apply(LESSON.key, &LESSON.read);
+    for p in TABLES.iter().flat_map(|t| applied(t)) {
+        apply(p.key, &p.read);
+    }
+    apply(QUESTION.key, &QUESTION.read);
+    apply(RUN.key, &RUN.read);
+    // The Train view's experiment, after the sidebar's base, variant, pairing and buckets, as
+    // one group: the width is fitted to the heads once both are read.
+    let mut train = settings.train.clone();
+    for key in TRAIN_KEYS {
+        if let Some(value) = get(key) {
+            let mut t = train.clone();
+            match t.apply_unfitted(key, value) {
+                Ok(note) => {
+                    train = t;
                     notices.extend(note);
                 }
                 Err(message) => notices.push(message),
             }
         }
     }
+    notices.extend(train.fit_width());
+    let mut settings = (*settings).clone();
+    settings.train = train;
     let embed = get("embed").and_then(|v| match View::from_id(v) {
         Some(view) => Some(Embed {
             view,
@@ -494,7 +630,6 @@ pub fn parse(query: &str) -> Parsed {
             ));
         }
     }
-    let mut settings = (*settings).clone();
     if let Some(e) = &embed {
         settings.view = e.view;
     }
@@ -505,10 +640,17 @@ pub fn parse(query: &str) -> Parsed {
     }
 }
 
-fn put_run(out: &mut Vec<(&str, String)>, run: bool) {
-    if run {
-        out.push(("run", "1".into()));
+/// A parameter's pair for the link, whatever the default.
+fn pair(p: &Param, s: &Settings) -> Option<(&'static str, String)> {
+    (p.write)(s).text().map(|t| (p.key, t))
+}
+
+/// A parameter's pair for the link when its value differs from the default's.
+fn changed(p: &Param, s: &Settings, d: &Settings) -> Option<(&'static str, String)> {
+    if (p.write)(s) == (p.write)(d) {
+        return None;
     }
+    pair(p, s)
 }
 
 /// The query string (without `?`) holding every setting that differs from the default, in a
@@ -526,162 +668,25 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
     };
     let mut out: Vec<(&str, String)> = Vec::new();
     if in_lesson {
-        out.push(("lesson", s.lesson.to_string()));
+        out.extend(pair(&LESSON, s));
     }
     if in_quiz {
         if embed.is_none() {
             out.push(("view", View::Quiz.id().into()));
         }
         if s.question != 1 {
-            out.push(("question", s.question.to_string()));
+            out.extend(pair(&QUESTION, s));
         }
     }
-    let mut put = |key: &'static str, differs: bool, value: String| {
-        if differs {
-            out.push((key, value));
+    for p in TABLES.iter().flat_map(|t| t.iter()) {
+        // An embedding names its view, and the quiz's is written above.
+        if p.key == "view" && (embed.is_some() || in_quiz) {
+            continue;
         }
-    };
-    let list = |v: &[usize]| {
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let bit = |b: bool| if b { "1".to_string() } else { "0".to_string() };
-    if embed.is_none() && !in_quiz {
-        put("view", s.view != d.view, s.view.id().into());
+        out.extend(changed(p, s, &d));
     }
-    put("scheme", s.scheme != d.scheme, s.scheme.id().into());
-    put("variant", s.variant != d.variant, s.variant.id().into());
-    put("d_model", s.d_model != d.d_model, s.d_model.to_string());
-    put("length", s.length != d.length, s.length.to_string());
-    put("base", s.base != d.base, plain(s.base));
-    put("palette", s.palette != d.palette, s.palette.id().into());
-    put("theme", s.theme != d.theme, s.theme.id().into());
-    put(
-        "trained",
-        s.trained_length != d.trained_length,
-        s.trained_length.to_string(),
-    );
-    put(
-        "seed",
-        s.learned_seed != d.learned_seed,
-        s.learned_seed.to_string(),
-    );
-    put(
-        "rope_pairing",
-        s.rope_pairing != d.rope_pairing,
-        s.rope_pairing.id().into(),
-    );
-    put(
-        "extension",
-        s.extension != d.extension,
-        s.extension.id().into(),
-    );
-    put(
-        "factor",
-        s.rope_factor != d.rope_factor,
-        plain(s.rope_factor),
-    );
-    for (key, mine, default) in [
-        ("low_freq", s.rope_low, d.rope_low),
-        ("high_freq", s.rope_high, d.rope_high),
-        ("beta_fast", s.beta_fast, d.beta_fast),
-        ("beta_slow", s.beta_slow, d.beta_slow),
-        ("mscale", s.mscale, d.mscale),
-        ("mscale_all_dim", s.mscale_all_dim, d.mscale_all_dim),
-        ("rotary", s.rotary_fraction, d.rotary_fraction),
-    ] {
-        put(key, mine != default, plain(mine));
-    }
-    put(
-        "heads",
-        s.alibi_heads != d.alibi_heads,
-        s.alibi_heads.to_string(),
-    );
-    put(
-        "head",
-        s.alibi_head != d.alibi_head,
-        s.alibi_head.to_string(),
-    );
-    put(
-        "buckets",
-        s.t5.num_buckets != d.t5.num_buckets,
-        s.t5.num_buckets.to_string(),
-    );
-    put(
-        "max_distance",
-        s.t5.max_distance != d.t5.max_distance,
-        s.t5.max_distance.to_string(),
-    );
-    put(
-        "bidirectional",
-        s.t5.bidirectional != d.t5.bidirectional,
-        bit(s.t5.bidirectional),
-    );
-    put("anchors", s.anchors.is_some(), list(&s.anchors()));
-    put(
-        "normalised",
-        s.normalised != d.normalised,
-        bit(s.normalised),
-    );
-    put(
-        "compare",
-        s.offset_series != d.offset_series,
-        if s.offset_series == OffsetSeries::Bases {
-            "bases"
-        } else {
-            "anchors"
-        }
-        .into(),
-    );
-    put(
-        "bases",
-        s.bases != d.bases,
-        s.bases
-            .iter()
-            .map(|b| plain(*b))
-            .collect::<Vec<_>>()
-            .join(","),
-    );
-    put("dims", s.dims.is_some(), list(&s.dims()));
-    put("p", s.position != d.position, s.position.to_string());
-    put("k", s.offset != d.offset, s.offset.to_string());
-    put("pair", s.pair != d.pair, s.pair.to_string());
-    put("pairing", s.pairing != d.pairing, s.pairing.id().into());
-    put(
-        "scaled",
-        s.scale_embeddings != d.scale_embeddings,
-        bit(s.scale_embeddings),
-    );
-    put(
-        "a",
-        s.sentences[0] != d.sentences[0],
-        s.sentences[0].clone(),
-    );
-    put(
-        "b",
-        s.sentences[1] != d.sentences[1],
-        s.sentences[1].clone(),
-    );
-    put(
-        "position",
-        s.attention_position != d.attention_position,
-        bit(s.attention_position),
-    );
-    put("causal", s.causal != d.causal, bit(s.causal));
-    put(
-        "trace",
-        s.trace != d.trace,
-        if s.trace == 1 { "b" } else { "a" }.into(),
-    );
-    put(
-        "with",
-        s.compare_with != d.compare_with,
-        s.compare_with.id().into(),
-    );
     out.extend(s.train.link_pairs());
-    put_run(&mut out, s.train_run);
+    out.extend(changed(&RUN, s, &d));
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
         if !e.controls {

@@ -77,7 +77,7 @@ fn oversized_exports_are_refused_with_a_message() {
 #[test]
 fn file_names_name_the_settings_of_the_scheme_shown() {
     use pe_explorer::export::file_stem;
-    use pe_explorer::math::scheme::Scheme;
+    use pe_explorer::schemes::Scheme;
     use pe_explorer::state::{Extension, Settings};
     let base = Settings::default();
     assert_eq!(

@@ -10,9 +10,9 @@ use pe_explorer::learn::quiz::{
     Progress, QUESTIONS,
 };
 use pe_explorer::math::alibi::slopes;
-use pe_explorer::math::scheme::Scheme;
 use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
 use pe_explorer::math::t5::T5Buckets;
+use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{Settings, View};
 use pe_explorer::url::{parse, to_query};
 

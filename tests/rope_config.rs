@@ -5,8 +5,8 @@
 
 use pe_explorer::action::Action;
 use pe_explorer::math::rope::{RopeScaling, Treatment};
-use pe_explorer::math::scheme::Scheme;
 use pe_explorer::rope_config::{preset, Json, Method, RopeConfig, PRESETS};
+use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{Extension, Settings};
 use proptest::prelude::*;
 use std::rc::Rc;

@@ -288,3 +288,183 @@ fn the_benchmark_computes_every_cell() {
     let got = pe_explorer::bench::sinusoidal_checksum(3, 2, 10_000.0);
     assert!((got - want).abs() < 1e-6, "{got} vs {want}");
 }
+
+// ----- fairseq's padding_idx (t2t layout) -----
+
+// fairseq: get_embedding(num_embeddings, 4, padding_idx=1) at base 10000 has half_dim = 2, so
+// ω = 10000^(−i/(2−1)) = 1 and 1e-4, columns [sin ω₀r, sin ω₁r, cos ω₀r, cos ω₁r]; row 1 is zeroed;
+// make_positions gives token i the row 1 + 1 + i. Token 0 reads row 2:
+// sin 2 = 0.9092974268, sin 2e-4 = 0.000199999998667, cos 2 = −0.4161468365, cos 2e-4 = 0.99999998.
+// Token 1 reads row 3: sin 3 = 0.1411200081, sin 3e-4 = 0.0002999999955, cos 3 = −0.9899924966,
+// cos 3e-4 = 0.999999955.
+fn close_rows(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: width");
+    for (dim, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(close(*g, *w, TOL), "{what} dim {dim}: {g}, expected {w}");
+    }
+}
+
+#[test]
+fn fairseq_padding_idx_shifts_tokens_by_hand() {
+    let plain = Sinusoidal::new(Variant::T2t, 4, 10_000.0);
+    let fairseq = plain.with_padding_idx(Some(1));
+    assert_eq!(fairseq.row_of_token(0), 2);
+    close_rows(
+        &fairseq.token_row(0),
+        &[0.9092974268, 0.000199999998667, -0.4161468365, 0.99999998],
+        "token 0",
+    );
+    close_rows(
+        &fairseq.token_row(1),
+        &[0.1411200081, 0.0002999999955, -0.9899924966, 0.999999955],
+        "token 1",
+    );
+    // Token 0 with padding is exactly the unpadded table's row 2.
+    assert_eq!(fairseq.token_row(0), plain.row(2));
+    assert_eq!(fairseq.token_row(0), plain.table_row(2));
+    // The weights: row 0 is sin 0, cos 0; row 1 (padding_idx) is all zeros; row 2 as above.
+    assert_eq!(fairseq.table_row(0), vec![0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(fairseq.table_row(1), vec![0.0; 4]);
+    assert_eq!(fairseq.table_row(2), plain.row(2));
+    for dim in 0..4 {
+        assert_eq!(fairseq.table_value(1, dim), 0.0);
+        assert_eq!(fairseq.token_value(0, dim), plain.value(2, dim));
+    }
+    // The formula of a column is unchanged: padding only moves rows.
+    assert_eq!(fairseq.columns(), plain.columns());
+    let note = fairseq.padding_note().unwrap();
+    assert!(
+        note.contains("starts at row 2") && note.contains("row 1 of the weights"),
+        "{note}"
+    );
+    assert!(plain.padding_note().is_none());
+}
+
+#[test]
+fn fairseq_padding_zero_row_and_odd_zero_column() {
+    let e = Sinusoidal::new(Variant::T2t, 5, 10_000.0).with_padding_idx(Some(3));
+    assert_eq!(e.table_row(3), vec![0.0; 5]);
+    for r in [0, 1, 2, 4, 10, 1000] {
+        assert_eq!(e.table_row(r)[4], 0.0, "odd column, row {r}");
+    }
+    for t in [0, 1, 7, 500] {
+        let row = e.token_row(t);
+        assert_eq!(row[4], 0.0, "odd column, token {t}");
+        // Never the zero row: a cosine is there.
+        assert!(row[2].abs() + row[3].abs() > 0.0);
+        assert_eq!(e.row_of_token(t), t + 4);
+    }
+}
+
+#[test]
+fn fairseq_padding_matrix_shows_the_tokens() {
+    use pe_explorer::math::binning::Bins;
+    use pe_explorer::math::matrix::Matrix;
+    use pe_explorer::math::sinusoidal::SinusoidalMatrix;
+    let e = Sinusoidal::new(Variant::T2t, 8, 10_000.0).with_padding_idx(Some(1));
+    let m = SinusoidalMatrix::new(e, 50);
+    assert_eq!((m.rows(), m.cols()), (50, 8));
+    for t in [0, 1, 49] {
+        for c in 0..8 {
+            assert!(close(m.value(t, c), e.token_value(t, c), 1e-12));
+        }
+    }
+    // Block means (one bin per cell, and bins of several rows) average the tokens' rows.
+    for (rows, cols) in [
+        (Bins::each(0, 50), Bins::each(0, 8)),
+        (Bins::fit(0, 50, 7), Bins::fit(0, 8, 3)),
+    ] {
+        let means = m.block_means(&rows, &cols);
+        for r in 0..rows.count() {
+            for c in 0..cols.count() {
+                let (mut sum, mut n) = (0.0, 0.0);
+                for t in rows.range(r) {
+                    for d in cols.range(c) {
+                        sum += e.token_value(t, d);
+                        n += 1.0;
+                    }
+                }
+                let got = means[r * cols.count() + c] as f64;
+                assert!(
+                    close(got, sum / n, 1e-5),
+                    "block ({r}, {c}): {got} vs {}",
+                    sum / n
+                );
+            }
+        }
+    }
+    // The readout reads the same row as the matrix.
+    let f = e.explain(0, 0);
+    assert_eq!((f.position, f.row), (0, 2));
+    assert!(close(f.value, m.value(0, 0), 1e-15));
+    assert!(close(f.angle, 2.0, 1e-15));
+}
+
+#[test]
+fn no_padding_idx_leaves_everything_as_today() {
+    use pe_explorer::math::matrix::Matrix;
+    use pe_explorer::math::sinusoidal::SinusoidalMatrix;
+    for v in Variant::ALL {
+        for d in [4, 5, 64] {
+            let e = Sinusoidal::new(v, d, 10_000.0);
+            assert_eq!(e.with_padding_idx(None), e);
+            assert_eq!(e.padding_idx, None);
+            for p in [0, 1, 2, 99] {
+                assert_eq!(e.row_of_token(p), p);
+                assert_eq!(e.token_row(p), e.row(p));
+                assert_eq!(e.table_row(p), e.row(p));
+                let f = e.explain(p, 1);
+                assert_eq!((f.position, f.row), (p, p));
+            }
+            let m = SinusoidalMatrix::new(e, 20);
+            assert_eq!(m.value(3, 1), e.value(3, 1));
+        }
+    }
+}
+
+#[test]
+fn settings_apply_padding_idx_only_to_t2t() {
+    use pe_explorer::action::Action;
+    use pe_explorer::state::Settings;
+    use std::rc::Rc;
+    use yew::Reducible;
+    let s = Rc::new(Settings::default());
+    assert_eq!(s.padding_idx, None);
+    assert_eq!(
+        s.sinusoidal(),
+        Sinusoidal::new(s.variant, s.d_model, s.base)
+    );
+    let s = s.reduce(Action::SetPaddingIdx(Some(1.0)));
+    assert_eq!(s.padding_idx, Some(1));
+    // The paper's layout has no padding row.
+    assert_eq!(s.sinusoidal().padding_idx, None);
+    let t2t = s.clone().reduce(Action::SetVariant(Variant::T2t));
+    assert_eq!(t2t.sinusoidal().padding_idx, Some(1));
+    assert_eq!(t2t.sinusoidal().token_row(0), t2t.sinusoidal().row(2));
+    // Held to 0 ..= 1024, rounded; NaN falls to the minimum; None clears it.
+    assert_eq!(
+        t2t.clone()
+            .reduce(Action::SetPaddingIdx(Some(5000.0)))
+            .padding_idx,
+        Some(1024)
+    );
+    assert_eq!(
+        t2t.clone()
+            .reduce(Action::SetPaddingIdx(Some(-3.0)))
+            .padding_idx,
+        Some(0)
+    );
+    assert_eq!(
+        t2t.clone()
+            .reduce(Action::SetPaddingIdx(Some(2.6)))
+            .padding_idx,
+        Some(3)
+    );
+    assert_eq!(
+        t2t.clone()
+            .reduce(Action::SetPaddingIdx(Some(f64::NAN)))
+            .padding_idx,
+        Some(0)
+    );
+    assert_eq!(t2t.reduce(Action::SetPaddingIdx(None)).padding_idx, None);
+}

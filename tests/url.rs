@@ -4,8 +4,8 @@
 
 use pe_explorer::action::Action;
 use pe_explorer::math::rope::RopePairing;
-use pe_explorer::math::scheme::Scheme;
 use pe_explorer::math::sinusoidal::Variant;
+use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{Extension, OffsetSeries, Settings, ThemeChoice, View};
 use pe_explorer::url::{decode, encode, parse, to_query, Embed};
 use proptest::prelude::*;
@@ -156,7 +156,7 @@ fn a_lesson_link_opens_the_step_as_it_sets_itself_up() {
     // Step 6 is the learned table; a change on top of the step survives the round trip,
     // including a change back to a default value the step had moved away from.
     let mut s = p.settings.clone();
-    s.scheme = pe_explorer::math::scheme::Scheme::Sinusoidal;
+    s.scheme = pe_explorer::schemes::Scheme::Sinusoidal;
     s.d_model = 96;
     let q = to_query(&s, None);
     assert!(q.starts_with("lesson=6"), "{q}");
@@ -194,10 +194,10 @@ fn a_quiz_question_is_a_link() {
         t.settings,
         pe_explorer::learn::quiz::task_preset(n, &Settings::default())
     );
-    assert_eq!(t.settings.scheme, pe_explorer::math::scheme::Scheme::Alibi);
+    assert_eq!(t.settings.scheme, pe_explorer::schemes::Scheme::Alibi);
     let mut moved = t.settings.clone();
     moved.alibi_head = 0;
-    moved.scheme = pe_explorer::math::scheme::Scheme::Sinusoidal;
+    moved.scheme = pe_explorer::schemes::Scheme::Sinusoidal;
     assert_eq!(parse(&to_query(&moved, None)).settings, moved);
     assert_eq!(
         parse("?question=3").notices.len(),
@@ -252,6 +252,48 @@ fn encoding_round_trips_any_text() {
     assert_eq!(decode("%FF"), "\u{FFFD}");
 }
 
+#[test]
+fn each_key_is_read_once_and_each_parameter_round_trips() {
+    use pe_explorer::math::rotation::Pairing;
+    use pe_explorer::plot::colormap::Palette;
+    use pe_explorer::url::{keys, TABLES};
+    let mut seen = std::collections::HashSet::new();
+    for key in keys() {
+        assert!(seen.insert(key), "{key} is read twice");
+    }
+    // Values to try until one moves the parameter off its default: numbers, words, sentences,
+    // then every id (the lesson's view is opened by `lesson=` instead).
+    let mut values: Vec<String> = ["7", "2", "1", "0", "b", "bases", "the cat sat"]
+        .map(String::from)
+        .to_vec();
+    let views = View::ALL.into_iter().filter(|v| *v != View::Lesson);
+    values.extend(views.map(|v| v.id().to_string()));
+    values.extend(Scheme::ALL.map(|v| v.id().to_string()));
+    values.extend(Variant::ALL.map(|v| v.id().to_string()));
+    values.extend(Palette::ALL.map(|v| v.id().to_string()));
+    values.extend(ThemeChoice::ALL.map(|v| v.id().to_string()));
+    values.extend(RopePairing::ALL.map(|v| v.id().to_string()));
+    values.extend(Extension::ALL.map(|v| v.id().to_string()));
+    values.extend(Pairing::ALL.map(|v| v.id().to_string()));
+    let d = Settings::default();
+    for p in TABLES.iter().flat_map(|t| t.iter()) {
+        let s = values
+            .iter()
+            .find_map(|v| {
+                let (a, _) = (p.read)(v, &d).ok()?;
+                let s = (*Rc::new(d.clone()).reduce(a)).clone();
+                (s != d).then_some(s)
+            })
+            .unwrap_or_else(|| panic!("no value moves {}", p.key));
+        let q = to_query(&s, None);
+        let key = format!("{}=", p.key);
+        assert!(q.split('&').any(|kv| kv.starts_with(&key)), "{q}");
+        let back = parse(&q);
+        assert_eq!(back.settings, s, "{q}");
+        assert!(back.notices.is_empty(), "{q}: {:?}", back.notices);
+    }
+}
+
 fn valid(s: &Settings) -> bool {
     (2..=4096).contains(&s.d_model)
         && (1..=65_536).contains(&s.length)
@@ -288,7 +330,8 @@ proptest! {
                     "max_distance", "factor", "embed", "lesson", "question", "theme", "x<y", "",
                     "task", "schemes", "layers", "attn_heads", "width", "train_len", "steps",
                     "lr", "train_seed", "run", "extension", "low_freq", "high_freq", "beta_fast",
-                    "beta_slow", "mscale", "mscale_all_dim", "rotary",
+                    "beta_slow", "mscale", "mscale_all_dim", "rotary", "padding_idx", "qv", "kv",
+                    "m", "n",
                 ]),
                 prop_oneof![
                     Just("NaN".to_string()),

@@ -11,9 +11,9 @@ use crate::math::attention::{
 };
 use crate::math::matrix::Dense;
 use crate::math::rope::Rope;
-use crate::math::scheme::Scheme;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::schemes::Scheme;
 use crate::state::Settings;
 
 /// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head

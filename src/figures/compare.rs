@@ -244,14 +244,7 @@ pub fn column_charts(
             "{} by distance · d_model {} · length {}",
             f.id, f.d_model, f.length
         ),
-        guides: (f.trained_length < f.length)
-            .then(|| Guide {
-                value: f.trained_length as f64,
-                label: format!("trained length {}", f.trained_length),
-                vertical: true,
-            })
-            .into_iter()
-            .collect(),
+        guides: Guide::trained(f.trained_length, f.length),
     });
     (heat, line)
 }

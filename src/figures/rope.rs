@@ -1,8 +1,9 @@
 //! RoPE's frequencies pair by pair: what an extension method leaves alone, interpolates, ramps
 //! or rebases, against the length the model was trained on.
 
+use crate::export::{format_value, table_csv, TooLarge, MAX_CSV_CELLS};
 use crate::format::{group_thousands, plain, significant};
-use crate::math::rope::{Rope, Treatment};
+use crate::math::rope::{Rope, RopePairing, Treatment};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
@@ -118,4 +119,195 @@ pub fn pair_frequencies(rope: &Rope, trained: usize, method: &str) -> PairFreque
         csv,
         summary,
     }
+}
+
+// ----- Check your own numbers -----
+
+/// One pairing's side of [`score_check`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingCheck {
+    pub pairing: RopePairing,
+    /// q rotated for position m, k rotated for position n.
+    pub q_rotated: Vec<f64>,
+    pub k_rotated: Vec<f64>,
+    /// Per dimension, the cos and sin it is multiplied by at m and at n, as the libraries'
+    /// caches hold them (times the attention factor; 1 and 0 past the rotated width).
+    pub cos_m: Vec<f64>,
+    pub sin_m: Vec<f64>,
+    pub cos_n: Vec<f64>,
+    pub sin_n: Vec<f64>,
+    /// q_m·k_n, the rotated dot product (before any 1/√d).
+    pub score: f64,
+    /// The same score with the positions moved to (m − n, 0).
+    pub relative_score: f64,
+}
+
+impl PairingCheck {
+    /// |score − relative score|: rounding error only, since RoPE sees only m − n.
+    pub fn relative_gap(&self) -> f64 {
+        (self.score - self.relative_score).abs()
+    }
+}
+
+/// Everything the "check your own numbers" panel shows, for both pairings of one RoPE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreCheck {
+    pub m: usize,
+    pub n: usize,
+    /// The query and key used, d_model long.
+    pub q: Vec<f64>,
+    pub k: Vec<f64>,
+    pub d_model: usize,
+    pub rotary_dim: usize,
+    pub attention_factor: f64,
+    /// q·k without RoPE.
+    pub plain_score: f64,
+    /// Rotate-half (GPT-NeoX, Hugging Face) and adjacent (RoFormer, GPT-J, Meta).
+    pub half: PairingCheck,
+    pub adjacent: PairingCheck,
+    /// The per-dimension table: [`CHECK_HEADER`], one row per dimension.
+    pub rows: Vec<Vec<f64>>,
+    /// The table as CSV (nine significant digits).
+    pub csv: String,
+}
+
+/// The per-dimension table's columns.
+pub const CHECK_HEADER: [&str; 15] = [
+    "dim",
+    "q",
+    "k",
+    "rotate_half_q_rotated",
+    "rotate_half_k_rotated",
+    "rotate_half_cos_m",
+    "rotate_half_sin_m",
+    "rotate_half_cos_n",
+    "rotate_half_sin_n",
+    "adjacent_q_rotated",
+    "adjacent_k_rotated",
+    "adjacent_cos_m",
+    "adjacent_sin_m",
+    "adjacent_cos_n",
+    "adjacent_sin_n",
+];
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn pairing_check(rope: &Rope, q: &[f64], k: &[f64], m: usize, n: usize) -> PairingCheck {
+    let (mf, nf) = (m as f64, n as f64);
+    let d = rope.d_model;
+    let (q_rotated, k_rotated) = (rope.rotate(q, mf), rope.rotate(k, nf));
+    let at = |position: f64| -> (Vec<f64>, Vec<f64>) {
+        (0..d).map(|dim| rope.cos_sin(position, dim)).unzip()
+    };
+    let ((cos_m, sin_m), (cos_n, sin_n)) = (at(mf), at(nf));
+    PairingCheck {
+        pairing: rope.pairing,
+        score: dot(&q_rotated, &k_rotated),
+        relative_score: rope.score(q, mf - nf, k, 0.0),
+        q_rotated,
+        k_rotated,
+        cos_m,
+        sin_m,
+        cos_n,
+        sin_n,
+    }
+}
+
+/// RoPE applied to a query at position m and a key at position n, under both pairings: `rope`
+/// as the settings build it (scaling, attention factor, partial rotary) and the same with the
+/// other pairing. `q` and `k` are padded with zeros or cut to d_model (the caller says so).
+pub fn score_check(rope: &Rope, q: &[f64], k: &[f64], m: usize, n: usize) -> ScoreCheck {
+    let d = rope.d_model;
+    let fit = |v: &[f64]| {
+        let mut out: Vec<f64> = v.iter().copied().take(d).collect();
+        out.resize(d, 0.0);
+        out
+    };
+    let (q, k) = (fit(q), fit(k));
+    let half = pairing_check(&rope.with_pairing(RopePairing::RotateHalf), &q, &k, m, n);
+    let adjacent = pairing_check(&rope.with_pairing(RopePairing::Adjacent), &q, &k, m, n);
+    let rows: Vec<Vec<f64>> = (0..d)
+        .map(|i| {
+            let mut row = vec![i as f64, q[i], k[i]];
+            for p in [&half, &adjacent] {
+                row.extend([
+                    p.q_rotated[i],
+                    p.k_rotated[i],
+                    p.cos_m[i],
+                    p.sin_m[i],
+                    p.cos_n[i],
+                    p.sin_n[i],
+                ]);
+            }
+            row
+        })
+        .collect();
+    let header = CHECK_HEADER.map(String::from);
+    let csv = table_csv(&header, rows.iter().cloned());
+    ScoreCheck {
+        m,
+        n,
+        plain_score: dot(&q, &k),
+        d_model: d,
+        rotary_dim: 2 * rope.pair_count(),
+        attention_factor: rope.attention_factor(),
+        q,
+        k,
+        half,
+        adjacent,
+        rows,
+        csv,
+    }
+}
+
+/// The cos and sin caches as Hugging Face builds them (`cos_cached`, `sin_cached`), already
+/// multiplied by the attention factor, laid out by the rope's pairing (rotate-half:
+/// `cat(freqs, freqs)`; adjacent: each θ twice), one row per position 0 .. length − 1:
+/// `position, cos_0 … cos_{d−1}, sin_0 … sin_{d−1}`. Dimensions past the rotated width pass
+/// through (cos 1, sin 0). Refused past [`MAX_CSV_CELLS`] values.
+pub fn cache_csv(rope: &Rope, length: usize) -> Result<String, TooLarge> {
+    let d = rope.d_model;
+    let cells = length.saturating_mul(d.saturating_mul(2));
+    if cells > MAX_CSV_CELLS {
+        return Err(TooLarge { cells });
+    }
+    let mut out = String::with_capacity(cells * 13 + d * 16 + 16);
+    out.push_str("position");
+    for wave in ["cos", "sin"] {
+        for dim in 0..d {
+            out.push_str(&format!(",{wave}_{dim}"));
+        }
+    }
+    out.push('\n');
+    // θ of each dimension's pair, computed once (the same products as `Rope::cos_sin`).
+    let thetas: Vec<Option<f64>> = (0..d)
+        .map(|dim| rope.pair_of(dim).map(|i| rope.theta(i)))
+        .collect();
+    let f = rope.attention_factor();
+    let mut sines = Vec::with_capacity(d);
+    for position in 0..length {
+        out.push_str(&position.to_string());
+        sines.clear();
+        let at = rope.scaled_position(position as f64);
+        for theta in &thetas {
+            let (c, s) = match theta {
+                Some(t) => {
+                    let (s, c) = (at * t).sin_cos();
+                    (f * c, f * s)
+                }
+                None => (1.0, 0.0),
+            };
+            out.push(',');
+            out.push_str(&format_value(c));
+            sines.push(s);
+        }
+        for s in &sines {
+            out.push(',');
+            out.push_str(&format_value(*s));
+        }
+        out.push('\n');
+    }
+    Ok(out)
 }

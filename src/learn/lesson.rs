@@ -2,8 +2,8 @@
 //! paragraph and a live view that it sets up (view, scheme and sliders) for the student to play
 //! with.
 
-use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::Variant;
+use crate::schemes::Scheme;
 use crate::state::{Settings, View};
 
 /// One step of the lesson.

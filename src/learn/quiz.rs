@@ -8,8 +8,8 @@ use crate::format::{group_thousands, significant};
 use crate::math::alibi::{slopes, steepest};
 use crate::math::attention::Relation;
 use crate::math::offsets::closed_form;
-use crate::math::scheme::Scheme;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
+use crate::schemes::Scheme;
 use crate::state::{Settings, View};
 
 /// What a check found: whether the answer is right, and what was measured, in a sentence.

@@ -13,7 +13,6 @@ pub mod offsets;
 pub mod rng;
 pub mod rope;
 pub mod rotation;
-pub mod scheme;
 pub mod sinusoidal;
 pub mod t5;
 pub mod toeplitz;

@@ -405,6 +405,66 @@ impl Rope {
     }
 }
 
+impl Rope {
+    /// The same RoPE (width, base, scaling, attention factor, rotary width) with another pairing.
+    pub fn with_pairing(self, pairing: RopePairing) -> Rope {
+        Rope { pairing, ..self }
+    }
+
+    /// The cos and sin dimension `dim` is multiplied by at `position`, as Hugging Face's
+    /// `cos_cached`/`sin_cached` hold them: f·cos(angle) and f·sin(angle) of the dimension's pair
+    /// (f the attention factor; rotate-half lays the pairs out as `cat(freqs, freqs)`, adjacent
+    /// repeats each θ twice). A dimension past the rotated width passes through: (1, 0).
+    pub fn cos_sin(&self, position: f64, dim: usize) -> (f64, f64) {
+        match self.pair_of(dim) {
+            Some(i) => {
+                let (s, c) = self.angle(position, i).sin_cos();
+                let f = self.attention_factor();
+                (f * c, f * s)
+            }
+            None => (1.0, 0.0),
+        }
+    }
+
+    /// `x` rotated the way the libraries write it: `x·cos + rotate(x)·sin` with the cached cos
+    /// and sin of [`Rope::cos_sin`], where rotate-half's `rotate_half(x)` is `cat(−x₂, x₁)` and
+    /// adjacent's `rotate_every_two(x)` is (−x₂ᵢ₊₁, x₂ᵢ) pair by pair. The same numbers as
+    /// [`Rope::rotate`], computed independently (a cross-check).
+    pub fn rotate_by_cache(&self, x: &[f64], position: f64) -> Vec<f64> {
+        (0..x.len())
+            .map(|dim| {
+                let (c, s) = self.cos_sin(position, dim);
+                let rotated = match self.pair_of(dim) {
+                    Some(i) => {
+                        let (a, b) = self.pair_dims(i);
+                        if b >= x.len() {
+                            return x[dim];
+                        }
+                        if dim == a {
+                            -x[b]
+                        } else {
+                            x[a]
+                        }
+                    }
+                    None => 0.0,
+                };
+                x[dim] * c + rotated * s
+            })
+            .collect()
+    }
+
+    /// The permutation [0::2] ++ [1::2] on the rotated width, every dimension past it in place:
+    /// `result[j]` is the index in the adjacent layout of what the rotate-half layout holds at
+    /// j. Rotating `x` permuted this way with rotate-half gives the adjacent rotation of `x`,
+    /// permuted the same way.
+    pub fn half_from_adjacent(&self) -> Vec<usize> {
+        let rotated = 2 * self.pair_count();
+        let mut p = half_from_adjacent(rotated);
+        p.extend(rotated..self.d_model);
+        p
+    }
+}
+
 /// The permutation [0::2] ++ [1::2] (an odd last, unrotated dimension stays last): `result[j]`
 /// is the index in the adjacent layout of what the rotate-half layout holds at j.
 pub fn half_from_adjacent(d: usize) -> Vec<usize> {
@@ -569,4 +629,19 @@ impl Chunked for RopeCurvesJob {
     fn finish(self) -> RopeCurves {
         self.curves
     }
+}
+
+/// A deterministic query and key of width `d_model` for checking RoPE by hand: standard normal
+/// entries from SplitMix64 seeded with `seed` (q first, then k), rounded to three decimals so
+/// the numbers shown are exactly the numbers used and can be pasted into other code as they are.
+pub fn seeded_pair(d_model: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+    let mut rng = super::rng::SplitMix64::new(seed ^ 0x5143_4B56);
+    let mut draw = || {
+        (0..d_model)
+            .map(|_| (rng.next_normal() * 1000.0).round() / 1000.0 + 0.0)
+            .collect::<Vec<f64>>()
+    };
+    let q = draw();
+    let k = draw();
+    (q, k)
 }

@@ -139,11 +139,30 @@ impl Exponent {
 ///
 /// Parameters are taken as given; the UI clamps them (d_model ≥ 2, base > 1) before they get here,
 /// and the functions stay finite for any input anyway.
+///
+/// # fairseq's `padding_idx`
+///
+/// fairseq's `SinusoidalPositionalEmbedding.get_embedding(num_embeddings, embedding_dim,
+/// padding_idx)` builds the t2t table (rows are positions r = 0, 1, …) and then zeroes the
+/// whole row `padding_idx`; `make_positions` numbers the non-padding tokens from
+/// `padding_idx + 1`, so token i of a sequence without padding reads row `padding_idx + 1 + i`.
+/// With a padding index set:
+/// - [`Sinusoidal::column`], [`Sinusoidal::value`] and [`Sinusoidal::row`] stay the formula
+///   at a table row r (what every other view reads, unchanged);
+/// - [`Sinusoidal::table_row`] is row r of fairseq's weights (row `padding_idx` all zeros);
+/// - [`Sinusoidal::token_row`] is what token i gets, row `padding_idx + 1 + i`;
+/// - the app's matrix ([`SinusoidalMatrix`]) shows the tokens: its row i is `token_row(i)`, so
+///   it starts at table row `padding_idx + 1` and never shows the zero row (which only exists
+///   in the weights, for padding tokens), and [`Sinusoidal::explain`] reads the same rows.
+///
+/// Without a padding index everything is as in the paper: token i reads row i.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sinusoidal {
     pub variant: Variant,
     pub d_model: usize,
     pub base: f64,
+    /// fairseq's `padding_idx` (t2t variant; `None` everywhere else): see above.
+    pub padding_idx: Option<usize>,
 }
 
 impl Sinusoidal {
@@ -152,7 +171,54 @@ impl Sinusoidal {
             variant,
             d_model,
             base,
+            padding_idx: None,
         }
+    }
+
+    /// The same encoding with fairseq's `padding_idx` (meant for the t2t layout, which is
+    /// fairseq's; the shift and the zero row are applied whatever the variant).
+    pub fn with_padding_idx(self, padding_idx: Option<usize>) -> Self {
+        Sinusoidal {
+            padding_idx,
+            ..self
+        }
+    }
+
+    /// The table row token i reads: `padding_idx + 1 + i` (fairseq's `make_positions`), or i.
+    pub fn row_of_token(&self, token: usize) -> usize {
+        match self.padding_idx {
+            Some(p) => token.saturating_add(p).saturating_add(1),
+            None => token,
+        }
+    }
+
+    /// Row r of the weights: the formula at position r, all zeros at `padding_idx`.
+    pub fn table_row(&self, row: usize) -> Vec<f64> {
+        if self.padding_idx == Some(row) {
+            vec![0.0; self.d_model]
+        } else {
+            self.row(row)
+        }
+    }
+
+    /// One cell of the weights (0 on the padding row).
+    pub fn table_value(&self, row: usize, dim: usize) -> f64 {
+        if self.padding_idx == Some(row) {
+            0.0
+        } else {
+            self.value(row, dim)
+        }
+    }
+
+    /// The encoding of token i (0-based, no padding in the sequence): table row
+    /// [`Sinusoidal::row_of_token`]`(i)`.
+    pub fn token_row(&self, token: usize) -> Vec<f64> {
+        self.table_row(self.row_of_token(token))
+    }
+
+    /// One cell of [`Sinusoidal::token_row`].
+    pub fn token_value(&self, token: usize, dim: usize) -> f64 {
+        self.table_value(self.row_of_token(token), dim)
     }
 
     /// How many columns hold sines: ⌈d/2⌉, except t2t's ⌊d/2⌋ (it pads the odd column with zeros).
@@ -276,6 +342,19 @@ impl Sinusoidal {
         ))
     }
 
+    /// What the UI says about fairseq's padding index, when one is set.
+    pub fn padding_note(&self) -> Option<String> {
+        self.padding_idx.map(|p| {
+            format!(
+                "padding_idx = {p}, as fairseq numbers positions: token i reads table row \
+                 {p} + 1 + i, so the matrix starts at row {} (sin and cos of {} · ω); row {p} \
+                 of the weights is all zeros and only padding tokens read it.",
+                p + 1,
+                p + 1
+            )
+        })
+    }
+
     /// What the UI says when t2t's divisor d/2 − 1 would be zero (d_model 2 or 3).
     pub fn divisor_note(&self) -> Option<String> {
         (self.variant == Variant::T2t && self.d_model / 2 <= 1).then(|| {
@@ -287,17 +366,20 @@ impl Sinusoidal {
         })
     }
 
-    /// The formula of one cell with the numbers filled in.
+    /// The formula of one cell of the matrix (token `position`, column `dim`) with the numbers
+    /// filled in; with a padding index the formula is evaluated at the token's table row.
     pub fn explain(&self, position: usize, dim: usize) -> CellFormula {
         let column = self.column(dim);
+        let row = self.row_of_token(position);
         CellFormula {
             position,
+            row,
             dim,
             column,
             exponent: column.pair.map(|i| self.exponent(i)),
             base: self.base,
-            angle: position as f64 * column.omega,
-            value: column.value(position as f64),
+            angle: row as f64 * column.omega,
+            value: self.token_value(position, dim),
         }
     }
 }
@@ -305,7 +387,11 @@ impl Sinusoidal {
 /// Everything the hover readout says about one cell, computed by the same code as the matrix.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellFormula {
+    /// The token's position (the matrix row).
     pub position: usize,
+    /// The table row the formula is evaluated at: `position`, or `padding_idx + 1 + position`
+    /// with fairseq's padding index.
+    pub row: usize,
     pub dim: usize,
     pub column: Column,
     pub exponent: Option<Exponent>,
@@ -314,7 +400,9 @@ pub struct CellFormula {
     pub value: f64,
 }
 
-/// The `length × d_model` encoding matrix, computed on demand.
+/// The `length × d_model` encoding matrix, computed on demand: row i is the encoding of token i
+/// ([`Sinusoidal::token_row`]), so with fairseq's padding index it starts at table row
+/// `padding_idx + 1`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SinusoidalMatrix {
     pub encoding: Sinusoidal,
@@ -343,12 +431,18 @@ impl Matrix for SinusoidalMatrix {
         self.waves.cols()
     }
     fn value(&self, row: usize, col: usize) -> f64 {
-        self.waves.value(row, col)
+        self.waves.value(self.encoding.row_of_token(row), col)
     }
     fn column_group(&self) -> usize {
         self.waves.column_group()
     }
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        self.waves.block_means(rows, cols)
+        // The tokens' rows are table rows shifted by padding_idx + 1; the bins cut the same way
+        // wherever they start, and the padding row (before the first token) is never covered.
+        let shift = self.encoding.row_of_token(0);
+        let mut shifted = *rows;
+        shifted.start += shift;
+        shifted.end += shift;
+        self.waves.block_means(&shifted, cols)
     }
 }

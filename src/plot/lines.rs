@@ -211,6 +211,20 @@ pub struct Guide {
     pub vertical: bool,
 }
 
+impl Guide {
+    /// A vertical line at the trained length, when the chart reaches past it.
+    pub fn trained(trained_length: usize, length: usize) -> Vec<Guide> {
+        (trained_length < length)
+            .then(|| Guide {
+                value: trained_length as f64,
+                label: format!("trained length {trained_length}"),
+                vertical: true,
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
 /// Everything a line chart draws, owned so a view can memoise it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineChartData {

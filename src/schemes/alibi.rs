@@ -2,7 +2,7 @@
 
 use yew::{html, Callback, Html};
 
-use super::SchemeDef;
+use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
@@ -10,7 +10,6 @@ use crate::format::group_thousands;
 use crate::math::alibi::{bias, bias_at_offset};
 use crate::snippets::{Lib, Library};
 use crate::state::{Settings, ALIBI_HEADS};
-use crate::ui::app::ViewProps;
 use crate::ui::controls::NumberControl;
 use crate::ui::schemes::{AlibiDistanceView, AlibiMatrixView};
 use crate::ui::settings::numeric;
@@ -18,18 +17,14 @@ use crate::ui::settings::numeric;
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "alibi"
-    }
-    fn short(&self) -> &'static str {
-        "ALiBi"
-    }
-    fn label(&self) -> &'static str {
-        "ALiBi linear bias (BLOOM, MPT)"
-    }
-    fn entry(&self) -> &'static str {
-        "Added to the attention scores in every layer: a penalty that grows linearly with the \
-         distance between query and key, with a fixed slope per head."
+    fn names(&self) -> Names {
+        Names {
+            id: "alibi",
+            short: "ALiBi",
+            label: "ALiBi linear bias (BLOOM, MPT)",
+            entry: "Added to the attention scores in every layer: a penalty that grows linearly with the \
+         distance between query and key, with a fixed slope per head.",
+        }
     }
 
     fn file_stem(&self, s: &Settings) -> String {
@@ -43,12 +38,7 @@ impl SchemeDef for Def {
         code(s, &Lib::of(library))
     }
 
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        n: usize,
-        _width: usize,
-    ) -> Result<PositionInputs, String> {
+    fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
         let (slope, causal) = (s.alibi_slope(), s.causal);
         Ok(PositionInputs::bias(n, |i, j| {
             bias(slope, i, j, causal).unwrap_or(f64::NAN)
@@ -88,24 +78,11 @@ impl SchemeDef for Def {
         }
     }
 
-    fn matrix_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <AlibiMatrixView {settings} {on_action} /> }
-    }
-
-    fn distance_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <AlibiDistanceView {settings} {on_action} /> }
+    fn views(&self) -> Views {
+        Views {
+            matrix: view::<AlibiMatrixView>,
+            distance: view::<AlibiDistanceView>,
+        }
     }
 }
 

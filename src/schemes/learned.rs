@@ -3,13 +3,12 @@
 
 use yew::{html, Callback, Html};
 
-use super::SchemeDef;
+use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
 use crate::snippets::Library;
 use crate::state::{Settings, SEED};
-use crate::ui::app::ViewProps;
 use crate::ui::controls::NumberControl;
 use crate::ui::schemes::{LearnedDistanceView, LearnedMatrixView};
 use crate::ui::settings::numeric;
@@ -17,18 +16,15 @@ use crate::ui::settings::numeric;
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "learned"
-    }
-    fn short(&self) -> &'static str {
-        "learned"
-    }
-    fn label(&self) -> &'static str {
-        "Learned absolute (BERT, GPT-2)"
-    }
-    fn entry(&self) -> &'static str {
-        "Added to the token embeddings once, before the first layer, like the sinusoidal \
-         encoding, but each position's vector is a trained parameter."
+    fn names(&self) -> Names {
+        Names {
+            id: "learned",
+            short: "learned",
+            label: "Learned absolute (BERT, GPT-2)",
+            entry:
+                "Added to the token embeddings once, before the first layer, like the sinusoidal \
+         encoding, but each position's vector is a trained parameter.",
+        }
     }
     fn is_absolute(&self) -> bool {
         true
@@ -48,12 +44,7 @@ impl SchemeDef for Def {
         code(s, library)
     }
 
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        n: usize,
-        width: usize,
-    ) -> Result<PositionInputs, String> {
+    fn attention_inputs(&self, s: &Settings, n: usize, width: usize) -> Positions {
         // The table the matrix view shows; the head reads its first `width` columns.
         let table = s.learned();
         if n > s.trained_length {
@@ -96,24 +87,11 @@ impl SchemeDef for Def {
         }
     }
 
-    fn matrix_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <LearnedMatrixView {settings} {on_action} /> }
-    }
-
-    fn distance_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <LearnedDistanceView {settings} {on_action} /> }
+    fn views(&self) -> Views {
+        Views {
+            matrix: view::<LearnedMatrixView>,
+            distance: view::<LearnedDistanceView>,
+        }
     }
 }
 

@@ -14,7 +14,7 @@ pub mod rope;
 pub mod sinusoidal;
 pub mod t5;
 
-use yew::{html, Callback, Html};
+use yew::{html, BaseComponent, Callback, Html};
 
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
@@ -23,18 +23,97 @@ use crate::snippets::Library;
 use crate::state::Settings;
 use crate::ui::app::ViewProps;
 
-pub use crate::math::scheme::Scheme;
+/// A way of telling a transformer where each token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Scheme {
+    /// Fixed sines and cosines added to the embeddings (Vaswani et al., 2017).
+    #[default]
+    Sinusoidal,
+    /// A trained table of vectors added to the embeddings (BERT, GPT-2).
+    Learned,
+    /// Queries and keys rotated by position (RoFormer; GPT-NeoX, LLaMA).
+    Rope,
+    /// A linear distance penalty added to the attention scores (BLOOM, MPT).
+    Alibi,
+    /// A learned bias per bucket of relative distance, added to the scores (T5).
+    T5,
+    /// No position information at all.
+    None,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 6] = [
+        Scheme::Sinusoidal,
+        Scheme::Learned,
+        Scheme::Rope,
+        Scheme::Alibi,
+        Scheme::T5,
+        Scheme::None,
+    ];
+
+    pub fn id(self) -> &'static str {
+        self.def().names().id
+    }
+
+    pub fn from_id(id: &str) -> Option<Scheme> {
+        Scheme::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// The name inside a sentence: "with RoPE", "with sinusoidal".
+    pub fn short(self) -> &'static str {
+        self.def().names().short
+    }
+
+    pub fn label(self) -> &'static str {
+        self.def().names().label
+    }
+
+    /// One sentence: where the scheme enters the model.
+    pub fn entry(self) -> &'static str {
+        self.def().names().entry
+    }
+
+    /// Whether the scheme adds vectors to the embeddings (and so has a position × dimension
+    /// matrix).
+    pub fn is_absolute(self) -> bool {
+        self.def().is_absolute()
+    }
+
+    /// Whether the scheme uses the base slider.
+    pub fn uses_base(self) -> bool {
+        self.def().base_hint().is_some()
+    }
+}
+
+/// A scheme's names.
+pub struct Names {
+    /// The id in links and file names.
+    pub id: &'static str,
+    /// The name inside a sentence: "with RoPE", "with sinusoidal".
+    pub short: &'static str,
+    /// The name in menus, with where it comes from.
+    pub label: &'static str,
+    /// One sentence: where the scheme enters the model.
+    pub entry: &'static str,
+}
+
+/// A scheme's two tabs: "Position matrix" and "By distance".
+pub struct Views {
+    pub matrix: fn(ViewProps) -> Html,
+    pub distance: fn(ViewProps) -> Html,
+}
+
+/// A view component as a tab of a scheme: `view::<EncodingView>`.
+pub fn view<C: BaseComponent<Properties = ViewProps>>(props: ViewProps) -> Html {
+    html! { <C ..props /> }
+}
+
+/// What the attention demo's head gets for a sentence, or why the model cannot run.
+pub type Positions = Result<PositionInputs, String>;
 
 /// What a scheme is and does, for every part of the app that shows it.
 pub trait SchemeDef: Sync {
-    /// The id in links and file names.
-    fn id(&self) -> &'static str;
-    /// The name inside a sentence: "with RoPE", "with sinusoidal".
-    fn short(&self) -> &'static str;
-    /// The name in menus, with where it comes from.
-    fn label(&self) -> &'static str;
-    /// One sentence: where the scheme enters the model.
-    fn entry(&self) -> &'static str;
+    fn names(&self) -> Names;
     /// Whether the scheme adds vectors to the embeddings (a position × dimension matrix).
     fn is_absolute(&self) -> bool {
         false
@@ -51,14 +130,8 @@ pub trait SchemeDef: Sync {
     fn file_stem(&self, s: &Settings) -> String;
     /// Code that rebuilds the "Position matrix" view's matrix.
     fn snippet(&self, s: &Settings, library: Library) -> String;
-    /// What the attention demo's head gets for a sentence of `n` tokens at `width`, or why the
-    /// model cannot run.
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        n: usize,
-        width: usize,
-    ) -> Result<PositionInputs, String>;
+    /// What the attention demo's head gets for a sentence of `n` tokens at `width`.
+    fn attention_inputs(&self, s: &Settings, n: usize, width: usize) -> Positions;
     /// What switching position information on changes in the demo, in the scheme's terms.
     fn attention_switch_text(&self) -> &'static str;
     /// What the compare column is computed from.
@@ -69,10 +142,7 @@ pub trait SchemeDef: Sync {
     fn controls(&self, _s: &Settings, _cb: &Callback<Action>) -> Html {
         html! {}
     }
-    /// The "Position matrix" tab.
-    fn matrix_view(&self, props: ViewProps) -> Html;
-    /// The "By distance" tab.
-    fn distance_view(&self, props: ViewProps) -> Html;
+    fn views(&self) -> Views;
 }
 
 impl Scheme {

@@ -1,30 +1,23 @@
 //! No position information: the baseline the other schemes are measured against.
 
-use yew::Html;
-
-use super::SchemeDef;
+use super::{Names, Positions, SchemeDef, Views};
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
 use crate::snippets::Library;
 use crate::state::Settings;
-use crate::ui::app::ViewProps;
 use crate::ui::schemes::none_panel;
 
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "none"
-    }
-    fn short(&self) -> &'static str {
-        "none"
-    }
-    fn label(&self) -> &'static str {
-        "None"
-    }
-    fn entry(&self) -> &'static str {
-        "Nowhere: the model sees a bag of words (a decoder's causal mask alone still leaks some \
-         order)."
+    fn names(&self) -> Names {
+        Names {
+            id: "none",
+            short: "none",
+            label: "None",
+            entry: "Nowhere: the model sees a bag of words (a decoder's causal mask alone still leaks some \
+         order).",
+        }
     }
     fn trained_hint(&self) -> Option<&'static str> {
         None
@@ -38,12 +31,7 @@ impl SchemeDef for Def {
         "# No position scheme: there is no matrix to build.\nmatrix = None\n".into()
     }
 
-    fn attention_inputs(
-        &self,
-        _s: &Settings,
-        _n: usize,
-        _width: usize,
-    ) -> Result<PositionInputs, String> {
+    fn attention_inputs(&self, _s: &Settings, _n: usize, _width: usize) -> Positions {
         Ok(PositionInputs::default())
     }
 
@@ -60,11 +48,10 @@ impl SchemeDef for Def {
         "Nothing changes: there was no position information to begin with.".into()
     }
 
-    fn matrix_view(&self, _props: ViewProps) -> Html {
-        none_panel("matrix")
-    }
-
-    fn distance_view(&self, _props: ViewProps) -> Html {
-        none_panel("distance")
+    fn views(&self) -> Views {
+        Views {
+            matrix: |_| none_panel("matrix"),
+            distance: |_| none_panel("distance"),
+        }
     }
 }

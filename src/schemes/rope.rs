@@ -4,10 +4,11 @@
 
 use yew::{classes, html, Callback, Html};
 
-use super::SchemeDef;
+use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
+use crate::figures::schemes::rope_extrapolation;
 use crate::format::{file_number, plain};
 use crate::math::rope::{RopePairing, RopeScaling};
 use crate::snippets::{py, Lib, Library};
@@ -15,26 +16,21 @@ use crate::state::{
     Extension, Settings, BETA_FAST, BETA_SLOW, HIGH_FREQ, LOW_FREQ, MSCALE, MSCALE_ALL_DIM,
     ROPE_FACTOR, ROTARY_FRACTION,
 };
-use crate::ui::app::ViewProps;
 use crate::ui::controls::{Choice, NumberControl, Segmented};
-use crate::ui::schemes::{rope_extrapolation, RopeDistanceView, RopeTableView};
+use crate::ui::schemes::{RopeDistanceView, RopeTableView};
 use crate::ui::settings::{choice, numeric, RopeConfigBox};
 
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "rope"
-    }
-    fn short(&self) -> &'static str {
-        "RoPE"
-    }
-    fn label(&self) -> &'static str {
-        "RoPE rotary (RoFormer, LLaMA)"
-    }
-    fn entry(&self) -> &'static str {
-        "Rotates the queries and keys inside every attention layer, so the score of query m and \
-         key n depends on m − n; values and embeddings are untouched."
+    fn names(&self) -> Names {
+        Names {
+            id: "rope",
+            short: "RoPE",
+            label: "RoPE rotary (RoFormer, LLaMA)",
+            entry: "Rotates the queries and keys inside every attention layer, so the score of query m and \
+         key n depends on m − n; values and embeddings are untouched.",
+        }
     }
     fn base_hint(&self) -> Option<&'static str> {
         Some("θ: 10000, or 500000 in LLaMA 3")
@@ -59,12 +55,7 @@ impl SchemeDef for Def {
         code(s, &Lib::of(library))
     }
 
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        _n: usize,
-        width: usize,
-    ) -> Result<PositionInputs, String> {
+    fn attention_inputs(&self, s: &Settings, _n: usize, width: usize) -> Positions {
         let r = s.rope();
         Ok(PositionInputs::rotary(
             crate::math::rope::Rope::new(width, s.base, r.pairing, r.scaling)
@@ -151,24 +142,11 @@ impl SchemeDef for Def {
         }
     }
 
-    fn matrix_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <RopeTableView {settings} {on_action} /> }
-    }
-
-    fn distance_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <RopeDistanceView {settings} {on_action} /> }
+    fn views(&self) -> Views {
+        Views {
+            matrix: view::<RopeTableView>,
+            distance: view::<RopeDistanceView>,
+        }
     }
 }
 

@@ -3,35 +3,31 @@
 
 use yew::{html, Callback, Html};
 
-use super::SchemeDef;
+use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
 use crate::format::file_number;
+use crate::limit::PADDING_IDX;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::snippets::{py, Lib, Library};
 use crate::state::Settings;
-use crate::ui::app::ViewProps;
-use crate::ui::controls::Choice;
+use crate::ui::controls::{Choice, NumberControl, Toggle};
 use crate::ui::encoding::EncodingView;
 use crate::ui::offsets::OffsetsView;
-use crate::ui::settings::choice;
+use crate::ui::settings::{choice, numeric};
 
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "sinusoidal"
-    }
-    fn short(&self) -> &'static str {
-        "sinusoidal"
-    }
-    fn label(&self) -> &'static str {
-        "Sinusoidal (Transformer, 2017)"
-    }
-    fn entry(&self) -> &'static str {
-        "Added to the token embeddings once, before the first layer: every vector carries its \
-         absolute position."
+    fn names(&self) -> Names {
+        Names {
+            id: "sinusoidal",
+            short: "sinusoidal",
+            label: "Sinusoidal (Transformer, 2017)",
+            entry: "Added to the token embeddings once, before the first layer: every vector carries its \
+         absolute position.",
+        }
     }
     fn is_absolute(&self) -> bool {
         true
@@ -54,14 +50,10 @@ impl SchemeDef for Def {
         code(s, &Lib::of(library))
     }
 
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        n: usize,
-        width: usize,
-    ) -> Result<PositionInputs, String> {
-        let e = Sinusoidal::new(s.variant, width, s.base);
-        PositionInputs::added(n, width, |p| Ok(e.row(p)))
+    fn attention_inputs(&self, s: &Settings, n: usize, width: usize) -> Positions {
+        let e =
+            Sinusoidal::new(s.variant, width, s.base).with_padding_idx(s.sinusoidal().padding_idx);
+        PositionInputs::added(n, width, |p| Ok(e.token_row(p)))
     }
 
     fn attention_switch_text(&self) -> &'static str {
@@ -89,12 +81,34 @@ impl SchemeDef for Def {
     }
 
     fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
-        let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
-        let notes: Vec<String> = [encoding.odd_column_note(), encoding.divisor_note()]
-            .into_iter()
-            .flatten()
-            .collect();
+        let encoding = s.sinusoidal();
+        let notes: Vec<String> = [
+            encoding.odd_column_note(),
+            encoding.divisor_note(),
+            encoding.padding_note(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let padded = {
+            let cb = cb.clone();
+            Callback::from(move |on: bool| cb.emit(Action::SetPaddingIdx(on.then_some(1.0))))
+        };
+        let padding = (s.variant == Variant::T2t).then(|| {
+            html! {
+                <div class="control">
+                    <Toggle id="padding-idx-on" label="fairseq's padding_idx"
+                        checked={s.padding_idx.is_some()} on_change={padded} />
+                    if let Some(p) = s.padding_idx {
+                        <NumberControl id="padding-idx" limit={PADDING_IDX} value={p as f64}
+                            on_change={numeric(cb, |v| Action::SetPaddingIdx(Some(v)))}
+                            hint="1 in fairseq's dictionaries" />
+                    }
+                </div>
+            }
+        });
         html! {
+            <>
             <Choice
                 id="variant"
                 label="Formula variant"
@@ -107,27 +121,16 @@ impl SchemeDef for Def {
                 </p>
                 { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
             </Choice>
+            { padding }
+            </>
         }
     }
 
-    fn matrix_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <EncodingView {settings} {on_action} /> }
-    }
-
-    fn distance_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <OffsetsView {settings} {on_action} /> }
+    fn views(&self) -> Views {
+        Views {
+            matrix: view::<EncodingView>,
+            distance: view::<OffsetsView>,
+        }
     }
 }
 
@@ -166,12 +169,24 @@ fn code(s: &Settings, lib: &Lib) -> String {
             lib.zeros("length", "1")
         ),
     };
+    // fairseq numbers tokens from padding_idx + 1 (the t2t layout is fairseq's).
+    let (first, padding) = match s.sinusoidal().padding_idx {
+        Some(p) => (
+            format!(" + {}", p + 1),
+            format!(
+                "# fairseq's padding_idx = {p}: token i reads table row {p} + 1 + i, and row {p} is \
+                 zeros.\n# The same rows: SinusoidalPositionalEmbedding.get_embedding({p} + 1 + \
+                 length, d_model, padding_idx={p})[{p} + 1:] (fairseq fixes base 10000).\n"
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
         "d_model, length, base = {}, {}, {}  # variant: {}\n\
-         {note}\
+         {note}{padding}\
          i = {name}.arange({count}, {float})\n\
          omega = base ** (-({exponent}))\n\
-         pos = {name}.arange(length, {float})[:, None]\n\
+         pos = {name}.arange(length, {float})[:, None]{first}\n\
          {build}\
          matrix = pe  # length × d_model, as in the app's CSV\n",
         s.d_model,

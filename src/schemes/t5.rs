@@ -3,14 +3,13 @@
 
 use yew::{html, Callback, Html};
 
-use super::SchemeDef;
+use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
 use crate::format::group_thousands;
 use crate::snippets::Library;
 use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
-use crate::ui::app::ViewProps;
 use crate::ui::controls::{NumberControl, Toggle};
 use crate::ui::schemes::{T5DistanceView, T5MatrixView};
 use crate::ui::settings::numeric;
@@ -18,18 +17,14 @@ use crate::ui::settings::numeric;
 pub struct Def;
 
 impl SchemeDef for Def {
-    fn id(&self) -> &'static str {
-        "t5"
-    }
-    fn short(&self) -> &'static str {
-        "T5"
-    }
-    fn label(&self) -> &'static str {
-        "T5 relative buckets"
-    }
-    fn entry(&self) -> &'static str {
-        "Added to the attention scores in every layer: one learned scalar per bucket of relative \
-         distance (and per head)."
+    fn names(&self) -> Names {
+        Names {
+            id: "t5",
+            short: "T5",
+            label: "T5 relative buckets",
+            entry: "Added to the attention scores in every layer: one learned scalar per bucket of relative \
+         distance (and per head).",
+        }
     }
 
     fn file_stem(&self, s: &Settings) -> String {
@@ -47,12 +42,7 @@ impl SchemeDef for Def {
         code(s, library)
     }
 
-    fn attention_inputs(
-        &self,
-        s: &Settings,
-        n: usize,
-        _width: usize,
-    ) -> Result<PositionInputs, String> {
+    fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
         let t5 = s.t5_bias();
         Ok(PositionInputs::bias(n, |i, j| t5.at(j as i64 - i as i64)))
     }
@@ -95,24 +85,11 @@ impl SchemeDef for Def {
         }
     }
 
-    fn matrix_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <T5MatrixView {settings} {on_action} /> }
-    }
-
-    fn distance_view(
-        &self,
-        ViewProps {
-            settings,
-            on_action,
-        }: ViewProps,
-    ) -> Html {
-        html! { <T5DistanceView {settings} {on_action} /> }
+    fn views(&self) -> Views {
+        Views {
+            matrix: view::<T5MatrixView>,
+            distance: view::<T5DistanceView>,
+        }
     }
 }
 

@@ -173,9 +173,21 @@ pub const KEYS: [&str; 9] = [
 const SHARED_KEYS: [&str; 5] = ["base", "variant", "rope_pairing", "buckets", "max_distance"];
 
 impl TrainSettings {
-    /// Sets one value from text, clamping numbers into range. Returns a note when the value was
-    /// changed, or an error (and leaves the setting alone) when it cannot be read.
+    /// Sets one value from text, clamping numbers into range, then fits the width to the heads.
+    /// Returns a note when a value was changed, or an error (and leaves the setting alone) when
+    /// it cannot be read.
     pub fn apply(&mut self, key: &str, value: &str) -> Result<Option<String>, String> {
+        let note = self.apply_unfitted(key, value)?;
+        let fitted = self.fit_width();
+        Ok(match (note, fitted) {
+            (Some(a), Some(b)) => Some(format!("{a} {b}")),
+            (a, b) => a.or(b),
+        })
+    }
+
+    /// [`apply`](Self::apply) without fitting the width: a link sets the heads and the width
+    /// first and fits once.
+    pub fn apply_unfitted(&mut self, key: &str, value: &str) -> Result<Option<String>, String> {
         let number = |limit: Limit| -> Result<(f64, Option<String>), String> {
             let a = limit
                 .parse(value)
@@ -248,11 +260,7 @@ impl TrainSettings {
             }
             _ => return Err(format!("Ignored the unknown parameter “{}”.", short(key))),
         }
-        let fitted = self.fit_width();
-        Ok(match (note, fitted) {
-            (Some(a), Some(b)) => Some(format!("{a} {b}")),
-            (a, b) => a.or(b),
-        })
+        Ok(note)
     }
 
     /// Rounds d_model to a multiple of 2·heads (each head rotates whole pairs under RoPE and

@@ -13,13 +13,11 @@ use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
 use crate::export::matrix_csv;
-use crate::format::{group_thousands, plain};
+use crate::figures::addition::{addition, AdditionInputs};
+use crate::format::group_thousands;
 use crate::math::cost::add_vs_concat;
-use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
-use crate::math::matrix::Dense;
-use crate::math::sinusoidal::Sinusoidal;
-use crate::plot::colormap::{ColorScale, Palette};
-use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::math::embedding::SAMPLE_SENTENCE;
+use crate::plot::heatmap::HeatmapData;
 use crate::state::Settings;
 
 fn stem(s: &Settings, what: &str) -> String {
@@ -27,105 +25,10 @@ fn stem(s: &Settings, what: &str) -> String {
     format!("{}{scaled}", file_stem(s, what))
 }
 
-/// The sample sentence, cut to the sequence length.
-fn tokens(length: usize) -> Vec<&'static str> {
-    SAMPLE_SENTENCE.iter().take(length).copied().collect()
-}
-
-/// The two input matrices: E + PE (n × d) and [E | PE] (n × 2d).
-fn inputs(s: &Settings) -> (Dense, Dense) {
-    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let d = s.d_model;
-    let scale = if s.scale_embeddings {
-        (d as f64).sqrt()
-    } else {
-        1.0
-    };
-    let words = tokens(s.length);
-    let (mut sum, mut concat) = (Vec::new(), Vec::new());
-    for (p, w) in words.iter().enumerate() {
-        let emb: Vec<f64> = word_embedding(w, d).iter().map(|v| v * scale).collect();
-        let pe = e.row(p);
-        sum.extend(emb.iter().zip(&pe).map(|(a, b)| a + b));
-        concat.extend(&emb);
-        concat.extend(&pe);
-    }
-    let n = words.len();
-    (Dense::new(n, d, sum), Dense::new(n, 2 * d, concat))
-}
-
-fn heat(
-    matrix: Dense,
-    s: &Settings,
-    palette: Palette,
-    magnitude: f64,
-    concat: bool,
-) -> HeatmapData {
-    let names = tokens(s.length)
-        .iter()
-        .enumerate()
-        .map(|(p, w)| format!("{w} @{p}"))
-        .collect();
-    HeatmapData {
-        matrix: Rc::new(matrix),
-        x: Axis::indexed(
-            if concat {
-                "dimension: embedding (0 … d−1) then encoding (d … 2d−1)"
-            } else {
-                "dimension"
-            },
-            "dimension",
-        ),
-        y: Axis::named("token @ position", "token", names),
-        scale: ColorScale::symmetric(palette, magnitude),
-        colorbar_title: "value".into(),
-        caption: format!(
-            "{} · d_model {} · {} · base {}{}",
-            if concat {
-                "Concatenated [embedding | PE]"
-            } else {
-                "Embedding + PE"
-            },
-            s.d_model,
-            s.variant.id(),
-            plain(s.base),
-            if s.scale_embeddings {
-                " · embeddings × √d"
-            } else {
-                ""
-            }
-        ),
-        nouns: ("tokens".into(), "dimensions".into()),
-        rule: None,
-    }
-}
-
 #[function_component(AdditionView)]
 pub fn addition_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let key = (
-        s.variant,
-        s.d_model,
-        s.length.min(SAMPLE_SENTENCE.len()),
-        s.base.to_bits(),
-        s.scale_embeddings,
-        s.palette,
-    );
-    let both = {
-        let settings = s.clone();
-        use_memo(key, move |_| {
-            let (sum, concat) = inputs(&settings);
-            let magnitude = sum
-                .data
-                .iter()
-                .chain(&concat.data)
-                .fold(1e-9f64, |m, v| m.max(v.abs()));
-            (
-                Rc::new(heat(sum, &settings, settings.palette, magnitude, false)),
-                Rc::new(heat(concat, &settings, settings.palette, magnitude, true)),
-            )
-        })
-    };
+    let both = use_memo(AdditionInputs::of(s), addition);
     let sum_cell = use_state(|| None::<(usize, usize)>);
     let concat_cell = use_state(|| None::<(usize, usize)>);
     let csv = |data: Rc<HeatmapData>, name: String| -> CsvExport {

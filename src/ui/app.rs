@@ -25,7 +25,7 @@ use crate::state::{Settings, ThemeChoice, View};
 use crate::url::{self, Embed};
 
 /// What every view receives: the settings and a way to change them.
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct ViewProps {
     pub settings: Settings,
     pub on_action: Callback<Action>,

@@ -18,8 +18,8 @@ use crate::figures::attention::{
 };
 use crate::format::{plain, significant};
 use crate::math::attention::{match_words, parse_sentence, Relation, DEMO_MAX_WIDTH};
-use crate::math::scheme::Scheme;
 use crate::plot::heatmap::HeatmapData;
+use crate::schemes::Scheme;
 use crate::state::{Settings, View};
 /// Height of a small heatmap with `rows` rows.
 fn height(rows: usize) -> f64 {

@@ -50,6 +50,11 @@ pub fn use_theme() -> Theme {
 /// Produces (file name, CSV text) on demand, or a message saying why not.
 pub type CsvExport = Callback<(), Result<(String, String), String>>;
 
+/// An export of the CSV a figure writes when asked, saved as `<stem>.csv`.
+pub fn csv_export(stem: String, text: impl Fn() -> Result<String, String> + 'static) -> CsvExport {
+    Callback::from(move |_| text().map(|t| (format!("{stem}.csv"), t)))
+}
+
 /// A chart's size in CSS pixels and the device pixel ratio it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChartSize {

@@ -13,8 +13,8 @@ use crate::action::Action;
 use crate::export::file_stem;
 use crate::figures::compare::{column_charts, ColumnFrame, ColumnJob};
 use crate::format::{group_thousands, plain};
-use crate::math::scheme::Scheme;
 use crate::plot::lines::SERIES_COLORS;
+use crate::schemes::Scheme;
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]

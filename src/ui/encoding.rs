@@ -15,7 +15,7 @@ pub use crate::plot::heatmap::encoding_heatmap;
 #[function_component(EncodingView)]
 pub fn encoding_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
+    let encoding = s.sinusoidal();
     let data = use_memo((encoding, s.length, s.palette), |(e, length, palette)| {
         encoding_heatmap(*e, *length, *palette)
     });
@@ -47,7 +47,7 @@ pub fn encoding_view(props: &ViewProps) -> Html {
                        column is one wave running down the positions. {negative} is −1, {positive} \
                        is +1.") }
                 </p>
-                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::math::scheme::Scheme::Sinusoidal.entry() }</p>
+                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::schemes::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="panel-body">
                 <Heatmap

@@ -683,6 +683,9 @@ pub struct MatrixCardProps {
     pub file_stem: AttrValue,
     /// Height in CSS pixels.
     pub height: f64,
+    /// The CSV, when it is more than the cells shown (default: the cells).
+    #[prop_or_default]
+    pub csv: Option<CsvExport>,
 }
 
 /// A small heatmap with its own cursor, a visible value readout and a CSV of its cells.
@@ -693,7 +696,7 @@ pub fn matrix_card(props: &MatrixCardProps) -> Html {
         let cell = cell.clone();
         Callback::from(move |c| cell.set(c))
     };
-    let csv: CsvExport = {
+    let csv: CsvExport = props.csv.clone().unwrap_or_else(|| {
         let (data, stem) = (props.data.clone(), props.file_stem.clone());
         Callback::from(move |_| {
             let (x, y) = (&data.x, &data.y);
@@ -706,7 +709,7 @@ pub fn matrix_card(props: &MatrixCardProps) -> Html {
             .map(|text| (format!("{stem}.csv"), text))
             .map_err(|e| e.message())
         })
-    };
+    });
     html! {
         <Heatmap id={props.id.clone()} data={props.data.clone()}
             description={props.description.clone()} file_stem={props.file_stem.clone()}

@@ -16,6 +16,7 @@ pub mod norms;
 pub mod offsets;
 pub mod phone;
 pub mod quiz;
+pub mod rope_check;
 pub mod rotations;
 pub mod schemes;
 pub mod settings;
@@ -32,7 +33,7 @@ pub fn file_stem(s: &Settings, what: &str) -> String {
 
 /// The same for the views that always show the sinusoidal encoding, whatever the scheme.
 pub fn sinusoidal_stem(s: &Settings, what: &str) -> String {
-    crate::export::file_stem(s, crate::math::scheme::Scheme::Sinusoidal, what)
+    crate::export::file_stem(s, crate::schemes::Scheme::Sinusoidal, what)
 }
 
 /// Mounts the app on the page's body.

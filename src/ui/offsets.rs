@@ -13,154 +13,15 @@ use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use crate::action::Action;
-use crate::export::{matrix_csv, table_csv};
+use crate::export::matrix_csv;
+use crate::figures::offsets::{closed_value, offset_chart, offsets_csv, OffsetInputs};
 use crate::format::{plain, significant};
 use crate::math::chunked::Sequence;
-use crate::math::offsets::{
-    anchor_curves, closed_form, dot, norm, offset_curves_from, ClosedForm, OffsetCurves,
-    PairStructure, SimilarityMatrix, SimilarityTable,
-};
+use crate::math::offsets::{dot, norm, ClosedForm, SimilarityMatrix, SimilarityTable};
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::plot::lines::{LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS};
 use crate::state::{Limit, OffsetSeries, Settings, BASE, MAX_ANCHORS, MAX_BASES};
-
-/// Measured dot products drawn per anchor.
-const SAMPLES: usize = 48;
-
-/// Largest amount of work (positions × pairs × series) a CSV export of the curves may take.
-const MAX_CSV_WORK: usize = 400_000_000;
-
-/// The chart data and the numbers beside it, for one set of settings.
-struct OffsetChart {
-    /// What it was computed for (a large computation may still be catching up with the
-    /// sliders): the encoding and the length.
-    encoding: Sinusoidal,
-    length: usize,
-    data: Rc<LineChartData>,
-    curves: OffsetCurves,
-    /// The closed form under each compared base (Bases mode).
-    bases: Vec<(f64, Vec<f64>)>,
-}
-
-/// The chart from the closed forms: the encoding's own first, then one per compared base.
-fn offset_chart(s: &Settings, forms: &[Rc<ClosedForm>]) -> OffsetChart {
-    let form = &forms[0];
-    let (encoding, length) = (form.encoding, form.length);
-    let anchors: Vec<usize> = s.anchors().iter().map(|&p| p.min(length - 1)).collect();
-    let curves = offset_curves_from(form, &anchors, SAMPLES);
-    let l = length as f64 - 1.0;
-    let norm_by = |pairs: usize| {
-        if s.normalised {
-            pairs.max(1) as f64
-        } else {
-            1.0
-        }
-    };
-    let mut series = Vec::new();
-    let mut bases = Vec::new();
-    match s.offset_series {
-        OffsetSeries::Anchors => {
-            let n = norm_by(curves.pair_count);
-            series.push(Series {
-                width: 1.3,
-                ..Series::line(
-                    if s.normalised {
-                        "Σᵢ cos(k·ωᵢ) / n (closed form)"
-                    } else {
-                        "Σᵢ cos(k·ωᵢ) (closed form)"
-                    },
-                    SERIES_COLORS[6],
-                    Points::Uniform {
-                        x0: -l,
-                        dx: 1.0,
-                        ys: curves.closed.iter().map(|v| v / n).collect(),
-                    },
-                )
-            });
-            for (a, (&p, measured)) in curves.anchors.iter().zip(&curves.measured).enumerate() {
-                series.push(Series {
-                    name: format!("PE({p})·PE({p}+k), measured"),
-                    color: SERIES_COLORS[a % 6],
-                    stroke: Stroke::None,
-                    width: 1.0,
-                    marker: Marker::SHAPES[a % 4],
-                    points: Points::Pairs(
-                        measured
-                            .iter()
-                            .map(|m| {
-                                let v = if s.normalised { m.cosine } else { m.dot };
-                                (m.offset as f64, v)
-                            })
-                            .collect(),
-                    ),
-                });
-            }
-        }
-        OffsetSeries::Bases => {
-            let strokes = [Stroke::Solid, Stroke::Dashed, Stroke::Dotted];
-            for (i, form) in forms.iter().skip(1).enumerate() {
-                let b = form.encoding.base;
-                let c = offset_curves_from(form, &[], 2);
-                let n = norm_by(c.pair_count);
-                let ys: Vec<f64> = c.closed.iter().map(|v| v / n).collect();
-                series.push(Series {
-                    stroke: strokes[i % 3],
-                    ..Series::line(
-                        format!("base {}", plain(b)),
-                        SERIES_COLORS[i % 6],
-                        Points::Uniform {
-                            x0: -l,
-                            dx: 1.0,
-                            ys: ys.clone(),
-                        },
-                    )
-                });
-                bases.push((b, ys));
-            }
-        }
-    }
-    let (lo, hi) = series
-        .iter()
-        .flat_map(|s| match &s.points {
-            Points::Uniform { ys, .. } => ys.clone(),
-            Points::Pairs(p) => p.iter().map(|(_, y)| *y).collect(),
-        })
-        .filter(|v| v.is_finite())
-        .fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let pad = (hi - lo).max(1e-9) * 0.06;
-    let what = if s.normalised {
-        "cosine similarity"
-    } else {
-        "dot product"
-    };
-    let data = LineChartData {
-        series,
-        x: LineAxis::linear("offset k", -l, l),
-        y: LineAxis::linear(format!("PE(p)·PE(p+k), {what}"), lo - pad, hi + pad),
-        caption: format!(
-            "{} by offset · {} · d_model {} · length {} · base {}",
-            if s.normalised {
-                "Cosine similarity"
-            } else {
-                "Dot product"
-            },
-            encoding.variant.id(),
-            encoding.d_model,
-            length,
-            plain(encoding.base)
-        ),
-        guides: Vec::new(),
-    };
-    OffsetChart {
-        encoding,
-        length,
-        data: Rc::new(data),
-        curves,
-        bases,
-    }
-}
 
 #[function_component(OffsetsView)]
 pub fn offsets_view(props: &ViewProps) -> Html {
@@ -208,30 +69,21 @@ struct BodyProps {
 #[function_component(OffsetsBody)]
 fn offsets_body(props: &BodyProps) -> Html {
     let s = &props.settings;
-    let key = (
-        s.variant,
-        s.d_model,
-        s.length,
-        s.base.to_bits(),
-        s.anchors(),
-        s.normalised,
-        s.offset_series,
-        s.bases.iter().map(|b| b.to_bits()).collect::<Vec<_>>(),
-    );
     let computed = props.computed.clone();
     let forms = &computed.1;
-    let settings = s.clone();
-    let chart = use_memo((computed.clone(), key), move |(computed, _)| {
-        offset_chart(&settings, &computed.1)
-    });
+    let chart = use_memo(
+        (computed.clone(), OffsetInputs::of(s)),
+        move |(computed, inputs)| offset_chart(inputs, &computed.1),
+    );
     let cursor = use_state(|| None::<f64>);
     let on_x = {
         let cursor = cursor.clone();
         Callback::from(move |x| cursor.set(x))
     };
     let csv: CsvExport = {
-        let (settings, chart) = (s.clone(), chart.clone());
-        Callback::from(move |_| offsets_csv(&settings, &chart))
+        let (inputs, chart) = (OffsetInputs::of(s), chart.clone());
+        let name = format!("{}.csv", file_stem(s, "offsets"));
+        Callback::from(move |_| offsets_csv(&inputs, &chart).map(|text| (name.clone(), text)))
     };
 
     let on_action = props.on_action.clone();
@@ -285,7 +137,7 @@ fn offsets_body(props: &BodyProps) -> Html {
                        dot product does not depend on where p is, only on the offset k: every \
                        anchor's measured points fall on the same curve, Σᵢ cos(k·ωᵢ)." }
                 </p>
-                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::math::scheme::Scheme::Sinusoidal.entry() }</p>
+                <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::schemes::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="view-controls">
                 <Segmented name="offset-series" legend="Compare"
@@ -359,78 +211,6 @@ fn offsets_body(props: &BodyProps) -> Html {
             </div>
             <SimilaritySection settings={s.clone()} form={Shared::new(forms[0].clone())} />
         </section>
-    }
-}
-
-/// The CSV of the offset chart: `offset`, then one column per series.
-fn offsets_csv(s: &Settings, chart: &OffsetChart) -> Result<(String, String), String> {
-    // Everything from what the chart was computed for, so the file matches the chart.
-    let (encoding, length) = (chart.encoding, chart.length);
-    let l = length as i64 - 1;
-    let name = format!("{}.csv", file_stem(s, "offsets"));
-    match s.offset_series {
-        OffsetSeries::Anchors => {
-            let anchors = &chart.curves.anchors;
-            let work = length * chart.curves.pair_count.max(1) * anchors.len().max(1);
-            if work > MAX_CSV_WORK {
-                return Err(format!(
-                    "Exporting every offset for {} anchors at this size means about {} \
-                     multiply-adds; make length or d_model smaller.",
-                    anchors.len(),
-                    crate::format::large(work as f64)
-                ));
-            }
-            let curves = anchor_curves(&encoding, length, anchors);
-            let structure = PairStructure::of(&encoding);
-            let norm_at = |q: usize| structure.norm_squared(q).sqrt();
-            let mut header = vec!["offset".to_string()];
-            header.extend(anchors.iter().map(|p| format!("anchor_{p}")));
-            header.push("closed_form".into());
-            let n = chart.curves.pair_count.max(1) as f64;
-            let rows = (-l..=l).map(|k| {
-                let i = (k + l) as usize;
-                let mut row = vec![k as f64];
-                for (a, &p) in anchors.iter().enumerate() {
-                    let v = curves[a][i];
-                    let q = p as i64 + k;
-                    row.push(if s.normalised && (0..=l).contains(&q) {
-                        v / (norm_at(p) * norm_at(q as usize))
-                    } else {
-                        v
-                    });
-                }
-                let c = chart.curves.closed[i];
-                row.push(if s.normalised { c / n } else { c });
-                row
-            });
-            Ok((name, table_csv(&header, rows)))
-        }
-        OffsetSeries::Bases => {
-            let mut header = vec!["offset".to_string()];
-            header.extend(
-                chart
-                    .bases
-                    .iter()
-                    .map(|(b, _)| format!("base_{}", plain(*b))),
-            );
-            let rows = (-l..=l).map(|k| {
-                let i = (k + l) as usize;
-                let mut row = vec![k as f64];
-                row.extend(chart.bases.iter().map(|(_, ys)| ys[i]));
-                row
-            });
-            Ok((name, table_csv(&header, rows)))
-        }
-    }
-}
-
-/// The closed form at offset k, divided by the number of complete pairs when normalised.
-fn closed_value(e: &Sinusoidal, k: i64, normalised: bool) -> f64 {
-    let v = closed_form(e, k);
-    if normalised {
-        v / PairStructure::of(e).pairs.len().max(1) as f64
-    } else {
-        v
     }
 }
 

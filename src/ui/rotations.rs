@@ -9,23 +9,20 @@ use web_sys::{HtmlCanvasElement, PointerEvent};
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::{count_draw, mark_plot, use_chart_size, use_theme, ChartTools, CsvExport};
+use super::chart::{
+    count_draw, csv_export, mark_plot, use_chart_size, use_theme, ChartTools, CsvExport,
+};
 use super::controls::{NumberControl, Segmented};
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
-use crate::export::table_csv;
-use crate::format::{plain, significant};
-use crate::math::rotation::{
-    apply, check, dial_subset, pair_error, pairs, rotation, Pair, Pairing,
-};
+use crate::figures::rotations::{dials, rotation_csv, values, RotationInputs};
+use crate::format::significant;
+use crate::math::rotation::{apply, check, pairs, rotation, Pair, Pairing};
 use crate::math::sinusoidal::{Sinusoidal, Variant};
-use crate::plot::dials::{dial_at, draw, height_for, Dial, DialsData};
+use crate::plot::dials::{dial_at, draw, height_for};
 use crate::plot::frame::Theme;
 use crate::state::Settings;
-
-/// Dials drawn at most (a spread from fastest to slowest when there are more pairs).
-const MAX_DIALS: usize = 12;
 
 fn stem(s: &Settings) -> String {
     format!(
@@ -35,56 +32,6 @@ fn stem(s: &Settings) -> String {
         s.position,
         s.offset
     )
-}
-
-fn values(e: &Sinusoidal, pair: Pair, position: usize) -> [f64; 2] {
-    let p = position as f64;
-    [
-        e.column(pair.first).value(p),
-        e.column(pair.second).value(p),
-    ]
-}
-
-/// The dials for the current settings, and which pair index each shows.
-fn dials(s: &Settings, all: &[Pair], selected: usize) -> (DialsData, Vec<usize>) {
-    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let mut shown = dial_subset(all.len(), MAX_DIALS);
-    if selected < all.len() && !shown.contains(&selected) {
-        shown.push(selected);
-        shown.sort_unstable();
-    }
-    let (p, k) = (s.position, s.offset as i64);
-    let dials = shown
-        .iter()
-        .map(|&i| {
-            let pair = all[i];
-            let here = values(&e, pair, p);
-            Dial {
-                title: format!("pair {i}: cols {}, {}", pair.first, pair.second),
-                subtitle: format!(
-                    "ω = {} · θ = pω = {}",
-                    significant(pair.omega, 3),
-                    significant(p as f64 * pair.omega, 3)
-                ),
-                here,
-                predicted: apply(rotation(pair.omega, k), here),
-                there: values(&e, pair, p + s.offset),
-            }
-        })
-        .collect();
-    let data = DialsData {
-        dials,
-        caption: format!(
-            "Pairs at p = {p} and p + k = {} · {} · {} · d_model {} · base {}",
-            p + s.offset,
-            s.variant.id(),
-            s.pairing.label(),
-            s.d_model,
-            plain(s.base)
-        ),
-        selected: shown.iter().position(|&i| i == selected),
-    };
-    (data, shown)
 }
 
 #[function_component(RotationsView)]
@@ -144,48 +91,9 @@ pub fn rotations_view(props: &ViewProps) -> Html {
     };
 
     let result = check(&e, s.pairing, s.position, s.offset as i64);
-    let csv: CsvExport = {
-        let settings = s.clone();
-        Callback::from(move |_| {
-            let e = Sinusoidal::new(settings.variant, settings.d_model, settings.base);
-            let (p, k) = (settings.position, settings.offset);
-            let header = [
-                "pair",
-                "first_col",
-                "second_col",
-                "omega",
-                "first_at_p",
-                "second_at_p",
-                "first_rotated",
-                "second_rotated",
-                "first_at_p_plus_k",
-                "second_at_p_plus_k",
-                "error",
-            ]
-            .map(String::from);
-            let rows = pairs(&e, settings.pairing)
-                .into_iter()
-                .enumerate()
-                .map(|(i, pair)| {
-                    let here = values(&e, pair, p);
-                    let moved = apply(rotation(pair.omega, k as i64), here);
-                    let there = values(&e, pair, p + k);
-                    vec![
-                        i as f64,
-                        pair.first as f64,
-                        pair.second as f64,
-                        pair.omega,
-                        here[0],
-                        here[1],
-                        moved[0],
-                        moved[1],
-                        there[0],
-                        there[1],
-                        pair_error(&e, pair, p, k as i64),
-                    ]
-                });
-            Ok((format!("{}.csv", stem(&settings)), table_csv(&header, rows)))
-        })
+    let csv = {
+        let inputs = RotationInputs::of(s);
+        csv_export(stem(s), move || Ok(rotation_csv(&inputs)))
     };
 
     html! {
@@ -339,7 +247,11 @@ fn dials_chart(props: &DialsProps) -> Html {
     let canvas = use_node_ref();
     let size = use_chart_size(container.clone());
     let theme = use_theme();
-    let (data, shown) = dials(&props.settings, &props.pairs, props.selected);
+    let (data, shown) = dials(
+        &RotationInputs::of(&props.settings),
+        &props.pairs,
+        props.selected,
+    );
     // The same width for the height, the drawing and the hit test.
     let height = height_for(size.width, data.dials.len());
     {

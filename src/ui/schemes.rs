@@ -6,53 +6,38 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::app::ViewProps;
-use super::chart::{use_chunked, CsvExport, Shared};
+use super::chart::{csv_export, use_chunked, Shared};
 use super::code::CodePanel;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::rope_check::RopeCheck;
 use crate::action::Action;
-use crate::export::table_csv;
+use crate::figures::rope::cache_csv;
+use crate::figures::schemes::*;
 use crate::format::{group_thousands, plain, significant};
-use crate::math::alibi::{bias_at_offset, steepest};
+use crate::math::alibi::steepest;
 use crate::math::chunked::Sequence;
 use crate::math::learned::{LearnedMatrix, INIT_STD};
-use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing, RopeScaling};
-use crate::math::scheme::Scheme;
-use crate::math::toeplitz::Toeplitz;
-use crate::plot::colormap::{ColorScale, Palette};
+use crate::math::rope::RopePairing;
+use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::plot::lines::{
-    Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
-};
-use crate::state::{Extension, Settings};
+use crate::schemes::Scheme;
+use crate::state::Extension;
 
 /// The "Position matrix" tab: each scheme's own matrix.
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &ViewProps) -> Html {
-    let (settings, on_action) = (props.settings.clone(), props.on_action.clone());
-    let code = html! { <CodePanel settings={settings.clone()} /> };
-    if settings.scheme == Scheme::None {
-        return settings.scheme.def().matrix_view(ViewProps {
-            settings,
-            on_action,
-        });
-    }
-    let view = settings.scheme.def().matrix_view(ViewProps {
-        settings,
-        on_action,
-    });
-    html! { <>{ view }{ code }</> }
+    let s = &props.settings;
+    // "None" has no matrix, so no code rebuilds it.
+    let code = (s.scheme != Scheme::None).then(|| html! { <CodePanel settings={s.clone()} /> });
+    html! { <>{ (s.scheme.def().views().matrix)(props.clone()) }{ code }</> }
 }
 
 /// The "By distance" tab: how each scheme treats the distance between two positions.
 #[function_component(DistanceView)]
 pub fn distance_view(props: &ViewProps) -> Html {
-    let (settings, on_action) = (props.settings.clone(), props.on_action.clone());
-    settings.scheme.def().distance_view(ViewProps {
-        settings,
-        on_action,
-    })
+    (props.settings.scheme.def().views().distance)(props.clone())
 }
 
 /// A panel with a title, a lead paragraph, the scheme's entry point, and content.
@@ -87,15 +72,6 @@ pub(crate) fn none_panel(what: &str) -> Html {
             </div>
         },
     )
-}
-
-fn trained_rule(s: &Settings) -> Option<(usize, String)> {
-    (s.trained_length < s.length).then(|| {
-        (
-            s.trained_length,
-            format!("trained length {}", s.trained_length),
-        )
-    })
 }
 
 // ----- learned -----
@@ -166,11 +142,7 @@ pub(crate) fn learned_matrix_view(props: &ViewProps) -> Html {
 #[function_component(LearnedDistanceView)]
 pub(crate) fn learned_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let key = (s.learned(), s.length, s.anchors());
-    let data = {
-        let settings = s.clone();
-        use_memo(key, move |_| learned_distance(&settings))
-    };
+    let data = use_memo(LearnedDistanceInputs::of(s), learned_distance);
     panel(
         "learned-distance",
         "Learned positions by distance",
@@ -184,65 +156,6 @@ pub(crate) fn learned_distance_view(props: &ViewProps) -> Html {
                 file_stem={file_stem(s, "learned_distance")} />
         },
     )
-}
-
-fn learned_distance(s: &Settings) -> LineChartData {
-    let table = s.learned();
-    let length = s.length.min(table.max_len).max(1);
-    let last = length as i64 - 1;
-    let stride = (2 * length).div_ceil(400).max(1) as i64;
-    let series = s
-        .anchors()
-        .iter()
-        .filter(|&&p| p < length)
-        .enumerate()
-        .map(|(a, &p)| {
-            let row = table.row(p).unwrap_or_default();
-            let points = (-(p as i64)..=(last - p as i64))
-                .filter(|k| k % stride == 0)
-                .map(|k| {
-                    let other = table.row((p as i64 + k) as usize).unwrap_or_default();
-                    (k as f64, row.iter().zip(&other).map(|(x, y)| x * y).sum())
-                })
-                .collect();
-            Series {
-                marker: if stride == 1 && length < 120 {
-                    Marker::SHAPES[a % 4]
-                } else {
-                    Marker::None
-                },
-                ..Series::line(
-                    format!("P({p})·P({p}+k)"),
-                    SERIES_COLORS[a % 6],
-                    Points::Pairs(points),
-                )
-            }
-        })
-        .collect::<Vec<_>>();
-    let top = (s.d_model as f64) * INIT_STD * INIT_STD * 1.6;
-    LineChartData {
-        series,
-        x: LineAxis::linear("offset k", -(last as f64), last as f64),
-        y: LineAxis::linear("P(p)·P(p+k)", -top * 0.5, top),
-        caption: format!(
-            "Learned table (untrained) · dot products by offset · max_len {} · d_model {}{}",
-            table.max_len,
-            s.d_model,
-            if stride > 1 {
-                format!(" · every {stride}th offset")
-            } else {
-                String::new()
-            }
-        ),
-        guides: vec![Guide {
-            value: s.d_model as f64 * INIT_STD * INIT_STD,
-            label: format!(
-                "expected |P(p)|² = d·0.02² = {}",
-                significant(s.d_model as f64 * 4e-4, 3)
-            ),
-            vertical: false,
-        }],
-    }
 }
 
 // ----- RoPE -----
@@ -284,6 +197,13 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
             repeat the same frequency"
         }
     };
+    // The CSV holds the cos and the sin cache as the libraries build them.
+    let cache = {
+        let (rope, length) = (s.rope(), s.length);
+        csv_export(file_stem(s, "rope_cos_sin"), move || {
+            cache_csv(&rope, length).map_err(|e| e.message())
+        })
+    };
     panel(
         "rope",
         "RoPE: rotation angles",
@@ -295,7 +215,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
             <>
                 <MatrixCard id="rope-heatmap" data={Shared::new(data)}
                     description="Heatmap of cos(m·θ) for every position m and dimension: the rotation RoPE applies to queries and keys."
-                    file_stem={file_stem(s, "rope_cos")} height={460.0} />
+                    file_stem={file_stem(s, "rope_cos")} height={460.0} csv={Some(cache)} />
                 <div class="explain">
                     <p>{ format!("With the {} pairing, {layout}. The two pairings are the same \
                         rotation applied to dimensions in a different order (the permutation \
@@ -303,73 +223,16 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                         loaded with the other.", s.rope_pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
+                <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
     )
-}
-
-/// Which rotation angles are new to a model trained on `trained` positions, at `length`.
-pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String {
-    let pairs = rope.pair_count();
-    let unseen = rope.unseen_pairs(length, trained);
-    let seen = rope.seen_length(trained);
-    let t = group_thousands(trained as u64);
-    let now = if length as f64 > seen {
-        format!(
-            "At length {}, {unseen} of the {pairs} pairs turn further than they ever did in \
-             training: the model meets rotation angles it has never seen.",
-            group_thousands(length as u64)
-        )
-    } else {
-        format!(
-            "At length {} every angle is one the model saw in training.",
-            group_thousands(length as u64)
-        )
-    };
-    let reach = if seen.is_infinite() {
-        format!("Every pair completed a full turn within {t} positions, so no length is new.")
-    } else if rope.scaling == RopeScaling::None {
-        format!(
-            "Trained on {t} positions, {} of the {pairs} pairs never completed a turn; past {t} \
-             they go further. Position interpolation and NTK-aware scaling (in the settings) slow \
-             them down.",
-            rope.unseen_pairs(usize::MAX, trained)
-        )
-    } else {
-        format!(
-            "With {} ×{}, angles stay inside the trained range up to length {}.",
-            match rope.scaling {
-                RopeScaling::Interpolation(_) => "position interpolation",
-                _ => "NTK-aware scaling",
-            },
-            plain(rope.scaling.factor()),
-            group_thousands(seen as u64)
-        )
-    };
-    format!("{now} {reach}")
 }
 
 const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
     m − n. Here, the score of q = k = (1, …, 1) against the distance, the mean over random \
     vectors, and RoFormer's bound on the score's magnitude, a bound that itself decays with \
     distance.";
-
-/// The T5 view's lead: where the staircase goes flat, computed for the current buckets.
-fn t5_lead(s: &Settings) -> String {
-    let flat = s.t5.saturation_distance();
-    format!(
-        "The bucket of each relative position key − query: a staircase with single steps near \
-         zero and ever wider steps further out, flat from distance {} on ({} buckets, {}): every \
-         distance from there shares the last bucket, whatever max_distance says.",
-        crate::format::group_thousands(flat as u64),
-        s.t5.num_buckets,
-        if s.t5.bidirectional {
-            "bidirectional"
-        } else {
-            "causal"
-        }
-    )
-}
 
 #[function_component(RopeDistanceView)]
 pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
@@ -394,16 +257,9 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
             html! { <p class="muted" role="status">{ format!("Computing the score at {} distances…", plain(s.length as f64)) }</p> },
         );
     };
-    let csv: CsvExport = {
-        let (rows, name) = (csv_rows, file_stem(s, "rope_distance"));
-        Callback::from(move |_| {
-            let header = ["distance", "ones_score", "random_mean"].map(String::from);
-            Ok((
-                format!("{name}.csv"),
-                table_csv(&header, rows.iter().cloned()),
-            ))
-        })
-    };
+    let csv = csv_export(file_stem(s, "rope_distance"), move || {
+        Ok(rope_distance_csv(&csv_rows))
+    });
     let permuted = check_permutation(s);
     let method = if s.extension == Extension::None {
         "no extension".to_string()
@@ -414,9 +270,9 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         (s.rope(), s.trained_length, method.clone()),
         |(rope, trained, method)| crate::figures::rope::pair_frequencies(rope, *trained, method),
     );
-    let pairs_csv: CsvExport = {
-        let (pairs, name) = (pairs.clone(), file_stem(s, "rope_pairs"));
-        Callback::from(move |_| Ok((format!("{name}.csv"), pairs.csv.clone())))
+    let pairs_csv = {
+        let pairs = pairs.clone();
+        csv_export(file_stem(s, "rope_pairs"), move || Ok(pairs.csv.clone()))
     };
     panel(
         "rope-distance",
@@ -443,242 +299,27 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
                     description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
                     file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />
                 <p class="explain" id="rope-pairs-summary">{ pairs.summary.clone() }</p>
+                <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
     )
 }
 
-/// Measures, live, that a RoPE score depends on m − n only: random q and k at distance Δ, with
-/// both positions moved to 0, L/4, L/2 and L − 1 − Δ.
-fn shift_check(s: &Settings) -> String {
-    let rope = s.rope();
-    let mut rng = crate::math::rng::SplitMix64::new(11);
-    let q: Vec<f64> = (0..s.d_model).map(|_| rng.next_normal()).collect();
-    let k: Vec<f64> = (0..s.d_model).map(|_| rng.next_normal()).collect();
-    let l = s.length;
-    let mut worst = 0.0f64;
-    let mut checked = 0;
-    for delta in [0, 1, 7, l / 3, l.saturating_sub(1)] {
-        let reference = rope.score(&q, delta as f64, &k, 0.0);
-        for n in [l / 4, l / 2, l.saturating_sub(1 + delta)] {
-            let v = rope.score(&q, (n + delta) as f64, &k, n as f64);
-            worst = worst.max((v - reference).abs());
-            checked += 1;
-        }
-    }
-    format!(
-        "Measured: for random q and k, moving both positions together changes the score by at \
-         most {} over {checked} shifts.",
-        significant(worst, 2)
-    )
-}
-
-/// The permutation check of the two pairings, as a sentence with the number.
-fn check_permutation(s: &Settings) -> String {
-    let d = s.d_model;
-    let half = crate::math::rope::Rope::new(d, s.base, RopePairing::RotateHalf, s.rope().scaling);
-    let adjacent = crate::math::rope::Rope::new(d, s.base, RopePairing::Adjacent, s.rope().scaling);
-    let p = half_from_adjacent(d);
-    let mut rng = crate::math::rng::SplitMix64::new(7);
-    let x: Vec<f64> = (0..d).map(|_| rng.next_normal()).collect();
-    let permuted: Vec<f64> = p.iter().map(|&i| x[i]).collect();
-    let m = (s.length - 1) as f64;
-    let a = half.rotate(&permuted, m);
-    let b = adjacent.rotate(&x, m);
-    let gap = p
-        .iter()
-        .enumerate()
-        .map(|(j, &i)| (a[j] - b[i]).abs())
-        .fold(0.0, f64::max);
-    let within = if gap == 0.0 {
-        "exactly".to_string()
-    } else {
-        format!("to within {}", significant(gap, 2))
-    };
-    format!(
-        "The two pairings differ only by the order of dimensions: rotating a random vector at \
-         position {m} with rotate-half after permuting it by [0::2] ++ [1::2] matches the \
-         adjacent rotation permuted the same way {within}."
-    )
-}
-
-/// What the RoPE distance chart is computed from (its memo key).
-#[derive(Clone, PartialEq)]
-struct RopeDistanceInputs {
-    rope: Rope,
-    /// The same RoPE without its extension method, when it has one.
-    plain: Option<Rope>,
-    d_model: usize,
-    length: usize,
-    trained_length: usize,
-    /// The method and its factor, for the caption.
-    method: String,
-}
-
-impl RopeDistanceInputs {
-    fn of(s: &Settings) -> Self {
-        RopeDistanceInputs {
-            rope: s.rope(),
-            plain: (s.extension != Extension::None).then(|| {
-                Rope::new(s.d_model, s.base, s.rope_pairing, Default::default())
-                    .with_rotary_fraction(s.rotary_fraction)
-            }),
-            d_model: s.d_model,
-            length: s.length,
-            trained_length: s.trained_length,
-            method: match s.extension {
-                Extension::None => String::new(),
-                e => format!(" · {} ×{}", e.label(), plain(s.rope_factor)),
-            },
-        }
-    }
-}
-
-/// The chart and CSV rows of RoPE's score by distance, from the curves of the settings' RoPE
-/// and, with an extension, of the same RoPE without it.
-fn rope_distance(
-    s: &RopeDistanceInputs,
-    all: &[RopeCurves],
-) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
-    let rope = s.rope;
-    let curves = &all[0];
-    let mut series = vec![
-        Series {
-            width: 2.0,
-            ..Series::line(
-                "q = k = 1: Σ 2cos(Δθᵢ)",
-                SERIES_COLORS[0],
-                Points::Uniform {
-                    x0: 0.0,
-                    dx: 1.0,
-                    ys: curves.ones.clone(),
-                },
-            )
-        },
-        Series {
-            stroke: Stroke::Dashed,
-            ..Series::line(
-                format!("mean over {} random q = k", curves.samples),
-                SERIES_COLORS[1],
-                Points::Uniform {
-                    x0: 0.0,
-                    dx: 1.0,
-                    ys: curves.random.clone(),
-                },
-            )
-        },
-        Series {
-            stroke: Stroke::Dotted,
-            width: 2.2,
-            ..Series::line(
-                "decay bound (RoFormer)",
-                SERIES_COLORS[2],
-                Points::Pairs(curves.decay.clone()),
-            )
-        },
-    ];
-    if let Some(without) = all.get(1) {
-        series.push(Series {
-            stroke: Stroke::Dashed,
-            width: 1.2,
-            ..Series::line(
-                "q = k = 1 without extension",
-                SERIES_COLORS[6],
-                Points::Uniform {
-                    x0: 0.0,
-                    dx: 1.0,
-                    ys: without.ones.clone(),
-                },
-            )
-        });
-    }
-    let (lo, hi) = series
-        .iter()
-        .flat_map(|s| match &s.points {
-            Points::Uniform { ys, .. } => ys.clone(),
-            Points::Pairs(p) => p.iter().map(|q| q.1).collect(),
-        })
-        .fold((0.0f64, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
-    let rows = Rc::new(
-        (0..s.length)
-            .map(|d| vec![d as f64, curves.ones[d], curves.random[d]])
-            .collect(),
-    );
-    let data = LineChartData {
-        series,
-        x: LineAxis::linear("distance m − n", 0.0, (s.length - 1).max(1) as f64),
-        y: LineAxis::linear("score q·k after rotation", lo - (hi - lo) * 0.05, hi * 1.05),
-        caption: format!(
-            "RoPE score by distance · d_model {} · θ base {}{}",
-            s.d_model,
-            plain(rope.base),
-            s.method
-        ),
-        guides: (s.trained_length < s.length)
-            .then(|| Guide {
-                value: s.trained_length as f64,
-                label: format!("trained length {}", s.trained_length),
-                vertical: true,
-            })
-            .into_iter()
-            .collect(),
-    };
-    (Rc::new(data), rows)
-}
-
 // ----- ALiBi -----
-
-fn alibi_matrix(s: &Settings, slope: f64, head: usize, palette: Palette) -> HeatmapData {
-    let length = s.length;
-    HeatmapData {
-        matrix: Rc::new(Toeplitz::new(length, |k| bias_at_offset(slope, k, true))),
-        x: Axis::indexed("key j", "key"),
-        y: Axis::indexed("query i", "query"),
-        scale: ColorScale::symmetric(palette, (slope * (length - 1).max(1) as f64).max(1e-9)),
-        colorbar_title: "bias".into(),
-        caption: format!(
-            "ALiBi head {head} · slope {} · causal",
-            significant(slope, 4)
-        ),
-        nouns: ("queries".into(), "keys".into()),
-        rule: None,
-    }
-}
 
 #[function_component(AlibiMatrixView)]
 pub(crate) fn alibi_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let slopes = s.alibi_slopes();
-    let key = (s.length, s.alibi_heads, s.alibi_head, s.palette);
-    let main = {
-        let settings = s.clone();
-        use_memo(key, move |_| {
-            alibi_matrix(
-                &settings,
-                settings.alibi_slope(),
-                settings.alibi_head,
-                settings.palette,
-            )
-        })
-    };
-    let shown: Vec<usize> = crate::math::rotation::dial_subset(slopes.len(), 8);
-    let cards = {
-        let settings = s.clone();
-        let shown = shown.clone();
-        use_memo((key, shown.clone()), move |_| {
-            shown
-                .iter()
-                .map(|&h| {
-                    Rc::new(alibi_matrix(
-                        &settings,
-                        settings.alibi_slopes()[h],
-                        h,
-                        settings.palette,
-                    ))
-                })
-                .collect::<Vec<_>>()
-        })
-    };
+    let inputs = AlibiMatrixInputs::of(s);
+    let shown = inputs.shown();
+    let main = use_memo(inputs.clone(), |k| k.matrix(k.head));
+    let cards = use_memo(inputs, |k| {
+        k.shown()
+            .into_iter()
+            .map(|h| Rc::new(k.matrix(h)))
+            .collect::<Vec<_>>()
+    });
     let list = slopes
         .iter()
         .map(|v| significant(*v, 3))
@@ -719,29 +360,9 @@ pub(crate) fn alibi_matrix_view(props: &ViewProps) -> Html {
 #[function_component(AlibiDistanceView)]
 pub(crate) fn alibi_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let data = {
-        let settings = s.clone();
-        use_memo((s.length, s.alibi_heads, s.trained_length), move |_| {
-            alibi_distance(&settings)
-        })
-    };
-    let csv: CsvExport = {
-        let settings = s.clone();
-        Callback::from(move |_| {
-            let slopes = settings.alibi_slopes();
-            let mut header = vec!["distance".to_string()];
-            header.extend((0..slopes.len()).map(|h| format!("head_{h}")));
-            let rows = (0..settings.length).map(|d| {
-                let mut row = vec![d as f64];
-                row.extend(slopes.iter().map(|m| -m * d as f64));
-                row
-            });
-            Ok((
-                format!("{}.csv", file_stem(&settings, "alibi_distance")),
-                table_csv(&header, rows),
-            ))
-        })
-    };
+    let inputs = AlibiDistanceInputs::of(s);
+    let data = use_memo(inputs.clone(), alibi_distance);
+    let csv = csv_export(file_stem(s, "alibi_distance"), move || Ok(inputs.csv()));
     let far = 2 * s.trained_length;
     let steep = steepest(&s.alibi_slopes());
     panel(
@@ -765,85 +386,12 @@ pub(crate) fn alibi_distance_view(props: &ViewProps) -> Html {
     )
 }
 
-fn alibi_distance(s: &Settings) -> LineChartData {
-    let slopes = s.alibi_slopes();
-    let shown = crate::math::rotation::dial_subset(slopes.len(), 12);
-    let last = (s.length - 1).max(1) as f64;
-    let series = shown
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| {
-            Series::line(
-                format!("head {h} (m = {})", significant(slopes[h], 3)),
-                SERIES_COLORS[i % 7],
-                Points::Pairs(vec![(0.0, 0.0), (last, -slopes[h] * last)]),
-            )
-        })
-        .collect();
-    let bottom = -steepest(&slopes).max(f64::MIN_POSITIVE) * last;
-    LineChartData {
-        series,
-        x: LineAxis::linear("distance i − j", 0.0, last),
-        y: LineAxis::linear("bias added to the score", bottom * 1.05, -bottom * 0.05),
-        caption: format!("ALiBi bias by distance · {} heads", slopes.len()),
-        guides: (s.trained_length < s.length)
-            .then(|| Guide {
-                value: s.trained_length as f64,
-                label: format!("trained length {}", s.trained_length),
-                vertical: true,
-            })
-            .into_iter()
-            .collect(),
-    }
-}
-
 // ----- T5 -----
 
 #[function_component(T5MatrixView)]
 pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let key = (s.t5, s.length, s.learned_seed, s.palette);
-    let both = {
-        let settings = s.clone();
-        use_memo(key, move |_| {
-            let bias = settings.t5_bias();
-            let t5 = bias.buckets;
-            let top = bias.biases.iter().fold(1e-9f64, |m, b| m.max(b.abs()));
-            let kind = if t5.bidirectional {
-                "bidirectional"
-            } else {
-                "causal"
-            };
-            (
-                Rc::new(HeatmapData {
-                    matrix: Rc::new(Toeplitz::new(settings.length, |k| t5.bucket(k) as f64)),
-                    x: Axis::indexed("key j", "key"),
-                    y: Axis::indexed("query i", "query"),
-                    scale: ColorScale::new(Palette::Grey, 0.0, (t5.num_buckets - 1) as f64),
-                    colorbar_title: "bucket".into(),
-                    caption: format!(
-                        "T5 bucket of key − query · {} buckets · max distance {} · {kind}",
-                        t5.num_buckets, t5.max_distance
-                    ),
-                    nouns: ("queries".into(), "keys".into()),
-                    rule: None,
-                }),
-                Rc::new(HeatmapData {
-                    matrix: Rc::new(Toeplitz::new(settings.length, move |k| bias.at(k))),
-                    x: Axis::indexed("key j", "key"),
-                    y: Axis::indexed("query i", "query"),
-                    scale: ColorScale::symmetric(settings.palette, top),
-                    colorbar_title: "bias".into(),
-                    caption: format!(
-                        "T5 bias (untrained: one N(0, 1) value per bucket, seed {}) · {kind}",
-                        settings.learned_seed
-                    ),
-                    nouns: ("queries".into(), "keys".into()),
-                    rule: None,
-                }),
-            )
-        })
-    };
+    let both = use_memo(T5MatrixInputs::of(s), t5_matrices);
     let t5 = s.t5;
     let exact = if t5.bidirectional {
         t5.num_buckets / 4
@@ -883,25 +431,9 @@ pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
 #[function_component(T5DistanceView)]
 pub(crate) fn t5_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let data = {
-        let settings = s.clone();
-        use_memo((s.t5, s.length, s.trained_length), move |_| {
-            t5_distance(&settings)
-        })
-    };
-    let csv: CsvExport = {
-        let settings = s.clone();
-        Callback::from(move |_| {
-            let bias = settings.t5_bias();
-            let header = ["relative_position", "bucket", "bias"].map(String::from);
-            let l = settings.length as i64 - 1;
-            let rows = (-l..=l).map(|r| vec![r as f64, bias.buckets.bucket(r) as f64, bias.at(r)]);
-            Ok((
-                format!("{}.csv", file_stem(&settings, "t5_buckets")),
-                table_csv(&header, rows),
-            ))
-        })
-    };
+    let inputs = T5DistanceInputs::of(s);
+    let data = use_memo(inputs.clone(), t5_distance);
+    let csv = csv_export(file_stem(s, "t5_buckets"), move || Ok(inputs.csv()));
     panel(
         "t5-distance",
         "T5 buckets by relative position",
@@ -921,60 +453,6 @@ pub(crate) fn t5_distance_view(props: &ViewProps) -> Html {
             </>
         },
     )
-}
-
-fn t5_distance(s: &Settings) -> LineChartData {
-    let t5 = s.t5;
-    let l = s.length as i64 - 1;
-    let step = ((2 * l + 1) as usize).div_ceil(4000).max(1);
-    // A staircase: each bucket change becomes a vertical step.
-    let mut points = Vec::new();
-    let mut previous: Option<usize> = None;
-    for r in (-l..=l).step_by(step) {
-        let b = t5.bucket(r);
-        if let Some(p) = previous {
-            if p != b {
-                points.push((r as f64, p as f64));
-            }
-        }
-        points.push((r as f64, b as f64));
-        previous = Some(b);
-    }
-    let mut guides = vec![Guide {
-        value: -(t5.max_distance as f64),
-        label: format!("−{}", t5.max_distance),
-        vertical: true,
-    }];
-    if t5.bidirectional {
-        guides.push(Guide {
-            value: t5.max_distance as f64,
-            label: format!("+{}", t5.max_distance),
-            vertical: true,
-        });
-    }
-    LineChartData {
-        series: vec![Series {
-            width: 2.0,
-            ..Series::line("bucket", SERIES_COLORS[0], Points::Pairs(points))
-        }],
-        x: LineAxis::linear(
-            "relative position key − query",
-            -(l.max(1) as f64),
-            l.max(1) as f64,
-        ),
-        y: LineAxis::linear("bucket", -0.5, t5.num_buckets as f64 - 0.5),
-        caption: format!(
-            "T5 buckets · {} buckets · max distance {} · {}",
-            t5.num_buckets,
-            t5.max_distance,
-            if t5.bidirectional {
-                "bidirectional"
-            } else {
-                "causal"
-            }
-        ),
-        guides,
-    }
 }
 
 /// For views that explain the sinusoidal encoding only: a note when another scheme is chosen.

@@ -5,9 +5,9 @@ use yew::prelude::*;
 
 use super::controls::{Choice, NumberControl};
 use crate::action::Action;
-use crate::math::scheme::Scheme;
 use crate::plot::colormap::Palette;
 use crate::rope_config::{RopeConfig, PRESETS};
+use crate::schemes::Scheme;
 use crate::state::{Settings, BASE, D_MODEL, LENGTH, TRAINED_LENGTH};
 
 #[derive(Properties, PartialEq)]

@@ -15,144 +15,20 @@ use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
 use crate::export::table_csv;
-use crate::format::{large, plain, significant};
-use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
-use crate::plot::lines::{
-    Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
+use crate::figures::waves::{
+    dim_label, wavelength_chart, waves_chart, WavelengthInputs, WavesInputs,
 };
-use crate::state::{Limit, Settings, MAX_DIMS};
-
-/// "dim 12 · sin · λ = 14.9".
-fn dim_label(e: &Sinusoidal, dim: usize) -> String {
-    let c = e.column(dim);
-    match c.wave {
-        Wave::Zero => format!("dim {dim} · zero padding"),
-        w => format!(
-            "dim {dim} · {} · λ = {}",
-            w.name(),
-            significant(c.wavelength(), 4)
-        ),
-    }
-}
-
-fn waves_chart(s: &Settings) -> LineChartData {
-    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let series = s
-        .dims()
-        .iter()
-        .enumerate()
-        .map(|(i, &dim)| {
-            let column = e.column(dim);
-            Series {
-                stroke: if column.wave == Wave::Cos {
-                    Stroke::Dashed
-                } else {
-                    Stroke::Solid
-                },
-                ..Series::line(
-                    dim_label(&e, dim),
-                    SERIES_COLORS[i % 6],
-                    Points::Uniform {
-                        x0: 0.0,
-                        dx: 1.0,
-                        ys: (0..s.length).map(|p| column.value(p as f64)).collect(),
-                    },
-                )
-            }
-        })
-        .collect();
-    LineChartData {
-        series,
-        x: LineAxis::linear("position", 0.0, (s.length - 1) as f64),
-        y: LineAxis::linear("PE(position, dim)", -1.08, 1.08),
-        caption: format!(
-            "Columns as waves of position · {} · d_model {} · base {}",
-            s.variant.id(),
-            s.d_model,
-            plain(s.base)
-        ),
-        guides: Vec::new(),
-    }
-}
-
-fn wavelengths(e: &Sinusoidal) -> Vec<(f64, f64)> {
-    (0..e.pair_count())
-        .map(|i| (i as f64, TAU / e.omega(i)))
-        .collect()
-}
-
-fn wavelength_chart(s: &Settings) -> LineChartData {
-    let e = Sinusoidal::new(s.variant, s.d_model, s.base);
-    let points = wavelengths(&e);
-    let few = points.len() <= 64;
-    let mut series = vec![Series {
-        marker: if few { Marker::Circle } else { Marker::None },
-        width: 2.0,
-        ..Series::line(
-            format!("{} (this variant)", s.variant.id()),
-            SERIES_COLORS[0],
-            Points::Pairs(points.clone()),
-        )
-    }];
-    if !matches!(s.variant, Variant::Paper | Variant::Split) {
-        let paper = Sinusoidal::new(Variant::Paper, s.d_model, s.base);
-        series.push(Series {
-            stroke: Stroke::Dashed,
-            ..Series::line(
-                "paper, for comparison",
-                SERIES_COLORS[6],
-                Points::Pairs(wavelengths(&paper)),
-            )
-        });
-    }
-    let top = points
-        .iter()
-        .map(|p| p.1)
-        .fold(TAU * s.base, f64::max)
-        .max(s.length as f64);
-    LineChartData {
-        series,
-        x: LineAxis::linear("pair i", 0.0, (points.len().max(2) - 1) as f64),
-        y: LineAxis::log("wavelength 2π/ωᵢ (positions)", TAU / 1.6, top * 1.8),
-        caption: format!(
-            "Wavelength of each pair · {} · d_model {} · base {}",
-            s.variant.id(),
-            s.d_model,
-            plain(s.base)
-        ),
-        guides: vec![
-            Guide {
-                value: TAU,
-                label: "2π ≈ 6.28".into(),
-                vertical: false,
-            },
-            Guide {
-                value: TAU * s.base,
-                label: format!("2π·base ≈ {}", large(TAU * s.base)),
-                vertical: false,
-            },
-            Guide {
-                value: s.length as f64,
-                label: format!("length = {}", s.length),
-                vertical: false,
-            },
-        ],
-    }
-}
+use crate::format::{large, plain, significant};
+use crate::math::sinusoidal::Sinusoidal;
+use crate::state::{Limit, MAX_DIMS};
 
 #[function_component(WavesView)]
 pub fn waves_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let e = Sinusoidal::new(s.variant, s.d_model, s.base);
     let dims = s.dims();
-    let waves = {
-        let settings = s.clone();
-        use_memo((e, s.length, dims.clone()), move |_| waves_chart(&settings))
-    };
-    let lambdas = {
-        let settings = s.clone();
-        use_memo((e, s.length), move |_| wavelength_chart(&settings))
-    };
+    let waves = use_memo(WavesInputs::of(s), waves_chart);
+    let lambdas = use_memo(WavelengthInputs::of(s), wavelength_chart);
     let picker = use_memo((e, s.length.min(200), s.palette), |(e, l, p)| {
         encoding_heatmap(*e, *l, *p)
     });

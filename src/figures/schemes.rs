@@ -1,0 +1,546 @@
+//! The scheme views' figures and checks: the learned, RoPE, ALiBi and T5 charts, the numbers
+//! their checks quote, and the text computed from the settings. No browser dependency; the
+//! views in `ui::schemes` only draw what these return.
+
+use std::rc::Rc;
+
+use crate::export::table_csv;
+use crate::format::{group_thousands, plain, significant};
+use crate::math::alibi::{bias_at_offset, steepest};
+use crate::math::learned::INIT_STD;
+use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing, RopeScaling};
+use crate::math::toeplitz::Toeplitz;
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::plot::lines::{
+    Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
+};
+use crate::state::{Extension, Settings};
+
+pub fn trained_rule(s: &Settings) -> Option<(usize, String)> {
+    (s.trained_length < s.length).then(|| {
+        (
+            s.trained_length,
+            format!("trained length {}", s.trained_length),
+        )
+    })
+}
+
+crate::figure_inputs! {
+    /// The learned distance chart: the table, the length and the anchors.
+    LearnedDistanceInputs {
+        table: crate::math::learned::Learned = |s| s.learned(),
+        length: usize = |s| s.length,
+        anchors: Vec<usize> = |s| s.anchors(),
+        d_model: usize = |s| s.d_model,
+    }
+}
+
+pub fn learned_distance(s: &LearnedDistanceInputs) -> LineChartData {
+    let table = s.table;
+    let length = s.length.min(table.max_len).max(1);
+    let last = length as i64 - 1;
+    let stride = (2 * length).div_ceil(400).max(1) as i64;
+    let series = s
+        .anchors
+        .iter()
+        .filter(|&&p| p < length)
+        .enumerate()
+        .map(|(a, &p)| {
+            let row = table.row(p).unwrap_or_default();
+            let points = (-(p as i64)..=(last - p as i64))
+                .filter(|k| k % stride == 0)
+                .map(|k| {
+                    let other = table.row((p as i64 + k) as usize).unwrap_or_default();
+                    (k as f64, row.iter().zip(&other).map(|(x, y)| x * y).sum())
+                })
+                .collect();
+            Series {
+                marker: if stride == 1 && length < 120 {
+                    Marker::SHAPES[a % 4]
+                } else {
+                    Marker::None
+                },
+                ..Series::line(
+                    format!("P({p})·P({p}+k)"),
+                    SERIES_COLORS[a % 6],
+                    Points::Pairs(points),
+                )
+            }
+        })
+        .collect::<Vec<_>>();
+    let top = (s.d_model as f64) * INIT_STD * INIT_STD * 1.6;
+    LineChartData {
+        series,
+        x: LineAxis::linear("offset k", -(last as f64), last as f64),
+        y: LineAxis::linear("P(p)·P(p+k)", -top * 0.5, top),
+        caption: format!(
+            "Learned table (untrained) · dot products by offset · max_len {} · d_model {}{}",
+            table.max_len,
+            s.d_model,
+            if stride > 1 {
+                format!(" · every {stride}th offset")
+            } else {
+                String::new()
+            }
+        ),
+        guides: vec![Guide {
+            value: s.d_model as f64 * INIT_STD * INIT_STD,
+            label: format!(
+                "expected |P(p)|² = d·0.02² = {}",
+                significant(s.d_model as f64 * 4e-4, 3)
+            ),
+            vertical: false,
+        }],
+    }
+}
+
+/// Which rotation angles are new to a model trained on `trained` positions, at `length`.
+pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String {
+    let pairs = rope.pair_count();
+    let unseen = rope.unseen_pairs(length, trained);
+    let seen = rope.seen_length(trained);
+    let t = group_thousands(trained as u64);
+    let now = if length as f64 > seen {
+        format!(
+            "At length {}, {unseen} of the {pairs} pairs turn further than they ever did in \
+             training: the model meets rotation angles it has never seen.",
+            group_thousands(length as u64)
+        )
+    } else {
+        format!(
+            "At length {} every angle is one the model saw in training.",
+            group_thousands(length as u64)
+        )
+    };
+    let reach = if seen.is_infinite() {
+        format!("Every pair completed a full turn within {t} positions, so no length is new.")
+    } else if rope.scaling == RopeScaling::None {
+        format!(
+            "Trained on {t} positions, {} of the {pairs} pairs never completed a turn; past {t} \
+             they go further. Position interpolation and NTK-aware scaling (in the settings) slow \
+             them down.",
+            rope.unseen_pairs(usize::MAX, trained)
+        )
+    } else {
+        format!(
+            "With {} ×{}, angles stay inside the trained range up to length {}.",
+            match rope.scaling {
+                RopeScaling::Interpolation(_) => "position interpolation",
+                _ => "NTK-aware scaling",
+            },
+            plain(rope.scaling.factor()),
+            group_thousands(seen as u64)
+        )
+    };
+    format!("{now} {reach}")
+}
+
+/// The T5 view's lead: where the staircase goes flat, computed for the current buckets.
+pub fn t5_lead(s: &Settings) -> String {
+    let flat = s.t5.saturation_distance();
+    format!(
+        "The bucket of each relative position key − query: a staircase with single steps near \
+         zero and ever wider steps further out, flat from distance {} on ({} buckets, {}): every \
+         distance from there shares the last bucket, whatever max_distance says.",
+        crate::format::group_thousands(flat as u64),
+        s.t5.num_buckets,
+        if s.t5.bidirectional {
+            "bidirectional"
+        } else {
+            "causal"
+        }
+    )
+}
+
+/// Measures, live, that a RoPE score depends on m − n only: random q and k at distance Δ, with
+/// both positions moved to 0, L/4, L/2 and L − 1 − Δ.
+pub fn shift_check(s: &Settings) -> String {
+    let rope = s.rope();
+    let mut rng = crate::math::rng::SplitMix64::new(11);
+    let q: Vec<f64> = (0..s.d_model).map(|_| rng.next_normal()).collect();
+    let k: Vec<f64> = (0..s.d_model).map(|_| rng.next_normal()).collect();
+    let l = s.length;
+    let mut worst = 0.0f64;
+    let mut checked = 0;
+    for delta in [0, 1, 7, l / 3, l.saturating_sub(1)] {
+        let reference = rope.score(&q, delta as f64, &k, 0.0);
+        for n in [l / 4, l / 2, l.saturating_sub(1 + delta)] {
+            let v = rope.score(&q, (n + delta) as f64, &k, n as f64);
+            worst = worst.max((v - reference).abs());
+            checked += 1;
+        }
+    }
+    format!(
+        "Measured: for random q and k, moving both positions together changes the score by at \
+         most {} over {checked} shifts.",
+        significant(worst, 2)
+    )
+}
+
+/// The permutation check of the two pairings, as a sentence with the number.
+pub fn check_permutation(s: &Settings) -> String {
+    let d = s.d_model;
+    let half = crate::math::rope::Rope::new(d, s.base, RopePairing::RotateHalf, s.rope().scaling);
+    let adjacent = crate::math::rope::Rope::new(d, s.base, RopePairing::Adjacent, s.rope().scaling);
+    let p = half_from_adjacent(d);
+    let mut rng = crate::math::rng::SplitMix64::new(7);
+    let x: Vec<f64> = (0..d).map(|_| rng.next_normal()).collect();
+    let permuted: Vec<f64> = p.iter().map(|&i| x[i]).collect();
+    let m = (s.length - 1) as f64;
+    let a = half.rotate(&permuted, m);
+    let b = adjacent.rotate(&x, m);
+    let gap = p
+        .iter()
+        .enumerate()
+        .map(|(j, &i)| (a[j] - b[i]).abs())
+        .fold(0.0, f64::max);
+    let within = if gap == 0.0 {
+        "exactly".to_string()
+    } else {
+        format!("to within {}", significant(gap, 2))
+    };
+    format!(
+        "The two pairings differ only by the order of dimensions: rotating a random vector at \
+         position {m} with rotate-half after permuting it by [0::2] ++ [1::2] matches the \
+         adjacent rotation permuted the same way {within}."
+    )
+}
+
+/// The RoPE distance chart's CSV: `distance, ones_score, random_mean`.
+pub fn rope_distance_csv(rows: &[Vec<f64>]) -> String {
+    let header = ["distance", "ones_score", "random_mean"].map(String::from);
+    table_csv(&header, rows.iter().cloned())
+}
+
+/// What the RoPE distance chart is computed from (its memo key).
+#[derive(Clone, PartialEq)]
+pub struct RopeDistanceInputs {
+    pub rope: Rope,
+    /// The same RoPE without its extension method, when it has one.
+    pub plain: Option<Rope>,
+    pub d_model: usize,
+    pub length: usize,
+    pub trained_length: usize,
+    /// The method and its factor, for the caption.
+    pub method: String,
+}
+
+impl RopeDistanceInputs {
+    pub fn of(s: &Settings) -> Self {
+        RopeDistanceInputs {
+            rope: s.rope(),
+            plain: (s.extension != Extension::None).then(|| {
+                Rope::new(s.d_model, s.base, s.rope_pairing, Default::default())
+                    .with_rotary_fraction(s.rotary_fraction)
+            }),
+            d_model: s.d_model,
+            length: s.length,
+            trained_length: s.trained_length,
+            method: match s.extension {
+                Extension::None => String::new(),
+                e => format!(" · {} ×{}", e.label(), plain(s.rope_factor)),
+            },
+        }
+    }
+}
+
+/// The chart and CSV rows of RoPE's score by distance, from the curves of the settings' RoPE
+/// and, with an extension, of the same RoPE without it.
+pub fn rope_distance(
+    s: &RopeDistanceInputs,
+    all: &[RopeCurves],
+) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
+    let rope = s.rope;
+    let curves = &all[0];
+    let mut series = vec![
+        Series {
+            width: 2.0,
+            ..Series::line(
+                "q = k = 1: Σ 2cos(Δθᵢ)",
+                SERIES_COLORS[0],
+                Points::Uniform {
+                    x0: 0.0,
+                    dx: 1.0,
+                    ys: curves.ones.clone(),
+                },
+            )
+        },
+        Series {
+            stroke: Stroke::Dashed,
+            ..Series::line(
+                format!("mean over {} random q = k", curves.samples),
+                SERIES_COLORS[1],
+                Points::Uniform {
+                    x0: 0.0,
+                    dx: 1.0,
+                    ys: curves.random.clone(),
+                },
+            )
+        },
+        Series {
+            stroke: Stroke::Dotted,
+            width: 2.2,
+            ..Series::line(
+                "decay bound (RoFormer)",
+                SERIES_COLORS[2],
+                Points::Pairs(curves.decay.clone()),
+            )
+        },
+    ];
+    if let Some(without) = all.get(1) {
+        series.push(Series {
+            stroke: Stroke::Dashed,
+            width: 1.2,
+            ..Series::line(
+                "q = k = 1 without extension",
+                SERIES_COLORS[6],
+                Points::Uniform {
+                    x0: 0.0,
+                    dx: 1.0,
+                    ys: without.ones.clone(),
+                },
+            )
+        });
+    }
+    let (lo, hi) = series
+        .iter()
+        .flat_map(|s| match &s.points {
+            Points::Uniform { ys, .. } => ys.clone(),
+            Points::Pairs(p) => p.iter().map(|q| q.1).collect(),
+        })
+        .fold((0.0f64, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
+    let rows = Rc::new(
+        (0..s.length)
+            .map(|d| vec![d as f64, curves.ones[d], curves.random[d]])
+            .collect(),
+    );
+    let data = LineChartData {
+        series,
+        x: LineAxis::linear("distance m − n", 0.0, (s.length - 1).max(1) as f64),
+        y: LineAxis::linear("score q·k after rotation", lo - (hi - lo) * 0.05, hi * 1.05),
+        caption: format!(
+            "RoPE score by distance · d_model {} · θ base {}{}",
+            s.d_model,
+            plain(rope.base),
+            s.method
+        ),
+        guides: Guide::trained(s.trained_length, s.length),
+    };
+    (Rc::new(data), rows)
+}
+
+crate::figure_inputs! {
+    /// ALiBi's bias matrices: the chosen head, and a few heads as cards.
+    AlibiMatrixInputs {
+        slopes: Vec<f64> = |s| s.alibi_slopes(),
+        head: usize = |s| s.alibi_head,
+        length: usize = |s| s.length,
+        palette: Palette = |s| s.palette,
+    }
+}
+
+impl AlibiMatrixInputs {
+    /// The heads drawn as cards.
+    pub fn shown(&self) -> Vec<usize> {
+        crate::math::rotation::dial_subset(self.slopes.len(), 8)
+    }
+
+    /// The matrix of head `head`.
+    pub fn matrix(&self, head: usize) -> HeatmapData {
+        alibi_matrix(self.length, self.slopes[head], head, self.palette)
+    }
+}
+
+pub fn alibi_matrix(length: usize, slope: f64, head: usize, palette: Palette) -> HeatmapData {
+    HeatmapData {
+        matrix: Rc::new(Toeplitz::new(length, |k| bias_at_offset(slope, k, true))),
+        x: Axis::indexed("key j", "key"),
+        y: Axis::indexed("query i", "query"),
+        scale: ColorScale::symmetric(palette, (slope * (length - 1).max(1) as f64).max(1e-9)),
+        colorbar_title: "bias".into(),
+        caption: format!(
+            "ALiBi head {head} · slope {} · causal",
+            significant(slope, 4)
+        ),
+        nouns: ("queries".into(), "keys".into()),
+        rule: None,
+    }
+}
+
+crate::figure_inputs! {
+    /// ALiBi's penalty by distance, per head.
+    AlibiDistanceInputs {
+        slopes: Vec<f64> = |s| s.alibi_slopes(),
+        length: usize = |s| s.length,
+        trained_length: usize = |s| s.trained_length,
+    }
+}
+
+impl AlibiDistanceInputs {
+    /// `distance, head_0, head_1, …`: the bias of every head at every distance back.
+    pub fn csv(&self) -> String {
+        let mut header = vec!["distance".to_string()];
+        header.extend((0..self.slopes.len()).map(|h| format!("head_{h}")));
+        let rows = (0..self.length).map(|d| {
+            let mut row = vec![d as f64];
+            row.extend(self.slopes.iter().map(|m| -m * d as f64));
+            row
+        });
+        table_csv(&header, rows)
+    }
+}
+
+pub fn alibi_distance(s: &AlibiDistanceInputs) -> LineChartData {
+    let slopes = s.slopes.clone();
+    let shown = crate::math::rotation::dial_subset(slopes.len(), 12);
+    let last = (s.length - 1).max(1) as f64;
+    let series = shown
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| {
+            Series::line(
+                format!("head {h} (m = {})", significant(slopes[h], 3)),
+                SERIES_COLORS[i % 7],
+                Points::Pairs(vec![(0.0, 0.0), (last, -slopes[h] * last)]),
+            )
+        })
+        .collect();
+    let bottom = -steepest(&slopes).max(f64::MIN_POSITIVE) * last;
+    LineChartData {
+        series,
+        x: LineAxis::linear("distance i − j", 0.0, last),
+        y: LineAxis::linear("bias added to the score", bottom * 1.05, -bottom * 0.05),
+        caption: format!("ALiBi bias by distance · {} heads", slopes.len()),
+        guides: Guide::trained(s.trained_length, s.length),
+    }
+}
+
+crate::figure_inputs! {
+    /// T5's bucket staircase by relative position.
+    T5DistanceInputs {
+        bias: crate::math::t5::T5Bias = |s| s.t5_bias(),
+        length: usize = |s| s.length,
+        trained_length: usize = |s| s.trained_length,
+    }
+}
+
+impl T5DistanceInputs {
+    /// `relative_position, bucket, bias` for every relative position the length allows.
+    pub fn csv(&self) -> String {
+        let header = ["relative_position", "bucket", "bias"].map(String::from);
+        let l = self.length as i64 - 1;
+        let rows = (-l..=l).map(|r| {
+            vec![
+                r as f64,
+                self.bias.buckets.bucket(r) as f64,
+                self.bias.at(r),
+            ]
+        });
+        table_csv(&header, rows)
+    }
+}
+
+pub fn t5_distance(s: &T5DistanceInputs) -> LineChartData {
+    let t5 = s.bias.buckets;
+    let l = s.length as i64 - 1;
+    let step = ((2 * l + 1) as usize).div_ceil(4000).max(1);
+    // A staircase: each bucket change becomes a vertical step.
+    let mut points = Vec::new();
+    let mut previous: Option<usize> = None;
+    for r in (-l..=l).step_by(step) {
+        let b = t5.bucket(r);
+        if let Some(p) = previous {
+            if p != b {
+                points.push((r as f64, p as f64));
+            }
+        }
+        points.push((r as f64, b as f64));
+        previous = Some(b);
+    }
+    let mut guides = vec![Guide {
+        value: -(t5.max_distance as f64),
+        label: format!("−{}", t5.max_distance),
+        vertical: true,
+    }];
+    if t5.bidirectional {
+        guides.push(Guide {
+            value: t5.max_distance as f64,
+            label: format!("+{}", t5.max_distance),
+            vertical: true,
+        });
+    }
+    LineChartData {
+        series: vec![Series {
+            width: 2.0,
+            ..Series::line("bucket", SERIES_COLORS[0], Points::Pairs(points))
+        }],
+        x: LineAxis::linear(
+            "relative position key − query",
+            -(l.max(1) as f64),
+            l.max(1) as f64,
+        ),
+        y: LineAxis::linear("bucket", -0.5, t5.num_buckets as f64 - 0.5),
+        caption: format!(
+            "T5 buckets · {} buckets · max distance {} · {}",
+            t5.num_buckets,
+            t5.max_distance,
+            if t5.bidirectional {
+                "bidirectional"
+            } else {
+                "causal"
+            }
+        ),
+        guides,
+    }
+}
+
+crate::figure_inputs! {
+    /// T5's bucket index and bias for every query and key.
+    T5MatrixInputs {
+        bias: crate::math::t5::T5Bias = |s| s.t5_bias(),
+        length: usize = |s| s.length,
+        learned_seed: usize = |s| s.learned_seed,
+        palette: Palette = |s| s.palette,
+    }
+}
+
+/// The bucket matrix (grey) and the bias matrix.
+pub fn t5_matrices(s: &T5MatrixInputs) -> (Rc<HeatmapData>, Rc<HeatmapData>) {
+    let bias = s.bias.clone();
+    let t5 = bias.buckets;
+    let top = bias.biases.iter().fold(1e-9f64, |m, b| m.max(b.abs()));
+    let kind = if t5.bidirectional {
+        "bidirectional"
+    } else {
+        "causal"
+    };
+    (
+        Rc::new(HeatmapData {
+            matrix: Rc::new(Toeplitz::new(s.length, |k| t5.bucket(k) as f64)),
+            x: Axis::indexed("key j", "key"),
+            y: Axis::indexed("query i", "query"),
+            scale: ColorScale::new(Palette::Grey, 0.0, (t5.num_buckets - 1) as f64),
+            colorbar_title: "bucket".into(),
+            caption: format!(
+                "T5 bucket of key − query · {} buckets · max distance {} · {kind}",
+                t5.num_buckets, t5.max_distance
+            ),
+            nouns: ("queries".into(), "keys".into()),
+            rule: None,
+        }),
+        Rc::new(HeatmapData {
+            matrix: Rc::new(Toeplitz::new(s.length, move |k| bias.at(k))),
+            x: Axis::indexed("key j", "key"),
+            y: Axis::indexed("query i", "query"),
+            scale: ColorScale::symmetric(s.palette, top),
+            colorbar_title: "bias".into(),
+            caption: format!(
+                "T5 bias (untrained: one N(0, 1) value per bucket, seed {}) · {kind}",
+                s.learned_seed
+            ),
+            nouns: ("queries".into(), "keys".into()),
+            rule: None,
+        }),
+    )
+}
