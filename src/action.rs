@@ -6,17 +6,30 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::math::attention::parse_sentence;
-use crate::math::rope::RopePairing;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 use crate::schemes::Scheme;
 use crate::state::{
-    distinct, Extension, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE, BETA_FAST,
-    BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS, MSCALE,
-    MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS, T5_MAX_DISTANCE,
-    TRAINED_LENGTH,
+    distinct, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH, MAX_ANCHORS,
+    MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
 };
+
+/// A change a scheme's module defines for one of its own settings: `apply` stores `value` (a
+/// number, or the place of a choice in its list) and the scheme's `check` then holds every
+/// value to its limits, so the reducer needs no arm per setting.
+#[derive(Clone, Copy, Debug)]
+pub struct Edit {
+    pub key: &'static str,
+    pub value: f64,
+    pub apply: fn(&mut Settings, f64),
+}
+
+impl PartialEq for Edit {
+    fn eq(&self, other: &Edit) -> bool {
+        self.key == other.key && self.value.to_bits() == other.value.to_bits()
+    }
+}
 
 /// A change to the settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,24 +61,10 @@ pub enum Action {
     SetScheme(Scheme),
     SetTrainedLength(f64),
     SetLearnedSeed(f64),
-    SetRopePairing(RopePairing),
-    SetExtension(Extension),
-    SetRopeFactor(f64),
-    /// Llama 3.1's low and high frequency factors.
-    SetRopeLow(f64),
-    SetRopeHigh(f64),
-    SetBetaFast(f64),
-    SetBetaSlow(f64),
-    SetMscale(f64),
-    SetMscaleAllDim(f64),
-    SetRotaryFraction(f64),
+    /// A change to a setting a scheme owns, defined in the scheme's module.
+    Edit(Edit),
     /// Applies a model's RoPE configuration (a preset or a pasted config.json).
     ApplyRope(Box<crate::rope_config::RopeConfig>),
-    SetAlibiHeads(f64),
-    SetAlibiHead(f64),
-    SetT5Buckets(f64),
-    SetT5MaxDistance(f64),
-    SetT5Bidirectional(bool),
     SetCausal(bool),
     SetCompareWith(Scheme),
     SetTheme(ThemeChoice),
@@ -180,26 +179,8 @@ impl Reducible for Settings {
                 next.trained_length = TRAINED_LENGTH.accept(v).value as usize
             }
             Action::SetLearnedSeed(v) => next.learned_seed = SEED.accept(v).value as usize,
-            Action::SetRopePairing(p) => next.rope_pairing = p,
-            Action::SetExtension(e) => next.extension = e,
-            Action::SetRopeFactor(v) => next.rope_factor = ROPE_FACTOR.accept(v).value,
-            Action::SetRopeLow(v) => next.rope_low = LOW_FREQ.accept(v).value,
-            Action::SetRopeHigh(v) => next.rope_high = HIGH_FREQ.accept(v).value,
-            Action::SetBetaFast(v) => next.beta_fast = BETA_FAST.accept(v).value,
-            Action::SetBetaSlow(v) => next.beta_slow = BETA_SLOW.accept(v).value,
-            Action::SetMscale(v) => next.mscale = MSCALE.accept(v).value,
-            Action::SetMscaleAllDim(v) => next.mscale_all_dim = MSCALE_ALL_DIM.accept(v).value,
-            Action::SetRotaryFraction(v) => next.rotary_fraction = ROTARY_FRACTION.accept(v).value,
+            Action::Edit(e) => (e.apply)(&mut next, e.value),
             Action::ApplyRope(c) => c.apply(&mut next),
-            Action::SetAlibiHeads(v) => next.alibi_heads = ALIBI_HEADS.accept(v).value as usize,
-            Action::SetAlibiHead(v) => {
-                next.alibi_head = self.alibi_head_limit().accept(v).value as usize
-            }
-            Action::SetT5Buckets(v) => next.t5.num_buckets = T5_BUCKETS.accept(v).value as usize,
-            Action::SetT5MaxDistance(v) => {
-                next.t5.max_distance = T5_MAX_DISTANCE.accept(v).value as usize
-            }
-            Action::SetT5Bidirectional(b) => next.t5.bidirectional = b,
             Action::SetCausal(c) => next.causal = c,
             Action::SetCompareWith(v) => next.compare_with = v,
             Action::SetTheme(t) => next.theme = t,
@@ -223,14 +204,7 @@ impl Reducible for Settings {
             Action::SetRopeM(v) => next.rope_m = self.rope_m_limit().accept(v).value as usize,
             Action::SetRopeN(v) => next.rope_n = self.rope_n_limit().accept(v).value as usize,
         }
-        next.alibi_head = next.alibi_head.min(next.alibi_heads - 1);
-        // Llama 3's band needs low < high (it divides by their difference).
-        if next.rope_high <= next.rope_low {
-            next.rope_high = (next.rope_low * 2.0).min(HIGH_FREQ.max);
-            if next.rope_high <= next.rope_low {
-                next.rope_low = next.rope_high / 2.0;
-            }
-        }
+        crate::schemes::check(&mut next);
         // Settings that depend on the length stay inside it.
         next.position = next.position.min(next.length - 1);
         next.offset = next.offset.min((next.length - 1).max(1));

@@ -302,14 +302,6 @@ pub const SEED: Limit = Limit {
     log: false,
 };
 
-pub const ROPE_FACTOR: Limit = Limit {
-    name: "scale factor s",
-    min: 1.0,
-    max: 64.0,
-    integer: false,
-    log: true,
-};
-
 pub const ALIBI_HEADS: Limit = Limit {
     name: "heads",
     min: 1.0,
@@ -332,53 +324,6 @@ pub const T5_MAX_DISTANCE: Limit = Limit {
     max: 65_536.0,
     integer: true,
     log: true,
-};
-
-pub const LOW_FREQ: Limit = Limit {
-    name: "low_freq_factor",
-    min: 0.5,
-    max: 64.0,
-    integer: false,
-    log: true,
-};
-
-pub const HIGH_FREQ: Limit = Limit {
-    name: "high_freq_factor",
-    ..LOW_FREQ
-};
-
-pub const BETA_FAST: Limit = Limit {
-    name: "beta_fast",
-    min: 0.1,
-    max: 128.0,
-    integer: false,
-    log: true,
-};
-
-pub const BETA_SLOW: Limit = Limit {
-    name: "beta_slow",
-    ..BETA_FAST
-};
-
-pub const MSCALE: Limit = Limit {
-    name: "mscale",
-    min: 0.0,
-    max: 10.0,
-    integer: false,
-    log: false,
-};
-
-pub const MSCALE_ALL_DIM: Limit = Limit {
-    name: "mscale_all_dim",
-    ..MSCALE
-};
-
-pub const ROTARY_FRACTION: Limit = Limit {
-    name: "rotary fraction",
-    min: 0.05,
-    max: 1.0,
-    integer: false,
-    log: false,
 };
 
 /// fairseq's `padding_idx` for the t2t variant: the table row that is all zeros, the first

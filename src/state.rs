@@ -3,18 +3,18 @@
 
 use crate::math::alibi::slopes;
 use crate::math::learned::Learned;
-use crate::math::rope::{Rope, RopePairing, RopeScaling};
+use crate::math::rope::Rope;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::math::t5::{T5Bias, T5Buckets};
 use crate::plot::colormap::Palette;
+use crate::schemes::rope::RopeSettings;
 use crate::schemes::Scheme;
 use crate::train::settings::TrainSettings;
 
 pub use crate::limit::{
-    nearest_stop, parse_list, round_significant, Accepted, Limit, ALIBI_HEADS, BASE, BETA_FAST,
-    BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR,
-    ROTARY_FRACTION, SEED, SLIDER_STEPS, T5_BUCKETS, T5_MAX_DISTANCE, TRAINED_LENGTH,
+    nearest_stop, parse_list, round_significant, Accepted, Limit, ALIBI_HEADS, BASE, D_MODEL,
+    LENGTH, SEED, SLIDER_STEPS, T5_BUCKETS, T5_MAX_DISTANCE, TRAINED_LENGTH,
 };
 
 /// The views of the app, one per tab.
@@ -125,57 +125,6 @@ impl ThemeChoice {
     }
 }
 
-/// RoPE's context extension, as chosen in the UI (the factor is a separate setting).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Extension {
-    #[default]
-    None,
-    Interpolation,
-    Ntk,
-    /// Hugging Face's "dynamic": NTK with a base that grows with the length past the original.
-    Dynamic,
-    /// Llama 3.1's "llama3" rescaling.
-    Llama3,
-    Yarn,
-}
-
-impl Extension {
-    pub const ALL: [Extension; 6] = [
-        Extension::None,
-        Extension::Interpolation,
-        Extension::Ntk,
-        Extension::Dynamic,
-        Extension::Llama3,
-        Extension::Yarn,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Extension::None => "none",
-            Extension::Interpolation => "pi",
-            Extension::Ntk => "ntk",
-            Extension::Dynamic => "dynamic",
-            Extension::Llama3 => "llama3",
-            Extension::Yarn => "yarn",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<Extension> {
-        Extension::ALL.into_iter().find(|e| e.id() == id)
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Extension::None => "none",
-            Extension::Interpolation => "position interpolation",
-            Extension::Ntk => "NTK-aware base",
-            Extension::Dynamic => "dynamic NTK",
-            Extension::Llama3 => "Llama 3.1 (llama3)",
-            Extension::Yarn => "YaRN",
-        }
-    }
-}
-
 /// What the offset chart compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum OffsetSeries {
@@ -238,23 +187,8 @@ pub struct Settings {
     pub trained_length: usize,
     /// Seed of the (untrained) learned table.
     pub learned_seed: usize,
-    /// RoPE: which dimensions rotate together.
-    pub rope_pairing: RopePairing,
-    /// RoPE: how positions past the trained length are handled, and by what factor.
-    pub extension: Extension,
-    pub rope_factor: f64,
-    /// RoPE, Llama 3.1's rescaling: `low_freq_factor` and `high_freq_factor`.
-    pub rope_low: f64,
-    pub rope_high: f64,
-    /// RoPE, YaRN: the ramp's ends (`beta_fast`, `beta_slow`) and DeepSeek's `mscale` and
-    /// `mscale_all_dim` (0: not given).
-    pub beta_fast: f64,
-    pub beta_slow: f64,
-    pub mscale: f64,
-    pub mscale_all_dim: f64,
-    /// RoPE: the share of each head's dimensions rotated (GPT-NeoX's `rotary_pct`, Phi's
-    /// `partial_rotary_factor`).
-    pub rotary_fraction: f64,
+    /// RoPE's own settings (see `schemes::rope`).
+    pub rope: RopeSettings,
     /// ALiBi: number of heads, and the head shown on its own.
     pub alibi_heads: usize,
     pub alibi_head: usize,
@@ -312,16 +246,7 @@ impl Default for Settings {
             scheme: Scheme::Sinusoidal,
             trained_length: 512,
             learned_seed: 1,
-            rope_pairing: RopePairing::RotateHalf,
-            extension: Extension::None,
-            rope_factor: 4.0,
-            rope_low: 1.0,
-            rope_high: 4.0,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            rotary_fraction: 1.0,
+            rope: RopeSettings::default(),
             alibi_heads: 8,
             alibi_head: 0,
             t5: T5Buckets::default(),
@@ -396,43 +321,17 @@ impl Settings {
         TrainSettings {
             base: self.base,
             variant: self.variant,
-            rope_pairing: self.rope_pairing,
+            rope_pairing: self.rope.pairing,
             t5_buckets: self.t5.num_buckets,
             t5_max_distance: self.t5.max_distance,
             ..self.train.clone()
         }
     }
 
-    /// RoPE with the current width, base, pairing and extension.
+    /// RoPE with the current width, base and RoPE settings.
     pub fn rope(&self) -> Rope {
-        let (factor, original) = (self.rope_factor, self.trained_length);
-        let scaling = match self.extension {
-            Extension::None => RopeScaling::None,
-            Extension::Interpolation => RopeScaling::Interpolation(factor),
-            Extension::Ntk => RopeScaling::Ntk(factor),
-            Extension::Dynamic => RopeScaling::DynamicNtk {
-                factor,
-                original,
-                length: self.length,
-            },
-            Extension::Llama3 => RopeScaling::Llama3 {
-                factor,
-                low: self.rope_low,
-                high: self.rope_high,
-                original,
-            },
-            Extension::Yarn => RopeScaling::Yarn {
-                factor,
-                original,
-                beta_fast: self.beta_fast,
-                beta_slow: self.beta_slow,
-                mscale: self.mscale,
-                mscale_all_dim: self.mscale_all_dim,
-                attention_factor: None,
-            },
-        };
-        Rope::new(self.d_model, self.base, self.rope_pairing, scaling)
-            .with_rotary_fraction(self.rotary_fraction)
+        self.rope
+            .rope(self.d_model, self.base, self.trained_length, self.length)
     }
 
     /// The sinusoidal encoding with the current variant, width and base, and fairseq's padding
@@ -505,46 +404,6 @@ impl Settings {
     /// The limit of the rotation view's offset.
     pub fn offset_limit(&self) -> Limit {
         Limit::linear("offset k", 0.0, (self.length - 1).max(1) as f64)
-    }
-}
-
-impl crate::rope_config::RopeConfig {
-    /// Sets RoPE as this configuration has it: θ, the head width as d_model, the rotary
-    /// fraction, the extension method with its parameters, the original length as the trained
-    /// length, and a length that shows the extended context (capped at the slider's end).
-    pub fn apply(&self, s: &mut Settings) {
-        use crate::rope_config::Method;
-        s.scheme = Scheme::Rope;
-        s.base = BASE.accept(self.base).value;
-        if let Some(d) = self.head_dim {
-            s.d_model = D_MODEL.accept(d as f64).value as usize;
-        }
-        s.rotary_fraction = ROTARY_FRACTION.accept(self.rotary_fraction).value;
-        s.extension = match self.method {
-            Method::None => Extension::None,
-            Method::Linear => Extension::Interpolation,
-            Method::Dynamic => Extension::Dynamic,
-            Method::Llama3 => Extension::Llama3,
-            Method::Yarn => Extension::Yarn,
-        };
-        s.rope_factor = ROPE_FACTOR.accept(self.factor.max(1.0)).value;
-        s.rope_low = LOW_FREQ.accept(self.low).value;
-        s.rope_high = HIGH_FREQ.accept(self.high).value;
-        s.beta_fast = BETA_FAST.accept(self.beta_fast).value;
-        s.beta_slow = BETA_SLOW.accept(self.beta_slow).value;
-        s.mscale = MSCALE.accept(self.mscale).value;
-        s.mscale_all_dim = MSCALE_ALL_DIM.accept(self.mscale_all_dim).value;
-        if let Some(o) = self.original {
-            s.trained_length = TRAINED_LENGTH.accept(o as f64).value as usize;
-            let shown = if self.method == Method::None {
-                o as f64
-            } else {
-                o as f64 * self.factor
-            };
-            s.length = LENGTH.accept(shown.min(LENGTH.max)).value as usize;
-        }
-        s.position = s.position.min(s.length - 1);
-        s.offset = s.offset.min((s.length - 1).max(1));
     }
 }
 

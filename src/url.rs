@@ -12,19 +12,16 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::action::Action;
+use crate::action::{Action, Edit};
 use crate::format::plain;
 use crate::math::attention::parse_sentence;
-use crate::math::rope::RopePairing;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 use crate::schemes::Scheme;
 use crate::state::{
-    parse_list, Extension, Limit, OffsetSeries, Settings, ThemeChoice, View, ALIBI_HEADS, BASE,
-    BETA_FAST, BETA_SLOW, D_MODEL, HIGH_FREQ, LENGTH, LOW_FREQ, MAX_ANCHORS, MAX_BASES, MAX_DIMS,
-    MSCALE, MSCALE_ALL_DIM, ROPE_FACTOR, ROTARY_FRACTION, SEED, T5_BUCKETS, T5_MAX_DISTANCE,
-    TRAINED_LENGTH,
+    parse_list, Limit, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH,
+    MAX_ANCHORS, MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
 };
 use crate::train::settings::KEYS as TRAIN_KEYS;
 
@@ -171,6 +168,58 @@ fn number(key: &str, value: &str, limit: Limit, set: fn(f64) -> Action) -> Read 
         set(a.value),
         a.note.map(|n| format!("{key}={}: {n}", shown(value))),
     ))
+}
+
+/// A number a scheme owns, read through its limit into an [`Edit`].
+pub fn read_edit(
+    key: &'static str,
+    value: &str,
+    limit: Limit,
+    apply: fn(&mut Settings, f64),
+) -> Read {
+    let a = limit
+        .parse(value)
+        .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
+    let edit = Edit {
+        key,
+        value: a.value,
+        apply,
+    };
+    Ok((
+        Action::Edit(edit),
+        a.note.map(|n| format!("{key}={}: {n}", shown(value))),
+    ))
+}
+
+/// One of a scheme's choices, by its id, into an [`Edit`] holding its place among `ids`.
+pub fn read_edit_choice(
+    key: &'static str,
+    value: &str,
+    ids: &[&str],
+    apply: fn(&mut Settings, f64),
+) -> Read {
+    match ids.iter().position(|i| *i == value) {
+        Some(p) => Ok((
+            Action::Edit(Edit {
+                key,
+                value: p as f64,
+                apply,
+            }),
+            None,
+        )),
+        None => Err(format!(
+            "{key}={}: not one of {}; kept the default.",
+            shown(value),
+            ids.join(", ")
+        )),
+    }
+}
+
+/// One of a scheme's flags (1 or 0) into an [`Edit`].
+pub fn read_edit_flag(key: &'static str, value: &str, apply: fn(&mut Settings, f64)) -> Read {
+    let on = flag(key, value)?;
+    let value = if on { 1.0 } else { 0.0 };
+    Ok((Action::Edit(Edit { key, value, apply }), None))
 }
 
 fn list(
@@ -405,21 +454,11 @@ pub const PARAMS: &[Param] = &[
     choice!("theme", ThemeChoice, SetTheme, theme),
     number!("trained", TRAINED_LENGTH, SetTrainedLength, trained_length),
     number!("seed", SEED, SetLearnedSeed, learned_seed),
-    choice!("rope_pairing", RopePairing, SetRopePairing, rope_pairing),
-    choice!("extension", Extension, SetExtension, extension),
-    number!("factor", ROPE_FACTOR, SetRopeFactor, rope_factor),
-    number!("low_freq", LOW_FREQ, SetRopeLow, rope_low),
-    number!("high_freq", HIGH_FREQ, SetRopeHigh, rope_high),
-    number!("beta_fast", BETA_FAST, SetBetaFast, beta_fast),
-    number!("beta_slow", BETA_SLOW, SetBetaSlow, beta_slow),
-    number!("mscale", MSCALE, SetMscale, mscale),
-    number!("mscale_all_dim", MSCALE_ALL_DIM, SetMscaleAllDim, mscale_all_dim),
-    number!("rotary", ROTARY_FRACTION, SetRotaryFraction, rotary_fraction),
-    number!("heads", ALIBI_HEADS, SetAlibiHeads, alibi_heads),
-    number!("head", |s| s.alibi_head_limit(), SetAlibiHead, alibi_head),
-    number!("buckets", T5_BUCKETS, SetT5Buckets, t5.num_buckets),
-    number!("max_distance", T5_MAX_DISTANCE, SetT5MaxDistance, t5.max_distance),
-    flag!("bidirectional", SetT5Bidirectional, t5.bidirectional),
+];
+
+/// The app's parameters written after the schemes' own.
+#[rustfmt::skip]
+pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     Param { key: "anchors", read: read_anchors, write: |s| chosen(&s.anchors, s.anchors()) },
     flag!("normalised", SetNormalised, normalised),
     word!("compare", SERIES, SetOffsetSeries, offset_series),
@@ -447,9 +486,15 @@ pub const PARAMS: &[Param] = &[
 /// the lesson's step over what was read up to the theme.
 const APPLIED_AFTER: &[(&str, &str)] = &[("variant", "base"), ("view", "theme")];
 
-/// The tables read and written in turn, the app's own first; a module with parameters of its
-/// own adds its table here.
-pub const TABLES: &[&[Param]] = &[PARAMS];
+/// The tables read and written in turn: the app's first parameters, each scheme's own (in the
+/// order of [`Scheme::ALL`]), then the rest of the app's.
+pub fn tables() -> Vec<&'static [Param]> {
+    let schemes = Scheme::ALL.iter().map(|s| s.def().params());
+    std::iter::once(PARAMS)
+        .chain(schemes)
+        .chain([PARAMS_AFTER_SCHEMES])
+        .collect()
+}
 
 /// Read first: a lesson step sets up the view and sliders the rest then change. Written first,
 /// in the lesson.
@@ -474,7 +519,7 @@ const OTHER: &[&str] = &["embed", "controls"];
 
 /// Every key a link can hold.
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    let params = TABLES.iter().flat_map(|t| t.iter());
+    let params = tables().into_iter().flat_map(|t| t.iter());
     params
         .chain([&LESSON, &QUESTION, &RUN])
         .map(|p| p.key)
@@ -585,7 +630,7 @@ pub fn parse(query: &str) -> Parsed {
         }
     };
     apply(LESSON.key, &LESSON.read);
-    for p in TABLES.iter().flat_map(|t| applied(t)) {
+    for p in tables().into_iter().flat_map(applied) {
         apply(p.key, &p.read);
     }
     apply(QUESTION.key, &QUESTION.read);
@@ -678,7 +723,7 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
             out.extend(pair(&QUESTION, s));
         }
     }
-    for p in TABLES.iter().flat_map(|t| t.iter()) {
+    for p in tables().into_iter().flat_map(|t| t.iter()) {
         // An embedding names its view, and the quiz's is written above.
         if p.key == "view" && (embed.is_some() || in_quiz) {
             continue;

@@ -77,8 +77,9 @@ fn oversized_exports_are_refused_with_a_message() {
 #[test]
 fn file_names_name_the_settings_of_the_scheme_shown() {
     use pe_explorer::export::file_stem;
+    use pe_explorer::schemes::rope::{Extension, RopeSettings};
     use pe_explorer::schemes::Scheme;
-    use pe_explorer::state::{Extension, Settings};
+    use pe_explorer::state::Settings;
     let base = Settings::default();
     assert_eq!(
         file_stem(&base, Scheme::Sinusoidal, "sinusoidal"),
@@ -103,7 +104,10 @@ fn file_names_name_the_settings_of_the_scheme_shown() {
         (
             Scheme::Rope,
             Settings {
-                extension: Extension::Ntk,
+                rope: RopeSettings {
+                    extension: Extension::Ntk,
+                    ..base.rope
+                },
                 ..base.clone()
             },
         ),

@@ -10,9 +10,10 @@ use pe_explorer::math::chunked::Chunked;
 use pe_explorer::math::offsets::ClosedForm;
 use pe_explorer::math::sinusoidal::Sinusoidal;
 use pe_explorer::plot::colormap::Palette;
+use pe_explorer::schemes::rope::{Extension, RopeSettings};
 use pe_explorer::schemes::Scheme;
 use pe_explorer::snippets::{snippet, Library};
-use pe_explorer::state::{Extension, Settings};
+use pe_explorer::state::Settings;
 
 fn settings(scheme: Scheme) -> Settings {
     Settings {
@@ -83,14 +84,20 @@ fn memo_keys_change_with_every_input_and_only_then() {
     // Llama 3.1's band edges reach the RoPE column and the demo (they once were left out of a
     // hand-kept key, so the column did not move).
     let a = Settings {
-        extension: Extension::Llama3,
-        rope_factor: 8.0,
+        rope: RopeSettings {
+            extension: Extension::Llama3,
+            factor: 8.0,
+            ..RopeSettings::default()
+        },
         trained_length: 8,
         length: 64,
         ..settings(Scheme::Rope)
     };
     let b = Settings {
-        rope_low: 2.0,
+        rope: RopeSettings {
+            low_freq: 2.0,
+            ..a.rope
+        },
         ..a.clone()
     };
     assert_ne!(a.rope(), b.rope());
@@ -117,7 +124,10 @@ fn memo_keys_change_with_every_input_and_only_then() {
     assert_eq!(NormsInputs::of(&a), NormsInputs::of(&c));
     // Partial rotary reaches the demo's head.
     let d = Settings {
-        rotary_fraction: 0.5,
+        rope: RopeSettings {
+            rotary_fraction: 0.5,
+            ..a2.rope
+        },
         ..a2.clone()
     };
     assert_ne!(demo_inputs(&a2), demo_inputs(&d));

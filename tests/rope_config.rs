@@ -6,8 +6,9 @@
 use pe_explorer::action::Action;
 use pe_explorer::math::rope::{RopeScaling, Treatment};
 use pe_explorer::rope_config::{preset, Json, Method, RopeConfig, PRESETS};
+use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
-use pe_explorer::state::{Extension, Settings};
+use pe_explorer::state::Settings;
 use proptest::prelude::*;
 use std::rc::Rc;
 use yew::Reducible;
@@ -29,7 +30,12 @@ fn every_preset_reads_and_llama_3_1_sets_what_its_config_says() {
         (128, 500_000.0, 8192)
     );
     assert_eq!(
-        (s.extension, s.rope_factor, s.rope_low, s.rope_high),
+        (
+            s.rope.extension,
+            s.rope.factor,
+            s.rope.low_freq,
+            s.rope.high_freq
+        ),
         (Extension::Llama3, 8.0, 1.0, 4.0)
     );
     assert_eq!(s.length, 65_536, "8 × 8,192, capped at the slider's end");
@@ -59,7 +65,12 @@ fn every_preset_reads_and_llama_3_1_sets_what_its_config_says() {
     // DeepSeek's rotary head width, NeoX's rotary_pct and base key, Phi's fraction.
     let ds = applied(preset("deepseek-v3").unwrap());
     assert_eq!(
-        (ds.d_model, ds.extension, ds.mscale, ds.mscale_all_dim),
+        (
+            ds.d_model,
+            ds.rope.extension,
+            ds.rope.mscale,
+            ds.rope.mscale_all_dim
+        ),
         (64, Extension::Yarn, 1.0, 1.0)
     );
     assert!((ds.rope().attention_factor() - 1.0).abs() < 1e-12);

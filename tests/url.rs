@@ -3,10 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::action::Action;
+use pe_explorer::action::Edit;
 use pe_explorer::math::rope::RopePairing;
 use pe_explorer::math::sinusoidal::Variant;
+use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
-use pe_explorer::state::{Extension, OffsetSeries, Settings, ThemeChoice, View};
+use pe_explorer::state::{OffsetSeries, Settings, ThemeChoice, View};
 use pe_explorer::url::{decode, encode, parse, to_query, Embed};
 use proptest::prelude::*;
 use std::rc::Rc;
@@ -28,6 +30,11 @@ fn defaults_make_an_empty_query_and_back() {
     assert!(p.notices.is_empty() && p.embed.is_none());
 }
 
+/// A change to one of a scheme's own settings, as its controls make it.
+fn edit(key: &'static str, value: f64, apply: fn(&mut Settings, f64)) -> Action {
+    Action::Edit(Edit { key, value, apply })
+}
+
 #[test]
 fn every_setting_survives_a_round_trip() {
     let s = settings(vec![
@@ -40,13 +47,15 @@ fn every_setting_survives_a_round_trip() {
         Action::SetTheme(ThemeChoice::Dark),
         Action::SetTrainedLength(256.0),
         Action::SetLearnedSeed(42.0),
-        Action::SetRopePairing(RopePairing::Adjacent),
-        Action::SetRopeFactor(8.0),
-        Action::SetAlibiHeads(12.0),
-        Action::SetAlibiHead(11.0),
-        Action::SetT5Buckets(64.0),
-        Action::SetT5MaxDistance(256.0),
-        Action::SetT5Bidirectional(false),
+        edit("rope_pairing", 0.0, |s, _| {
+            s.rope.pairing = RopePairing::Adjacent
+        }),
+        edit("factor", 8.0, |s, v| s.rope.factor = v),
+        edit("heads", 12.0, |s, v| s.alibi_heads = v as usize),
+        edit("head", 11.0, |s, v| s.alibi_head = v as usize),
+        edit("buckets", 64.0, |s, v| s.t5.num_buckets = v as usize),
+        edit("max_distance", 256.0, |s, v| s.t5.max_distance = v as usize),
+        edit("bidirectional", 0.0, |s, _| s.t5.bidirectional = false),
         Action::SetAnchors(vec![3, 150, 7]),
         Action::SetNormalised(true),
         Action::SetOffsetSeries(OffsetSeries::Bases),
@@ -62,14 +71,14 @@ fn every_setting_survives_a_round_trip() {
         Action::SetCausal(true),
         Action::SetTrace(1),
         Action::SetCompareWith(Scheme::Alibi),
-        Action::SetExtension(Extension::Yarn),
-        Action::SetBetaFast(16.0),
-        Action::SetBetaSlow(2.0),
-        Action::SetMscale(0.707),
-        Action::SetMscaleAllDim(0.5),
-        Action::SetRopeLow(2.0),
-        Action::SetRopeHigh(8.0),
-        Action::SetRotaryFraction(0.25),
+        edit("extension", 0.0, |s, _| s.rope.extension = Extension::Yarn),
+        edit("beta_fast", 16.0, |s, v| s.rope.beta_fast = v),
+        edit("beta_slow", 2.0, |s, v| s.rope.beta_slow = v),
+        edit("mscale", 0.707, |s, v| s.rope.mscale = v),
+        edit("mscale_all_dim", 0.5, |s, v| s.rope.mscale_all_dim = v),
+        edit("low_freq", 2.0, |s, v| s.rope.low_freq = v),
+        edit("high_freq", 8.0, |s, v| s.rope.high_freq = v),
+        edit("rotary", 0.25, |s, v| s.rope.rotary_fraction = v),
         Action::SetTrain("task", "copy".into()),
         Action::SetTrain("schemes", "rope,none,alibi".into()),
         Action::SetTrain("layers", "3".into()),
@@ -256,7 +265,7 @@ fn encoding_round_trips_any_text() {
 fn each_key_is_read_once_and_each_parameter_round_trips() {
     use pe_explorer::math::rotation::Pairing;
     use pe_explorer::plot::colormap::Palette;
-    use pe_explorer::url::{keys, TABLES};
+    use pe_explorer::url::{keys, tables};
     let mut seen = std::collections::HashSet::new();
     for key in keys() {
         assert!(seen.insert(key), "{key} is read twice");
@@ -276,7 +285,7 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
     values.extend(Extension::ALL.map(|v| v.id().to_string()));
     values.extend(Pairing::ALL.map(|v| v.id().to_string()));
     let d = Settings::default();
-    for p in TABLES.iter().flat_map(|t| t.iter()) {
+    for p in tables().into_iter().flat_map(|t| t.iter()) {
         let s = values
             .iter()
             .find_map(|v| {

@@ -15,7 +15,8 @@ use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
-use crate::state::{Extension, Settings};
+use crate::schemes::rope::Extension;
+use crate::state::Settings;
 
 pub fn trained_rule(s: &Settings) -> Option<(usize, String)> {
     (s.trained_length < s.length).then(|| {
@@ -230,16 +231,16 @@ impl RopeDistanceInputs {
     pub fn of(s: &Settings) -> Self {
         RopeDistanceInputs {
             rope: s.rope(),
-            plain: (s.extension != Extension::None).then(|| {
-                Rope::new(s.d_model, s.base, s.rope_pairing, Default::default())
-                    .with_rotary_fraction(s.rotary_fraction)
+            plain: (s.rope.extension != Extension::None).then(|| {
+                Rope::new(s.d_model, s.base, s.rope.pairing, Default::default())
+                    .with_rotary_fraction(s.rope.rotary_fraction)
             }),
             d_model: s.d_model,
             length: s.length,
             trained_length: s.trained_length,
-            method: match s.extension {
+            method: match s.rope.extension {
                 Extension::None => String::new(),
-                e => format!(" · {} ×{}", e.label(), plain(s.rope_factor)),
+                e => format!(" · {} ×{}", e.label(), plain(s.rope.factor)),
             },
         }
     }

@@ -2,7 +2,7 @@
 
 use yew::{html, Callback, Html};
 
-use super::{view, Names, Positions, SchemeDef, Views};
+use super::{edit, view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
@@ -12,7 +12,7 @@ use crate::snippets::{Lib, Library};
 use crate::state::{Settings, ALIBI_HEADS};
 use crate::ui::controls::NumberControl;
 use crate::ui::schemes::{AlibiDistanceView, AlibiMatrixView};
-use crate::ui::settings::numeric;
+use crate::url::{read_edit, Param, Value};
 
 pub struct Def;
 
@@ -36,6 +36,15 @@ impl SchemeDef for Def {
 
     fn snippet(&self, s: &Settings, library: Library) -> String {
         code(s, &Lib::of(library))
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn check(&self, s: &mut Settings) {
+        s.alibi_heads = ALIBI_HEADS.accept(s.alibi_heads as f64).value as usize;
+        s.alibi_head = s.alibi_head.min(s.alibi_heads - 1);
     }
 
     fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
@@ -71,9 +80,9 @@ impl SchemeDef for Def {
         html! {
             <>
                 <NumberControl id="alibi-heads" limit={ALIBI_HEADS} value={s.alibi_heads as f64}
-                    on_change={numeric(cb, Action::SetAlibiHeads)} hint="attention heads" />
+                    on_change={edit(cb, "heads", |s, x| s.alibi_heads = x as usize)} hint="attention heads" />
                 <NumberControl id="alibi-head" limit={s.alibi_head_limit()} value={s.alibi_head as f64}
-                    on_change={numeric(cb, Action::SetAlibiHead)} hint="the head shown alone" />
+                    on_change={edit(cb, "head", |s, x| s.alibi_head = x as usize)} hint="the head shown alone" />
             </>
         }
     }
@@ -124,3 +133,10 @@ fn code(s: &Settings, lib: &Lib) -> String {
         float = lib.float
     )
 }
+
+/// ALiBi's link parameters: the head count, then the head shown (checked against the count).
+#[rustfmt::skip]
+pub const PARAMS: &[Param] = &[
+    Param { key: "heads", read: |v, _| read_edit("heads", v, ALIBI_HEADS, |s, x| s.alibi_heads = x as usize), write: |s| Value::from(s.alibi_heads) },
+    Param { key: "head", read: |v, s| read_edit("head", v, s.alibi_head_limit(), |s, x| s.alibi_head = x as usize), write: |s| Value::from(s.alibi_head) },
+];

@@ -16,12 +16,13 @@ pub mod t5;
 
 use yew::{html, BaseComponent, Callback, Html};
 
-use crate::action::Action;
+use crate::action::{Action, Edit};
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
 use crate::snippets::Library;
 use crate::state::Settings;
 use crate::ui::app::ViewProps;
+use crate::url::Param;
 
 /// A way of telling a transformer where each token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -138,6 +139,13 @@ pub trait SchemeDef: Sync {
     fn column(&self, s: &Settings) -> ColumnInputs;
     /// What happens past the trained length, computed from the settings.
     fn past_trained_length(&self, s: &Settings) -> String;
+    /// The link parameters of this scheme's own settings, written after the seed in the order
+    /// of [`Scheme::ALL`].
+    fn params(&self) -> &'static [Param] {
+        &[]
+    }
+    /// Holds this scheme's own settings to their limits (after every change).
+    fn check(&self, _s: &mut Settings) {}
     /// The sidebar settings only this scheme has.
     fn controls(&self, _s: &Settings, _cb: &Callback<Action>) -> Html {
         html! {}
@@ -157,4 +165,40 @@ impl Scheme {
             Scheme::None => &none::Def,
         }
     }
+}
+
+/// Every scheme's own settings held to their limits.
+pub fn check(s: &mut Settings) {
+    for scheme in Scheme::ALL {
+        scheme.def().check(s);
+    }
+}
+
+/// A control's callback that sets one of a scheme's own numbers (see [`Edit`]).
+pub fn edit(
+    cb: &Callback<Action>,
+    key: &'static str,
+    apply: fn(&mut Settings, f64),
+) -> Callback<f64> {
+    let cb = cb.clone();
+    Callback::from(move |value: f64| cb.emit(Action::Edit(Edit { key, value, apply })))
+}
+
+/// A choice's callback that sets one of a scheme's own choices by its place among `ids`.
+pub fn edit_choice(
+    cb: &Callback<Action>,
+    key: &'static str,
+    ids: &[&'static str],
+    apply: fn(&mut Settings, f64),
+) -> Callback<String> {
+    let (cb, ids) = (cb.clone(), ids.to_vec());
+    Callback::from(move |id: String| {
+        if let Some(p) = ids.iter().position(|i| *i == id) {
+            cb.emit(Action::Edit(Edit {
+                key,
+                value: p as f64,
+                apply,
+            }))
+        }
+    })
 }

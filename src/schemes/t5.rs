@@ -3,7 +3,7 @@
 
 use yew::{html, Callback, Html};
 
-use super::{view, Names, Positions, SchemeDef, Views};
+use super::{edit, view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
@@ -13,6 +13,7 @@ use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
 use crate::ui::controls::{NumberControl, Toggle};
 use crate::ui::schemes::{T5DistanceView, T5MatrixView};
 use crate::ui::settings::numeric;
+use crate::url::{read_edit, read_edit_flag, Param, Value};
 
 pub struct Def;
 
@@ -42,6 +43,15 @@ impl SchemeDef for Def {
         code(s, library)
     }
 
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn check(&self, s: &mut Settings) {
+        s.t5.num_buckets = T5_BUCKETS.accept(s.t5.num_buckets as f64).value as usize;
+        s.t5.max_distance = T5_MAX_DISTANCE.accept(s.t5.max_distance as f64).value as usize;
+    }
+
     fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
         let t5 = s.t5_bias();
         Ok(PositionInputs::bias(n, |i, j| t5.at(j as i64 - i as i64)))
@@ -67,14 +77,15 @@ impl SchemeDef for Def {
     fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
         let toggle = {
             let cb = cb.clone();
-            Callback::from(move |v: bool| cb.emit(Action::SetT5Bidirectional(v)))
+            let set = edit(&cb, "bidirectional", |s, x| s.t5.bidirectional = x != 0.0);
+            Callback::from(move |v: bool| set.emit(if v { 1.0 } else { 0.0 }))
         };
         html! {
             <>
                 <NumberControl id="t5-buckets" limit={T5_BUCKETS} value={s.t5.num_buckets as f64}
-                    on_change={numeric(cb, Action::SetT5Buckets)} hint="32 in T5" />
+                    on_change={edit(cb, "buckets", |s, x| s.t5.num_buckets = x as usize)} hint="32 in T5" />
                 <NumberControl id="t5-max-distance" limit={T5_MAX_DISTANCE} value={s.t5.max_distance as f64}
-                    on_change={numeric(cb, Action::SetT5MaxDistance)} hint="128 in T5" />
+                    on_change={edit(cb, "max_distance", |s, x| s.t5.max_distance = x as usize)} hint="128 in T5" />
                 <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
                     on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws other untrained bucket biases" />
                 <div class="control">
@@ -135,3 +146,11 @@ fn code(s: &Settings, library: Library) -> String {
         s.length, t.num_buckets, t.max_distance
     )
 }
+
+/// T5's link parameters.
+#[rustfmt::skip]
+pub const PARAMS: &[Param] = &[
+    Param { key: "buckets", read: |v, _| read_edit("buckets", v, T5_BUCKETS, |s, x| s.t5.num_buckets = x as usize), write: |s| Value::from(s.t5.num_buckets) },
+    Param { key: "max_distance", read: |v, _| read_edit("max_distance", v, T5_MAX_DISTANCE, |s, x| s.t5.max_distance = x as usize), write: |s| Value::from(s.t5.max_distance) },
+    Param { key: "bidirectional", read: |v, _| read_edit_flag("bidirectional", v, |s, x| s.t5.bidirectional = x != 0.0), write: |s| Value::from(s.t5.bidirectional) },
+];

@@ -177,7 +177,7 @@ pub fn rope_check(props: &RopeCheckProps) -> Html {
                 { format!("The cache CSV is cos_cached and sin_cached as Hugging Face builds them \
                     for the sidebar's {} pairing: one row per position 0 … {}, the columns \
                     cos_0 … cos_{d} then sin_0 … sin_{d}.",
-                    s.rope_pairing.id(), s.length - 1, d = check.d_model - 1) }
+                    s.rope.pairing.id(), s.length - 1, d = check.d_model - 1) }
             </p>
             if let Some(p) = &*problem {
                 <p class="note note-error" role="alert">{ p.clone() }</p>

@@ -22,8 +22,8 @@ use crate::math::learned::{LearnedMatrix, INIT_STD};
 use crate::math::rope::RopePairing;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::schemes::rope::Extension;
 use crate::schemes::Scheme;
-use crate::state::Extension;
 
 /// The "Position matrix" tab: each scheme's own matrix.
 #[function_component(MatrixView)]
@@ -187,7 +187,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
         },
     );
     let extrapolation = rope_extrapolation(&rope, s.length, s.trained_length);
-    let layout = match s.rope_pairing {
+    let layout = match s.rope.pairing {
         RopePairing::RotateHalf => {
             "dimension i turns together with dimension i + d/2, so the \
             left and right halves of the table repeat the same frequencies"
@@ -220,7 +220,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                     <p>{ format!("With the {} pairing, {layout}. The two pairings are the same \
                         rotation applied to dimensions in a different order (the permutation \
                         [0::2] ++ [1::2]): a checkpoint trained with one must be permuted to be \
-                        loaded with the other.", s.rope_pairing.id()) }</p>
+                        loaded with the other.", s.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
                 <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
@@ -261,10 +261,10 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         Ok(rope_distance_csv(&csv_rows))
     });
     let permuted = check_permutation(s);
-    let method = if s.extension == Extension::None {
+    let method = if s.rope.extension == Extension::None {
         "no extension".to_string()
     } else {
-        s.extension.label().to_string()
+        s.rope.extension.label().to_string()
     };
     let pairs = use_memo(
         (s.rope(), s.trained_length, method.clone()),

@@ -68,6 +68,7 @@ test('the lesson walks from the first step to the quiz, each step setting its vi
   await page.waitForFunction(() => document.getElementById('d-model-value').value === '64');
   // A changed step is a link too: reloading keeps the change on top of the step.
   await page.selectOption('#scheme', 'rope');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scheme') === 'rope');
   await page.reload();
   await page.waitForSelector('#lesson-title');
   assert.equal(await page.locator('#scheme').inputValue(), 'rope');
