@@ -141,6 +141,17 @@ impl Limit {
         }
     }
 
+    /// A real number from `min` to `max`, with a logarithmic slider when `log`.
+    pub const fn real(name: &'static str, min: f64, max: f64, log: bool) -> Limit {
+        Limit {
+            name,
+            min,
+            max,
+            integer: false,
+            log,
+        }
+    }
+
     /// The value at slider position `t` in [0, 1], snapped to what the number field can show:
     /// whole numbers, or three significant digits for the base.
     pub fn from_slider(&self, t: f64) -> f64 {

@@ -15,6 +15,14 @@ use pe_explorer::schemes::Scheme;
 use pe_explorer::snippets::{snippet, Library};
 use pe_explorer::state::Settings;
 
+fn sized(d_model: usize, length: usize) -> Settings {
+    Settings {
+        d_model,
+        length,
+        ..Settings::default()
+    }
+}
+
 fn settings(scheme: Scheme) -> Settings {
     Settings {
         scheme,
@@ -162,11 +170,7 @@ fn the_demo_ties_without_position_and_comes_apart_with_it() {
 #[test]
 fn the_norms_csv_is_the_chart_with_hand_derived_first_row() {
     // PE(0) of the paper's layout is (0, 1, 0, 1, …): length √(d/2).
-    let s = Settings {
-        d_model: 8,
-        length: 5,
-        ..Settings::default()
-    };
+    let s = sized(8, 5);
     let n = norms(&NormsInputs::of(&s));
     let lines: Vec<&str> = n.csv.lines().collect();
     assert_eq!(
@@ -181,11 +185,7 @@ fn the_norms_csv_is_the_chart_with_hand_derived_first_row() {
 
 #[test]
 fn the_offsets_csv_covers_every_offset_of_the_chart() {
-    let s = Settings {
-        d_model: 8,
-        length: 6,
-        ..Settings::default()
-    };
+    let s = sized(8, 6);
     let e = Sinusoidal::new(s.variant, s.d_model, s.base);
     let form = ClosedForm::job(e, s.length).run();
     let forms = vec![form];

@@ -64,6 +64,10 @@ impl SchemeDef for Def {
         })
     }
 
+    fn attention_input_text(&self, _s: &Settings, n: usize) -> String {
+        format!("Rows 0 … {} of the learned table added.", n - 1)
+    }
+
     fn attention_switch_text(&self) -> &'static str {
         super::sinusoidal::Def.attention_switch_text()
     }

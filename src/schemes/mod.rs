@@ -133,6 +133,13 @@ pub trait SchemeDef: Sync {
     fn snippet(&self, s: &Settings, library: Library) -> String;
     /// What the attention demo's head gets for a sentence of `n` tokens at `width`.
     fn attention_inputs(&self, s: &Settings, n: usize, width: usize) -> Positions;
+    /// The demo's "+ position" step for a sentence of `n` tokens, when position is on.
+    fn attention_input_text(&self, _s: &Settings, _n: usize) -> String {
+        format!(
+            "{} adds nothing here: it enters later, inside attention.",
+            self.names().id
+        )
+    }
     /// What switching position information on changes in the demo, in the scheme's terms.
     fn attention_switch_text(&self) -> &'static str;
     /// What the compare column is computed from.
@@ -201,4 +208,9 @@ pub fn edit_choice(
             }))
         }
     })
+}
+
+/// "d128_len100": the width and length, in export file names.
+pub fn size(s: &Settings) -> String {
+    format!("d{}_len{}", s.d_model, s.length)
 }

@@ -24,7 +24,7 @@ impl SchemeDef for Def {
     }
 
     fn file_stem(&self, s: &Settings) -> String {
-        format!("none_d{}_len{}", s.d_model, s.length)
+        format!("none_{}", super::size(s))
     }
 
     fn snippet(&self, _s: &Settings, _library: Library) -> String {

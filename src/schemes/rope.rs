@@ -16,7 +16,7 @@ use crate::rope_config::RopeConfig;
 use crate::schemes::Scheme;
 use crate::snippets::{py, Lib, Library};
 use crate::state::Settings;
-use crate::ui::controls::{Choice, NumberControl, Segmented};
+use crate::ui::controls::{options, Choice, NumberControl, Segmented};
 use crate::ui::schemes::{RopeDistanceView, RopeTableView};
 use crate::ui::settings::RopeConfigBox;
 use crate::url::{read_edit, read_edit_choice, Param, Value};
@@ -43,11 +43,9 @@ impl SchemeDef for Def {
             "none" => String::new(),
             id => format!("_{id}{}", file_number(r.scaling.factor())),
         };
+        let (pairing, size) = (r.pairing.id(), super::size(s));
         format!(
-            "rope_{}_d{}_len{}_theta{}{scaling}",
-            r.pairing.id(),
-            s.d_model,
-            s.length,
+            "rope_{pairing}_{size}_theta{}{scaling}",
             file_number(s.base)
         )
     }
@@ -107,13 +105,9 @@ impl SchemeDef for Def {
                     { preset(10_000.0, "θ = 10,000 (LLaMA 1–2)") }
                     { preset(500_000.0, "θ = 500,000 (LLaMA 3)") }
                 </div>
-                <Choice
-                    id="rope-pairing"
-                    label="Pairing"
-                    options={RopePairing::ALL.iter().map(|p| (p.id().into(), p.label().into())).collect::<Vec<_>>()}
-                    selected={s.rope.pairing.id()}
-                    on_change={edit_choice(cb, "rope_pairing", &RopePairing::ALL.map(RopePairing::id), |s, p| s.rope.pairing = RopePairing::ALL[p as usize])}
-                />
+                <Choice id="rope-pairing" label="Pairing" selected={s.rope.pairing.id()}
+                    options={options(&RopePairing::ALL, RopePairing::id, RopePairing::label)}
+                    on_change={edit_choice(cb, "rope_pairing", &RopePairing::ALL.map(RopePairing::id), |s, p| s.rope.pairing = RopePairing::ALL[p as usize])} />
                 <div class="control">
                     <Segmented name="extension" legend="Context extension"
                         options={Extension::ALL.iter().map(|e| (e.id().into(), e.label().into())).collect::<Vec<_>>()}
@@ -306,60 +300,14 @@ impl Extension {
     }
 }
 
-pub const ROPE_FACTOR: Limit = Limit {
-    name: "scale factor s",
-    min: 1.0,
-    max: 64.0,
-    integer: false,
-    log: true,
-};
-
-pub const LOW_FREQ: Limit = Limit {
-    name: "low_freq_factor",
-    min: 0.5,
-    max: 64.0,
-    integer: false,
-    log: true,
-};
-
-pub const HIGH_FREQ: Limit = Limit {
-    name: "high_freq_factor",
-    ..LOW_FREQ
-};
-
-pub const BETA_FAST: Limit = Limit {
-    name: "beta_fast",
-    min: 0.1,
-    max: 128.0,
-    integer: false,
-    log: true,
-};
-
-pub const BETA_SLOW: Limit = Limit {
-    name: "beta_slow",
-    ..BETA_FAST
-};
-
-pub const MSCALE: Limit = Limit {
-    name: "mscale",
-    min: 0.0,
-    max: 10.0,
-    integer: false,
-    log: false,
-};
-
-pub const MSCALE_ALL_DIM: Limit = Limit {
-    name: "mscale_all_dim",
-    ..MSCALE
-};
-
-pub const ROTARY_FRACTION: Limit = Limit {
-    name: "rotary fraction",
-    min: 0.05,
-    max: 1.0,
-    integer: false,
-    log: false,
-};
+pub const ROPE_FACTOR: Limit = Limit::real("scale factor s", 1.0, 64.0, true);
+pub const LOW_FREQ: Limit = Limit::real("low_freq_factor", 0.5, 64.0, true);
+pub const HIGH_FREQ: Limit = Limit::real("high_freq_factor", 0.5, 64.0, true);
+pub const BETA_FAST: Limit = Limit::real("beta_fast", 0.1, 128.0, true);
+pub const BETA_SLOW: Limit = Limit::real("beta_slow", 0.1, 128.0, true);
+pub const MSCALE: Limit = Limit::real("mscale", 0.0, 10.0, false);
+pub const MSCALE_ALL_DIM: Limit = Limit::real("mscale_all_dim", 0.0, 10.0, false);
+pub const ROTARY_FRACTION: Limit = Limit::real("rotary fraction", 0.05, 1.0, false);
 
 /// RoPE's link parameters, written after the seed (before ALiBi's and T5's).
 #[rustfmt::skip]

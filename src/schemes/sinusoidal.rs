@@ -7,12 +7,12 @@ use super::{view, Names, Positions, SchemeDef, Views};
 use crate::action::Action;
 use crate::figures::attention::PositionInputs;
 use crate::figures::compare::ColumnInputs;
-use crate::format::file_number;
+use crate::format::{file_number, plain};
 use crate::limit::PADDING_IDX;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::snippets::{py, Lib, Library};
 use crate::state::Settings;
-use crate::ui::controls::{Choice, NumberControl, Toggle};
+use crate::ui::controls::{options, Choice, NumberControl, Toggle};
 use crate::ui::encoding::EncodingView;
 use crate::ui::offsets::OffsetsView;
 use crate::ui::settings::{choice, numeric};
@@ -37,13 +37,8 @@ impl SchemeDef for Def {
     }
 
     fn file_stem(&self, s: &Settings) -> String {
-        format!(
-            "{}_d{}_len{}_base{}",
-            s.variant.id(),
-            s.d_model,
-            s.length,
-            file_number(s.base)
-        )
+        let (variant, size) = (s.variant.id(), super::size(s));
+        format!("{variant}_{size}_base{}", file_number(s.base))
     }
 
     fn snippet(&self, s: &Settings, library: Library) -> String {
@@ -54,6 +49,15 @@ impl SchemeDef for Def {
         let e =
             Sinusoidal::new(s.variant, width, s.base).with_padding_idx(s.sinusoidal().padding_idx);
         PositionInputs::added(n, width, |p| Ok(e.token_row(p)))
+    }
+
+    fn attention_input_text(&self, s: &Settings, n: usize) -> String {
+        format!(
+            "The sinusoidal encoding of positions 0 … {} added ({}, base {}).",
+            n - 1,
+            s.variant.id(),
+            plain(s.base)
+        )
     }
 
     fn attention_switch_text(&self) -> &'static str {
@@ -109,13 +113,9 @@ impl SchemeDef for Def {
         });
         html! {
             <>
-            <Choice
-                id="variant"
-                label="Formula variant"
-                options={Variant::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
-                selected={s.variant.id()}
-                on_change={choice(cb, Variant::from_id, Action::SetVariant)}
-            >
+            <Choice id="variant" label="Formula variant" selected={s.variant.id()}
+                options={options(&Variant::ALL, Variant::id, Variant::label)}
+                on_change={choice(cb, Variant::from_id, Action::SetVariant)}>
                 <p class="control-help">
                     { format!("ω_i = base^(−{})", s.variant.exponent_for(s.d_model)) }
                 </p>

@@ -16,7 +16,7 @@ use crate::figures::attention::{
     card, demo_inputs, dims, keys, magnitude, positional_on, run_demo, step_cards, verdict, Demo,
     TIE,
 };
-use crate::format::{plain, significant};
+use crate::format::significant;
 use crate::math::attention::{match_words, parse_sentence, Relation, DEMO_MAX_WIDTH};
 use crate::plot::heatmap::HeatmapData;
 use crate::schemes::Scheme;
@@ -330,12 +330,10 @@ fn steps(props: &StepsProps) -> Html {
                     format!("Each word's vector, derived from the word itself{scale_text}."),
                     cards.embeddings.clone(), n) }
                 { step("input", "2. + position",
-                    match (positional_on(s), s.scheme) {
-                        (true, Scheme::Sinusoidal) => format!("The sinusoidal encoding of positions 0 … {} added ({}, base {}).",
-                            n - 1, s.variant.id(), plain(s.base)),
-                        (true, Scheme::Learned) => format!("Rows 0 … {} of the learned table added.", n - 1),
-                        (true, scheme) => format!("{} adds nothing here: it enters later, inside attention.", scheme.id()),
-                        (false, _) => "Position information is off: the input is the embeddings unchanged.".into(),
+                    if positional_on(s) {
+                        s.scheme.def().attention_input_text(s, n)
+                    } else {
+                        "Position information is off: the input is the embeddings unchanged.".into()
                     },
                     cards.input.clone(), n) }
                 { step("q", if rope { "3. Queries Q = X·W_Q, rotated" } else { "3. Queries Q = X·W_Q" },

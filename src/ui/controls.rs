@@ -179,6 +179,17 @@ pub struct ChoiceProps {
     pub children: Html,
 }
 
+/// The (id, label) options of an enum's values, for a [`Choice`].
+pub fn options<T: Copy>(
+    all: &[T],
+    id: fn(T) -> &'static str,
+    label: fn(T) -> &'static str,
+) -> Vec<(AttrValue, AttrValue)> {
+    all.iter()
+        .map(|&v| (id(v).into(), label(v).into()))
+        .collect()
+}
+
 /// A labelled `<select>`; children are shown under it (an explanation of the choice).
 #[function_component(Choice)]
 pub fn choice(props: &ChoiceProps) -> Html {

@@ -55,10 +55,7 @@ pub fn rope_check(props: &RopeCheckProps) -> Html {
         let cb = on_action.clone();
         Callback::from(move |v: Vec<f64>| cb.emit(f(Some(v))))
     };
-    let act = |f: fn(f64) -> Action| {
-        let cb = on_action.clone();
-        Callback::from(move |v: f64| cb.emit(f(v)))
-    };
+    let act = |f: fn(f64) -> Action| super::settings::numeric(&on_action, f);
     let on_seeded = {
         let cb = on_action.clone();
         Callback::from(move |_: MouseEvent| {

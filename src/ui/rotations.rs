@@ -69,10 +69,7 @@ pub fn rotations_view(props: &ViewProps) -> Html {
     }
 
     let on_action = props.on_action.clone();
-    let act = |f: fn(f64) -> Action| {
-        let cb = on_action.clone();
-        Callback::from(move |v: f64| cb.emit(f(v)))
-    };
+    let act = |f: fn(f64) -> Action| super::settings::numeric(&on_action, f);
     let on_pairing = {
         let cb = on_action.clone();
         Callback::from(move |v: String| {

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::controls::{Choice, NumberControl};
+use super::controls::{options, Choice, NumberControl};
 use crate::action::Action;
 use crate::plot::colormap::Palette;
 use crate::rope_config::{RopeConfig, PRESETS};
@@ -123,13 +123,9 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     html! {
         <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2 class="settings-title">{ "Settings" }</h2>
-            <Choice
-                id="scheme"
-                label="Position scheme"
-                options={Scheme::ALL.iter().map(|v| (v.id().into(), v.label().into())).collect::<Vec<_>>()}
-                selected={s.scheme.id()}
-                on_change={choice(cb, Scheme::from_id, Action::SetScheme)}
-            >
+            <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
+                options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
+                on_change={choice(cb, Scheme::from_id, Action::SetScheme)}>
                 <p class="control-help">{ s.scheme.entry() }</p>
             </Choice>
             <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
@@ -145,13 +141,9 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <NumberControl id="trained-length" limit={TRAINED_LENGTH} value={s.trained_length as f64}
                     on_change={numeric(cb, Action::SetTrainedLength)} {hint} />
             }
-            <Choice
-                id="palette"
-                label="Colours"
-                options={Palette::ALL.iter().map(|p| (p.id().into(), p.label().into())).collect::<Vec<_>>()}
-                selected={s.palette.id()}
-                on_change={choice(cb, Palette::from_id, Action::SetPalette)}
-            />
+            <Choice id="palette" label="Colours" selected={s.palette.id()}
+                options={options(&Palette::ALL, Palette::id, Palette::label)}
+                on_change={choice(cb, Palette::from_id, Action::SetPalette)} />
         </form>
     }
 }
