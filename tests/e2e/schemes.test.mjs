@@ -142,3 +142,59 @@ test('RoPE: a published configuration loads in one click, a pasted one too, and 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('RoPE: check your own numbers with a typed q and k, in the link; a bad vector says why', async () => {
+  const { page, errors, context } = await openApp(app, '?scheme=rope&d_model=4&length=10', { ready: (p) => waitForDraws(p, 'rope-heatmap') });
+  const typeVector = async (id, text) => {
+    await page.fill(`#${id}`, text);
+    await page.press(`#${id}`, 'Tab');
+  };
+  await typeVector('rope-check-q', '1, 1, 0, 0');
+  await typeVector('rope-check-k', '[1 1 0 0]');
+  for (const [id, v] of [['rope-check-m-value', '3'], ['rope-check-n-value', '1']]) {
+    await page.fill(`#${id}`, v);
+    await page.press(`#${id}`, 'Enter');
+  }
+  await page.waitForFunction(() => {
+    const q = new URL(location.href).searchParams;
+    return q.get('qv') === '1,1,0,0' && q.get('kv') === '1,1,0,0' && q.get('m') === '3' && q.get('n') === '1';
+  });
+  // d = 4, base 10,000: θ = 1 and 0.01. Rotate-half: cos 2 + cos 0.02; adjacent pairs: 2·cos 2.
+  const row = async (n) => (await page.locator('#rope-check-scores tbody tr').nth(n).locator('td').allTextContents()).map(Number);
+  const [half, adjacent] = await row(0);
+  assert.ok(Math.abs(half - (Math.cos(2) + Math.cos(0.02))) < 1e-8, `rotate-half ${half}`);
+  assert.ok(Math.abs(adjacent - 2 * Math.cos(2)) < 1e-8, `adjacent ${adjacent}`);
+  assert.deepEqual(await row(1), [half, adjacent], 'the score at (m − n, 0) is the same');
+  // A refused vector says why next to the field and changes nothing.
+  await typeVector('rope-check-q', '1, nan, 0, 0');
+  await page.locator('#rope-check-q ~ p.note-error').waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('qv'), '1,1,0,0');
+  // The link carries the check: reload and read the same scores.
+  await page.reload();
+  await waitForDraws(page, 'rope-heatmap');
+  assert.deepEqual(await row(0), [half, adjacent]);
+  // The RoPE table's CSV is the cos and sin cache: position, 4 cos, 4 sin.
+  const figure = page.locator('figure', { has: page.locator('#rope-heatmap') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
+  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'position,cos_0,cos_1,cos_2,cos_3,sin_0,sin_1,sin_2,sin_3');
+  const one = lines[2].split(',').map(Number);
+  assert.ok(Math.abs(one[1] - Math.cos(1)) < 1e-8 && Math.abs(one[5] - Math.sin(1)) < 1e-8, lines[2]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("t2t: fairseq's padding_idx shifts the positions, in the matrix and the link", async () => {
+  const { page, errors, context } = await openApp(app, '?variant=t2t&d_model=4&length=5');
+  await page.check('#padding-idx-on');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('padding_idx') === '1');
+  const figure = page.locator('figure', { has: page.locator('#encoding-heatmap') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
+  const first = fs.readFileSync(await download.path(), 'utf8').trim().split('\n')[1].split(',').slice(1).map(Number);
+  // Token 0 reads table row padding_idx + 1 = 2: sin and cos of 2·ω with ω = 1 and 10⁻⁴.
+  const expected = [Math.sin(2), Math.sin(2e-4), Math.cos(2), Math.cos(2e-4)];
+  first.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-8, `dim ${i}: ${v}`));
+  assert.match(await page.locator('#code-snippet').textContent(), /padding_idx = 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
