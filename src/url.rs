@@ -160,7 +160,8 @@ pub struct Param {
     pub write: fn(&Settings) -> Value,
 }
 
-fn number(key: &str, value: &str, limit: Limit, set: fn(f64) -> Action) -> Read {
+/// A number held to its limit, into the action `set` makes of it, with the limit's note.
+fn number(key: &str, value: &str, limit: Limit, set: impl FnOnce(f64) -> Action) -> Read {
     let a = limit
         .parse(value)
         .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
@@ -177,18 +178,9 @@ pub fn read_edit(
     limit: Limit,
     apply: fn(&mut Settings, f64),
 ) -> Read {
-    let a = limit
-        .parse(value)
-        .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
-    let edit = Edit {
-        key,
-        value: a.value,
-        apply,
-    };
-    Ok((
-        Action::Edit(edit),
-        a.note.map(|n| format!("{key}={}: {n}", shown(value))),
-    ))
+    number(key, value, limit, |value| {
+        Action::Edit(Edit { key, value, apply })
+    })
 }
 
 /// One of a scheme's choices, by its id, into an [`Edit`] holding its place among `ids`.
@@ -321,13 +313,9 @@ fn read_padding(value: &str, _: &Settings) -> Read {
     if value.trim() == "none" {
         return Ok((Action::SetPaddingIdx(None), None));
     }
-    let a = crate::limit::PADDING_IDX
-        .parse(value)
-        .map_err(|e| format!("padding_idx={}: {e}", shown(value)))?;
-    Ok((
-        Action::SetPaddingIdx(Some(a.value)),
-        a.note.map(|n| format!("padding_idx={}: {n}", shown(value))),
-    ))
+    number("padding_idx", value, crate::limit::PADDING_IDX, |v| {
+        Action::SetPaddingIdx(Some(v))
+    })
 }
 
 /// The RoPE check's typed query or key, exactly as typed (fitted to d_model where it is used).

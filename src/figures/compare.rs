@@ -3,6 +3,8 @@
 //! computed from ([`ColumnInputs`]); that value is also the memo key, so a column recomputes
 //! exactly when something it reads changes.
 
+use std::any::Any;
+use std::fmt::Debug;
 use std::rc::Rc;
 
 use crate::math::chunked::Chunked;
@@ -28,23 +30,67 @@ pub enum ColumnInputs {
     Rotary(Rope, usize),
     /// P(i)·P(j) of a table drawn row by row.
     Table(Learned, usize),
-    /// A bias that depends on the distance only, ready at once: `past[k]` for a key k positions
-    /// back, `ahead[k − 1]` for a key k positions ahead. Any bias scheme fits here.
+    /// A bias that depends on the signed distance only (any bias scheme fits here), laid
+    /// along the diagonals when the column is computed.
     Bias {
-        past: Vec<f64>,
-        ahead: Vec<f64>,
+        bias: Rc<dyn DistanceBias>,
+        length: usize,
         what: String,
     },
 }
 
 impl ColumnInputs {
-    /// A bias from a function of the signed distance j − i (negative: the key is before).
-    pub fn bias(length: usize, what: impl Into<String>, at: impl Fn(i64) -> f64) -> Self {
+    /// A bias `at(params, j − i)` (negative: the key is before the query). The memo compares
+    /// the parameters, not the curve, so a render that changes nothing costs nothing.
+    pub fn bias<P: PartialEq + Debug + 'static>(
+        length: usize,
+        what: impl Into<String>,
+        params: P,
+        at: fn(&P, i64) -> f64,
+    ) -> Self {
         ColumnInputs::Bias {
-            past: (0..length).map(|k| at(-(k as i64))).collect(),
-            ahead: (1..length).map(|k| at(k as i64)).collect(),
+            bias: Rc::new(Curve { params, at }),
+            length,
             what: what.into(),
         }
+    }
+}
+
+/// A score bias as a function of the signed distance j − i.
+pub trait DistanceBias: Debug {
+    fn at(&self, offset: i64) -> f64;
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is the same bias: same function, same parameters.
+    fn same(&self, other: &dyn DistanceBias) -> bool;
+}
+
+impl PartialEq for dyn DistanceBias {
+    fn eq(&self, other: &Self) -> bool {
+        self.same(other)
+    }
+}
+
+/// A bias function with its parameters.
+#[derive(Debug)]
+struct Curve<P> {
+    params: P,
+    at: fn(&P, i64) -> f64,
+}
+
+impl<P: PartialEq + Debug + 'static> DistanceBias for Curve<P> {
+    fn at(&self, offset: i64) -> f64 {
+        (self.at)(&self.params, offset)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn DistanceBias) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Self>()
+            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
     }
 }
 
@@ -113,8 +159,10 @@ impl ColumnJob {
                     shown,
                 })
             }
-            ColumnInputs::Bias { past, ahead, what } => {
-                ColumnJob::Ready(relative(past.clone(), ahead.clone(), what.clone()))
+            ColumnInputs::Bias { bias, length, what } => {
+                let past = (0..*length).map(|k| bias.at(-(k as i64))).collect();
+                let ahead = (1..*length).map(|k| bias.at(k as i64)).collect();
+                ColumnJob::Ready(relative(past, ahead, what.clone()))
             }
         }
     }

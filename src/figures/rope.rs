@@ -10,7 +10,7 @@ use crate::plot::lines::{
 
 /// The chart, its CSV, and a one-sentence count.
 pub struct PairFrequencies {
-    pub chart: LineChartData,
+    pub chart: std::rc::Rc<LineChartData>,
     pub csv: String,
     pub summary: String,
 }
@@ -115,7 +115,7 @@ pub fn pair_frequencies(rope: &Rope, trained: usize, method: &str) -> PairFreque
         }
     );
     PairFrequencies {
-        chart,
+        chart: std::rc::Rc::new(chart),
         csv,
         summary,
     }

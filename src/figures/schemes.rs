@@ -15,7 +15,7 @@ use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
-use crate::schemes::rope::Extension;
+use crate::schemes::rope::{Extension, RopeSettings};
 use crate::state::Settings;
 
 pub fn trained_rule(s: &Settings) -> Option<(usize, String)> {
@@ -232,8 +232,11 @@ impl RopeDistanceInputs {
         RopeDistanceInputs {
             rope: s.rope(),
             plain: (s.rope.extension != Extension::None).then(|| {
-                Rope::new(s.d_model, s.base, s.rope.pairing, Default::default())
-                    .with_rotary_fraction(s.rope.rotary_fraction)
+                let plain = RopeSettings {
+                    extension: Extension::None,
+                    ..s.rope
+                };
+                plain.rope(s.d_model, s.base, s.trained_length, s.length)
             }),
             d_model: s.d_model,
             length: s.length,

@@ -62,9 +62,12 @@ impl SchemeDef for Def {
 
     fn column(&self, s: &Settings) -> ColumnInputs {
         let m = s.alibi_slope();
-        ColumnInputs::bias(s.length, format!("bias of head {}", s.alibi_head), |k| {
-            bias_at_offset(m, k, true)
-        })
+        ColumnInputs::bias(
+            s.length,
+            format!("bias of head {}", s.alibi_head),
+            m,
+            |m, k| bias_at_offset(*m, k, true),
+        )
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

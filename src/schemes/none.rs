@@ -41,7 +41,7 @@ impl SchemeDef for Def {
     }
 
     fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::bias(s.length, "nothing", |_| 0.0)
+        ColumnInputs::bias(s.length, "nothing", (), |_, _| 0.0)
     }
 
     fn past_trained_length(&self, _s: &Settings) -> String {

@@ -63,7 +63,7 @@ impl SchemeDef for Def {
 
     fn column(&self, s: &Settings) -> ColumnInputs {
         let t5 = s.t5_bias();
-        ColumnInputs::bias(s.length, "bias of the bucket", |k| t5.at(k))
+        ColumnInputs::bias(s.length, "bias of the bucket", t5, |t5, k| t5.at(k))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -14,7 +14,12 @@ use super::line_chart::LineCard;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::cache_csv;
-use crate::figures::schemes::*;
+use crate::figures::schemes::{
+    alibi_distance, check_permutation, learned_distance, rope_distance, rope_distance_csv,
+    rope_extrapolation, shift_check, t5_distance, t5_lead, t5_matrices, trained_rule,
+    AlibiDistanceInputs, AlibiMatrixInputs, LearnedDistanceInputs, RopeDistanceInputs,
+    T5DistanceInputs, T5MatrixInputs,
+};
 use crate::format::{group_thousands, plain, significant};
 use crate::math::alibi::steepest;
 use crate::math::chunked::Sequence;
@@ -295,7 +300,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
                         shrinks as the distance grows, which is RoFormer's argument that distant \
                         tokens interact less." }</p>
                 </div>
-                <LineCard id="rope-pairs-chart" data={Shared::new(Rc::new(pairs.chart.clone()))}
+                <LineCard id="rope-pairs-chart" data={Shared::new(pairs.chart.clone())}
                     description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
                     file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />
                 <p class="explain" id="rope-pairs-summary">{ pairs.summary.clone() }</p>
