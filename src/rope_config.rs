@@ -90,6 +90,32 @@ impl Parser<'_> {
         }
     }
 
+    /// The items of an object or array after its opening bracket, separated by commas, up to
+    /// `close`.
+    fn items<T>(
+        &mut self,
+        close: &str,
+        mut item: impl FnMut(&mut Self) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        self.i += 1;
+        let mut out = Vec::new();
+        self.ws();
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            self.ws();
+            if self.eat(",") {
+                continue;
+            }
+            if self.eat(close) {
+                return Ok(out);
+            }
+            return Err(self.error(&format!("expected ',' or '{close}'")));
+        }
+    }
+
     fn value(&mut self, depth: usize) -> Result<Json, String> {
         if depth > MAX_DEPTH {
             return Err(self.error("nested too deeply"));
@@ -97,54 +123,21 @@ impl Parser<'_> {
         self.ws();
         match self.s.get(self.i) {
             None => Err(self.error("it ends too early")),
-            Some(b'{') => {
-                self.i += 1;
-                let mut fields = Vec::new();
-                self.ws();
-                if self.eat("}") {
-                    return Ok(Json::Obj(fields));
-                }
-                loop {
-                    self.ws();
-                    if self.s.get(self.i) != Some(&b'"') {
-                        return Err(self.error("expected a key in quotes"));
+            Some(b'{') => self
+                .items("}", |p| {
+                    p.ws();
+                    if p.s.get(p.i) != Some(&b'"') {
+                        return Err(p.error("expected a key in quotes"));
                     }
-                    let key = self.string()?;
-                    self.ws();
-                    if !self.eat(":") {
-                        return Err(self.error("expected ':' after a key"));
+                    let key = p.string()?;
+                    p.ws();
+                    if !p.eat(":") {
+                        return Err(p.error("expected ':' after a key"));
                     }
-                    let v = self.value(depth + 1)?;
-                    fields.push((key, v));
-                    self.ws();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("}") {
-                        return Ok(Json::Obj(fields));
-                    }
-                    return Err(self.error("expected ',' or '}'"));
-                }
-            }
-            Some(b'[') => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.eat("]") {
-                    return Ok(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value(depth + 1)?);
-                    self.ws();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("]") {
-                        return Ok(Json::Arr(items));
-                    }
-                    return Err(self.error("expected ',' or ']'"));
-                }
-            }
+                    Ok((key, p.value(depth + 1)?))
+                })
+                .map(Json::Obj),
+            Some(b'[') => self.items("]", |p| p.value(depth + 1)).map(Json::Arr),
             Some(b'"') => self.string().map(Json::Str),
             Some(b't') if self.eat("true") => Ok(Json::Bool(true)),
             Some(b'f') if self.eat("false") => Ok(Json::Bool(false)),
