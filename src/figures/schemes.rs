@@ -275,15 +275,16 @@ pub fn rope_bound_text(bound: &RopeBound, curves: &RopeCurves) -> String {
     // Four significant digits, without trailing zeros (2, not 2.000).
     let num = |v: f64, digits: i32| plain(crate::limit::round_significant(v, digits));
     format!(
-        "RoFormer (§3.4.3) writes the score as Re Σᵢ hᵢ·e^{{i(m−n)θᵢ}}, hᵢ being pair i of q times \
-         pair i of k conjugated, and proves |Σᵢ hᵢ·e^{{i(m−n)θᵢ}}| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σ_j |S_j| \
-         with S_j = Σ_{{i<j}} e^{{i(m−n)θᵢ}}. So it bounds the score's magnitude, and only Σ_j |S_j| \
-         depends on the distance. The paper's figure plots (1/(d/2))·Σ_j |S_j|, a relative bound \
-         with no unit: {} at distance 0, {} at distance {}. The chart draws the whole bound in the \
-         score's units. For q = k = 1 every hᵢ is {}, so maxᵢ |hᵢ₊₁ − hᵢ| = {} (the last step \
-         goes to h_{{d/2}} = 0): the bound is {} at distance 0, where the score is {}, and {} at \
-         distance {}. For the random vectors the step factor averages {}. The bound is far above \
-         the score; what it shows is that the cap shrinks, on the whole, as the distance grows.",
+        "RoFormer (§3.4.3) writes the score as Re Σᵢ hᵢ·e^(i(m−n)θᵢ), where hᵢ is pair i of q \
+         times pair i of k conjugated, and proves |Σᵢ hᵢ·e^(i(m−n)θᵢ)| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σⱼ |Sⱼ|, \
+         with Sⱼ the sum of the first j terms e^(i(m−n)θᵢ) and h_(d/2) = 0. So it bounds the \
+         score's magnitude, and only Σⱼ |Sⱼ| depends on the distance. The paper's figure plots \
+         (1/(d/2))·Σⱼ |Sⱼ|, a relative bound with no unit: {} at distance 0, {} at distance {}. \
+         The chart draws the whole bound in the score's units. For q = k = 1 every hᵢ is {}, so \
+         maxᵢ |hᵢ₊₁ − hᵢ| = {} (the last step is down to 0): the bound is {} at distance 0, where \
+         the score is {}, and {} at distance {}. For the random vectors the step factor averages \
+         {}. The bound is far above the score: what it shows is that the cap shrinks, on the \
+         whole, as the distance grows.",
         num(rel0, 4),
         num(rel_last, 4),
         plain(last),
@@ -301,6 +302,7 @@ pub fn rope_bound_text(bound: &RopeBound, curves: &RopeCurves) -> String {
 /// the q = k = 1 score it bounds.
 pub fn rope_bound_chart(s: &RopeDistanceInputs, curves: &RopeCurves) -> LineChartData {
     let bound = RopeBound::of(&s.rope, curves);
+    let num = |v: f64| plain(crate::limit::round_significant(v, 3));
     // Every distance (drawn through its per-pixel envelope), or the sampled ones as points.
     let uniform = |f: &dyn Fn(f64) -> f64| {
         if curves.decay.len() == curves.ones.len() {
@@ -317,10 +319,7 @@ pub fn rope_bound_chart(s: &RopeDistanceInputs, curves: &RopeCurves) -> LineChar
         Series {
             width: 2.0,
             ..Series::line(
-                format!(
-                    "bound for q = k = 1: {}·Σ|S_j|",
-                    significant(bound.ones_step, 3)
-                ),
+                format!("bound for q = k = 1: {}·Σ|Sⱼ|", num(bound.ones_step)),
                 SERIES_COLORS[2],
                 uniform(&|r| bound.ones(r)),
             )
@@ -330,8 +329,8 @@ pub fn rope_bound_chart(s: &RopeDistanceInputs, curves: &RopeCurves) -> LineChar
             width: 2.0,
             ..Series::line(
                 format!(
-                    "bound for the random q = k: {}·Σ|S_j|",
-                    significant(bound.random_step, 3)
+                    "bound for the random q = k: {}·Σ|Sⱼ|",
+                    num(bound.random_step)
                 ),
                 SERIES_COLORS[4],
                 uniform(&|r| bound.random(r)),
@@ -359,7 +358,7 @@ pub fn rope_bound_chart(s: &RopeDistanceInputs, curves: &RopeCurves) -> LineChar
     LineChartData {
         series,
         x: LineAxis::linear("distance m − n", 0.0, (s.length - 1).max(1) as f64),
-        y: LineAxis::linear("bound on |score|", lo - (hi - lo) * 0.03, hi * 1.05),
+        y: LineAxis::linear("score and its bound", lo - (hi - lo) * 0.03, hi * 1.05),
         caption: format!(
             "RoFormer's bound on |q·k| · d_model {} · θ base {}{}",
             s.d_model,
