@@ -93,6 +93,18 @@ fn the_explanation_quotes_the_run() {
     ] {
         assert!(text.contains(said), "{said} in: {text}");
     }
+    // Just below chance (the run's sinusoidal at 8×: 44.4 %) it leans, it is not consistent.
+    let mild = below_chance(&s, &r, &cell(96, 444, 1000, 552)).unwrap();
+    for said in [
+        "44.4 % right",
+        "within 4.7 points",
+        "55.2 % of the 1,000",
+        "leans towards",
+    ] {
+        assert!(mild.contains(said), "{said} in: {mild}");
+    }
+    assert!(!mild.contains("consistently"), "{mild}");
+    assert!(!text.contains("leans"), "{text}");
     // A letter task says no noun; a diverged run says nothing.
     let copy = TrainSettings {
         task: Task::Copy,

@@ -178,26 +178,41 @@ pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> 
         super::tasks::Task::Agent => "picking one of the sentence's two nouns at random",
         _ => "a guess among the ten letters",
     };
+    // Far below (at most half of chance) the model is consistently wrong; just below, it
+    // leans that way.
+    let strong = accuracy <= chance / 2.0;
+    let noise = 3.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
     let mut text = format!(
-        "{} at {at}: {} right, below the {} that {guess} gets. That is not guessing: a guess \
-         scores about chance.",
+        "{} at {at}: {} right, below the {} that {guess} gets. {}",
         capitalised(r.scheme.label()),
         percent(accuracy),
         percent(chance),
+        if strong {
+            "That is not guessing: a guess scores about chance.".to_string()
+        } else {
+            format!(
+                "That is more than sampling noise: a guess would land within {} points of \
+                 chance.",
+                significant(100.0 * noise, 2)
+            )
+        },
     );
+    let verdict = if strong {
+        "it answers consistently, with a rule that is wrong at this length."
+    } else {
+        "it leans towards a rule that is wrong at this length."
+    };
     match s.task.rival_name() {
         Some(rival) => {
             let share = c.rival as f64 / c.counted.max(1) as f64;
             text.push_str(&format!(
-                " It names {rival} in {} of the {} {}: it answers consistently, with a rule that \
-                 is wrong at this length.",
+                " It names {rival} in {} of the {} {}: {verdict}",
                 percent(share),
                 group_thousands(c.counted as u64),
                 if c.counted == 1 { "answer" } else { "answers" },
             ));
         }
-        None => text
-            .push_str(" The model answers consistently, with a rule that is wrong at this length."),
+        None => text.push_str(&format!(" The model {}", verdict.trim_start_matches("it "))),
     }
     Some(text)
 }
