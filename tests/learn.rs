@@ -160,6 +160,7 @@ fn negative_dot_task() {
     let c = check("negative-dot", &at64, "−725");
     assert_eq!(c.correct, dot(725) < 0.0, "{}", c.message);
     assert!(!c.message.contains("between 0"), "{}", c.message);
+    assert!(c.message.contains("PE(p)·PE(p − 725)"), "{}", c.message);
     // Past the chart's ends: refused with the range the chart shows.
     for out in ["1024", "-1024", "5000"] {
         let e = read_offset(out, 1024).unwrap_err();

@@ -484,8 +484,13 @@ fn check_negative_dot(s: &Settings, input: &str) -> Checked {
     };
     // The closed form the offsets chart draws, for the variant on screen.
     let dot = closed_form(&Sinusoidal::new(s.variant, 64, s.base), k);
+    let shifted = if k < 0 {
+        format!("p − {}", k.unsigned_abs())
+    } else {
+        format!("p + {k}")
+    };
     let measured = format!(
-        "Measured: at d_model 64 and base {}, PE(p)·PE(p + {k}) = {} for every p.",
+        "Measured: at d_model 64 and base {}, PE(p)·PE({shifted}) = {} for every p.",
         significant(s.base, 4),
         significant(dot, 4)
     );

@@ -70,7 +70,8 @@ fn opening(m: usize, s: &Settings, exam: &Exam) -> Settings {
     task_preset(m, s)
 }
 
-/// The verdict, message, right answer, reason and link shown for a checked answer.
+/// The verdict, message, right answer, reason and link shown for a checked answer (in an exam,
+/// after submission: a wrong answer is final there, not "not yet").
 fn feedback(q: &Question, s: &Settings, verdict: Option<&Checked>, answered: bool) -> Html {
     let see = see_preset(q, s);
     let link = browser::link(&url::to_query(&see, None));
@@ -86,6 +87,7 @@ fn feedback(q: &Question, s: &Settings, verdict: Option<&Checked>, answered: boo
     let head = match (answered, correct) {
         (false, _) => "Not answered.",
         (true, true) => "Correct.",
+        (true, false) if s.exam => "Wrong.",
         (true, false) => "Not yet.",
     };
     html! {
@@ -436,7 +438,11 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         })
         .collect();
 
-    let lead = if exam_mode {
+    let lead = if submitted {
+        "Submitted: your answers are fixed. Each question now says whether your answer was right, \
+         gives the right answer and why. Copy the summary and hand it in."
+            .to_string()
+    } else if exam_mode {
         format!(
             "Exam: {total} questions, some multiple choice, some tasks you solve with the sliders \
              and the views. Your answers are recorded, not checked: change any of them until you \
