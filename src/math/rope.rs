@@ -362,8 +362,10 @@ impl Rope {
         self.attention_factor().powi(2) * pairs + self.unrotated() as f64
     }
 
-    /// RoFormer's long-term decay bound at relative distance m − n:
-    /// (1/(d/2))·Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{i<j} e^{i(m−n)θᵢ}.
+    /// RoFormer's *relative* upper bound at relative distance m − n (§3.4.3, its Figure 2):
+    /// (1/(d/2))·Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{i<j} e^{i(m−n)θᵢ}. It is not a bound on the
+    /// score: the paper proves |Σᵢ hᵢ·e^{i(m−n)θᵢ}| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σ_j |S_j|, which is
+    /// [`abel_step`]·(d/2)·this, with hᵢ pair i of q times pair i of k conjugated.
     pub fn decay_bound(&self, distance: f64) -> f64 {
         let h = self.pair_count();
         if h == 0 {
@@ -476,6 +478,16 @@ pub fn half_from_adjacent(d: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The factor of RoFormer's bound that depends on q and k: maxᵢ |hᵢ₊₁ − hᵢ| over the pairs'
+/// products hᵢ = q_pair_i·conj(k_pair_i) as (re, im), with h after the last pair taken as 0 (the
+/// paper's Abel summation sets h_{d/2} = 0). For q = k = 1 every hᵢ is 2, so the factor is 2.
+pub fn abel_step(h: &[(f64, f64)]) -> f64 {
+    h.iter()
+        .zip(h.iter().skip(1).copied().chain([(0.0, 0.0)]))
+        .map(|(a, b)| (b.0 - a.0).hypot(b.1 - a.1))
+        .fold(0.0, f64::max)
+}
+
 /// RoPE's score as a function of the relative distance Δ = m − n, for Δ = 0 .. length − 1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RopeCurves {
@@ -484,10 +496,16 @@ pub struct RopeCurves {
     /// The mean score over random vectors q = k ~ N(0, I): Σᵢ wᵢ·cos(Δθᵢ) with wᵢ the sampled
     /// mean of q_a² + q_b² over the pair.
     pub random: Vec<f64>,
-    /// RoFormer's decay bound (1/(d/2))·Σ_j |S_j| at a sample of distances: (Δ, bound).
+    /// RoFormer's relative upper bound (1/(d/2))·Σ_j |S_j| at a sample of distances:
+    /// (Δ, relative bound).
     pub decay: Vec<(f64, f64)>,
     /// How many random vectors the mean uses.
     pub samples: usize,
+    /// The mean over those vectors of [`abel_step`] (with the attention factor), and of their
+    /// unrotated dimensions' part of the score: the bound on the mean's magnitude is
+    /// random_step·Σ_j |S_j| + random_unrotated.
+    pub random_step: f64,
+    pub random_unrotated: f64,
 }
 
 /// Random vectors averaged for [`RopeCurves::random`].
@@ -550,11 +568,16 @@ impl Rope {
         let mut weights = vec![0.0; h];
         let mut odd = 0.0;
         let f2 = self.attention_factor().powi(2);
+        let mut random_step = 0.0;
+        // For q = k each pair's product hᵢ = q_pair·conj(q_pair) = |q_pair|² (real).
+        let mut products = vec![(0.0, 0.0); h];
         for _ in 0..RANDOM_VECTORS {
-            for w in weights.iter_mut() {
+            for (w, hi) in weights.iter_mut().zip(products.iter_mut()) {
                 let (a, b) = (rng.next_normal(), rng.next_normal());
                 *w += f2 * (a * a + b * b) / RANDOM_VECTORS as f64;
+                *hi = (f2 * (a * a + b * b), 0.0);
             }
+            random_step += abel_step(&products) / RANDOM_VECTORS as f64;
             for _ in 0..self.unrotated() {
                 odd += rng.next_normal().powi(2) / RANDOM_VECTORS as f64;
             }
@@ -573,6 +596,8 @@ impl Rope {
                 random: Vec::with_capacity(length),
                 decay: Vec::new(),
                 samples: RANDOM_VECTORS,
+                random_step,
+                random_unrotated: odd,
             },
         }
     }
@@ -600,7 +625,9 @@ impl Chunked for RopeCurvesJob {
     }
 
     fn cost(&self) -> usize {
-        2 * self.speeds.len().max(1)
+        // The bound's partial sums cost about as much again where they are taken.
+        let h = self.speeds.len().max(1);
+        2 * h + 2 * h / self.decay_stride
     }
 
     fn compute(&mut self, range: std::ops::Range<usize>) {

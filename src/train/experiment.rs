@@ -56,6 +56,8 @@ pub struct Cell {
     pub counted: usize,
     /// Sequences evaluated so far.
     pub examples: usize,
+    /// Wrong answers that named the task's rival (see [`Task::rival`]): the other noun.
+    pub rival: usize,
     /// Set when the model cannot run at this length (a learned table's missing rows).
     pub missing: Option<String>,
 }
@@ -152,6 +154,7 @@ impl Run {
                     correct: 0,
                     counted: 0,
                     examples: 0,
+                    rival: 0,
                     missing: (!model.covers(length)).then(|| {
                         format!(
                             "no embedding exists: the learned table has {} rows",
@@ -251,8 +254,38 @@ impl Run {
         }
     }
 
+    /// Like [`Run::evaluate`], also counting the wrong answers that name the task's rival.
+    pub fn evaluate_rivals(
+        &mut self,
+        task: Task,
+        examples: &[Example],
+    ) -> Result<(Stats, usize), String> {
+        let mut total = Stats::default();
+        let mut rival = 0;
+        for chunk in examples.chunks(EVAL_SLICE) {
+            let st = self
+                .model
+                .forward(&self.params, &batch_of(chunk), &mut self.tape)?;
+            total.correct += st.correct;
+            total.counted += st.counted;
+            let mut row = 0;
+            for e in chunk {
+                for target in &e.targets {
+                    if let Some(t) = *target {
+                        let (answer, _) = self.model.prediction(&self.tape, row);
+                        if answer != t && task.rival(&e.tokens, t) == Some(answer) {
+                            rival += 1;
+                        }
+                    }
+                    row += 1;
+                }
+            }
+        }
+        Ok((total, rival))
+    }
+
     /// Evaluates the next slice of the first unfinished cell; false when the table is full.
-    fn test_slice(&mut self, heldout: &[Vec<Example>]) -> bool {
+    fn test_slice(&mut self, task: Task, heldout: &[Vec<Example>]) -> bool {
         let Some(c) = self
             .cells
             .iter()
@@ -263,11 +296,12 @@ impl Run {
         };
         let from = self.cells[c].examples;
         let to = (from + EVAL_SLICE).min(heldout[c].len());
-        match self.evaluate(&heldout[c][from..to]) {
-            Ok(st) => {
+        match self.evaluate_rivals(task, &heldout[c][from..to]) {
+            Ok((st, rival)) => {
                 let cell = &mut self.cells[c];
                 cell.correct += st.correct;
                 cell.counted += st.counted;
+                cell.rival += rival;
                 cell.examples = to;
             }
             Err(e) => self.cells[c].missing = Some(e),
@@ -350,7 +384,7 @@ impl Experiment {
             return true;
         }
         for run in &mut self.runs {
-            if run.status == Status::Testing && run.test_slice(&self.heldout) {
+            if run.status == Status::Testing && run.test_slice(s.task, &self.heldout) {
                 return true;
             }
         }

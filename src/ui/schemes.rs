@@ -235,8 +235,8 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
 }
 
 const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
-    m − n. Here, the score of q = k = (1, …, 1) against the distance, the mean over random \
-    vectors, and RoFormer's bound on the score's magnitude, a bound that itself decays with \
+    m − n. Here, the score of q = k = (1, …, 1) against the distance and the mean over random \
+    vectors; below, RoFormer's bound on the score's magnitude, which itself shrinks with \
     distance.";
 
 #[function_component(RopeDistanceView)]
@@ -244,7 +244,8 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     // Σ over every pair at every distance: computed a range of distances at a time.
     let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
-        let mut jobs = vec![k.rope.curves_job(k.length, 1024)];
+        // RoFormer's bound at every distance: the chart and the CSV use all of them.
+        let mut jobs = vec![k.rope.curves_job(k.length, k.length)];
         if let Some(plain) = k.plain {
             jobs.push(plain.curves_job(k.length, 2));
         }
@@ -253,7 +254,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let computed = use_memo(curves.map(Shared::new), |curves| {
         curves.as_ref().map(|c| rope_distance(&c.0 .0, &c.0 .1))
     });
-    let Some((data, csv_rows)) = (*computed).clone() else {
+    let Some(figure) = (*computed).clone() else {
         return panel(
             "rope-distance",
             "RoPE by distance",
@@ -262,6 +263,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
             html! { <p class="muted" role="status">{ format!("Computing the score at {} distances…", plain(s.length as f64)) }</p> },
         );
     };
+    let csv_rows = figure.rows.clone();
     let csv = csv_export(file_stem(s, "rope_distance"), move || {
         Ok(rope_distance_csv(&csv_rows))
     });
@@ -286,8 +288,8 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         ROPE_DISTANCE_LEAD,
         html! {
             <>
-                <LineCard id="rope-distance-chart" data={Shared::new(data)}
-                    description="RoPE attention score against relative distance for q = k = 1, the mean over random vectors, and the long-term decay bound."
+                <LineCard id="rope-distance-chart" data={Shared::new(figure.scores.clone())}
+                    description="RoPE attention score against relative distance for q = k = 1 and the mean over random vectors."
                     file_stem={file_stem(s, "rope_distance")} csv={Some(csv)} />
                 <div class="explain">
                     <p>{ "Shift both positions by the same amount and each pair turns q and k by \
@@ -295,11 +297,11 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
                         function of m − n alone, for any q and k." }</p>
                     <p class="callout">{ shift_check(s) }</p>
                     <p>{ permuted }</p>
-                    <p class="muted">{ "The bound is not the score itself, nor a rate or an \
-                        average: it caps the magnitude of the score at each distance, and the cap \
-                        shrinks as the distance grows, which is RoFormer's argument that distant \
-                        tokens interact less." }</p>
                 </div>
+                <LineCard id="rope-bound-chart" data={Shared::new(figure.bound.clone())}
+                    description="RoFormer's bound on the magnitude of the score against relative distance, for q = k = 1 and for the random vectors, with the q = k = 1 score beneath it."
+                    file_stem={file_stem(s, "rope_bound")} aspect={0.45} />
+                <p class="explain" id="rope-bound-text">{ figure.bound_text.clone() }</p>
                 <LineCard id="rope-pairs-chart" data={Shared::new(pairs.chart.clone())}
                     description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
                     file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />
