@@ -128,7 +128,8 @@ pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String 
             "With {} ×{}, angles stay inside the trained range up to length {}.",
             match rope.scaling {
                 RopeScaling::Interpolation(_) => "position interpolation",
-                _ => "NTK-aware scaling",
+                RopeScaling::Ntk(_) => "NTK-aware scaling",
+                _ => rope.scaling.id(),
             },
             plain(rope.scaling.factor()),
             group_thousands(seen as u64)
@@ -234,7 +235,7 @@ impl RopeDistanceInputs {
             plain: (s.rope.extension != Extension::None).then(|| {
                 let plain = RopeSettings {
                     extension: Extension::None,
-                    ..s.rope
+                    ..s.rope.clone()
                 };
                 plain.rope(s.d_model, s.base, s.trained_length, s.length)
             }),
@@ -255,7 +256,7 @@ pub fn rope_distance(
     s: &RopeDistanceInputs,
     all: &[RopeCurves],
 ) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
-    let rope = s.rope;
+    let rope = &s.rope;
     let curves = &all[0];
     let mut series = vec![
         Series {

@@ -170,7 +170,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let rope = s.rope();
     let data = use_memo(
-        (rope, s.length, s.palette, trained_rule(s)),
+        (rope.clone(), s.length, s.palette, trained_rule(s)),
         |(rope, length, palette, rule)| HeatmapData {
             matrix: Rc::new(rope.cos_table(*length)),
             x: Axis::indexed("dimension of q and k", "dim"),
@@ -245,7 +245,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     // Σ over every pair at every distance: computed a range of distances at a time.
     let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
         let mut jobs = vec![k.rope.curves_job(k.length, 1024)];
-        if let Some(plain) = k.plain {
+        if let Some(plain) = &k.plain {
             jobs.push(plain.curves_job(k.length, 2));
         }
         Sequence::new(jobs)
