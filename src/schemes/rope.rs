@@ -367,7 +367,7 @@ pub const BETA_FAST: Limit = Limit::real("beta_fast", 0.1, 128.0, true);
 pub const BETA_SLOW: Limit = Limit::real("beta_slow", 0.1, 128.0, true);
 pub const MSCALE: Limit = Limit::real("mscale", 0.0, 10.0, false);
 pub const MSCALE_ALL_DIM: Limit = Limit::real("mscale_all_dim", 0.0, 10.0, false);
-pub const ATTENTION_FACTOR: Limit = Limit::real("attention_factor", 0.0, 10.0, false);
+pub const ATTENTION_FACTOR: Limit = Limit::real("attention factor", 0.0, 10.0, false);
 pub const ROTARY_FRACTION: Limit = Limit::real("rotary fraction", 0.05, 1.0, false);
 /// One LongRoPE factor (Phi-3's run from 1 to about 65).
 pub const LONGROPE_FACTOR: Limit = Limit::real("longrope factor", 0.001, 10_000.0, true);

@@ -263,3 +263,20 @@ pub fn load(key: &str) -> Option<String> {
 pub fn save(key: &str, value: &str) -> bool {
     storage().is_some_and(|s| s.set_item(key, value).is_ok())
 }
+
+/// The length (in UTF-16 code units, as a textarea counts) of the text a paste event carries,
+/// read without copying the text out of JavaScript; `None` when the event has no text.
+pub fn pasted_length(event: &web_sys::Event) -> Option<f64> {
+    let data = js_sys::Reflect::get(event, &JsValue::from_str("clipboardData")).ok()?;
+    let get_data = js_sys::Reflect::get(&data, &JsValue::from_str("getData"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let text = get_data
+        .call1(&data, &JsValue::from_str("text/plain"))
+        .ok()?
+        .dyn_into::<js_sys::JsString>()
+        .ok()?;
+    // `.length` of the string where it is (Reflect.get refuses a primitive string).
+    Some(text.length() as f64)
+}

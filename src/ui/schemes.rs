@@ -11,6 +11,7 @@ use super::code::CodePanel;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::rope_cache::RopeCacheAt;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::cache_csv;
@@ -228,6 +229,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                         loaded with the other.", s.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
+                <RopeCacheAt settings={s.clone()} />
                 <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
