@@ -349,3 +349,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn longrope_factors_travel_in_the_link_when_they_fit_and_are_left_out_when_not() {
+    use pe_explorer::schemes::rope::factors_in_link;
+    use pe_explorer::url::{parse, to_query};
+    // Phi-3.5's 48 + 48 factors: in the link, as float32's shortest forms, and back exactly.
+    let s = applied(preset("phi-3.5-mini").unwrap());
+    let q = to_query(&s, None);
+    assert!(q.contains("short_factor=1,1.02,1.03,1.03,1.05"), "{q}");
+    assert!(q.contains("long_factor=1.08,1.11,1.14,1.34"), "{q}");
+    assert!(q.len() < 4096, "{} characters", q.len());
+    let back = parse(&q);
+    assert!(back.notices.is_empty(), "{:?}", back.notices);
+    assert_eq!(back.settings, s);
+    assert_eq!(back.settings.rope().theta(47), s.rope().theta(47));
+    // A head of 4,096 has 2,048 pairs: the lists do not fit, the link leaves them out, and the
+    // sidebar says so (a link then opens with every factor 1).
+    let many = vec!["1.2345678"; 2048].join(", ");
+    let wide = RopeConfig::from_json(&format!(
+        r#"{{"head_dim": 4096, "rope_scaling": {{"type": "longrope", "factor": 2, "short_factor": [{many}], "long_factor": [{many}]}}}}"#
+    ))
+    .unwrap();
+    let s = applied(wide);
+    assert_eq!(s.rope.short_factor.len(), 2048);
+    assert!(!factors_in_link(&s.rope));
+    let q = to_query(&s, None);
+    assert!(
+        !q.contains("short_factor") && q.contains("extension=longrope"),
+        "{}",
+        &q[..200.min(q.len())]
+    );
+}

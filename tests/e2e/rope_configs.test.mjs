@@ -340,3 +340,29 @@ test('axe finds nothing on the RoPE views with a longrope preset, a refused past
   }
   assert.deepEqual(found, []);
 });
+
+test('θ 10⁸ and a trained length of 1,048,576 open as linked: the first paint draws them, the app keeps them', async () => {
+  let release;
+  const held = new Promise((r) => (release = r));
+  const { page, errors, context } = await openApp(app, '', { ready: null });
+  await page.route('**/app/pe-explorer.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${app.server.url}?base=100000000&d_model=64`);
+  await waitForDraws(page, 'early-heatmap');
+  release();
+  await waitForDraws(page, 'encoding-heatmap');
+  assert.equal(await page.locator('#base-value').inputValue(), '100000000');
+  assert.equal(await page.locator('.notices').count(), 0, 'no notice: the value is in range');
+  // A learned table of 1,048,576 rows by 4,096 and RoPE at that original length draw at once.
+  for (const query of ['?scheme=learned&trained=1048576&d_model=4096&length=65536', '?scheme=rope&view=offsets&trained=1048576&base=100000000&extension=yarn&factor=1024']) {
+    await page.goto(app.server.url + query);
+    await page.waitForSelector('[role=tabpanel] canvas');
+    await page.waitForFunction(() => [...document.querySelectorAll('[role=tabpanel] canvas.chart-canvas')].every((c) => Number(c.dataset.draws ?? 0) >= 1), null, { timeout: 30000 });
+    assert.equal(await page.locator('.notices').count(), 0, query);
+    assert.equal(await page.locator('#trained-length-value').inputValue(), '1048576');
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
