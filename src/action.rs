@@ -65,6 +65,11 @@ pub enum Action {
     Edit(Edit),
     /// Applies a model's RoPE configuration (a preset or a pasted config.json).
     ApplyRope(Box<crate::rope_config::RopeConfig>),
+    /// LongRoPE's short (or long) factors, one per pair (held to their limit by RoPE's check).
+    SetLongropeFactors {
+        long: bool,
+        factors: Vec<f64>,
+    },
     SetCausal(bool),
     SetCompareWith(Scheme),
     SetTheme(ThemeChoice),
@@ -183,7 +188,17 @@ impl Reducible for Settings {
             }
             Action::SetLearnedSeed(v) => next.learned_seed = SEED.accept(v).value as usize,
             Action::Edit(e) => (e.apply)(&mut next, e.value),
-            Action::ApplyRope(c) => c.apply(&mut next),
+            Action::ApplyRope(c) => {
+                c.apply(&mut next);
+            }
+            Action::SetLongropeFactors { long, factors } => {
+                let list = if long {
+                    &mut next.rope.long_factor
+                } else {
+                    &mut next.rope.short_factor
+                };
+                *list = factors.into();
+            }
             Action::SetCausal(c) => next.causal = c,
             Action::SetCompareWith(v) => next.compare_with = Some(v),
             Action::SetTheme(t) => next.theme = t,

@@ -11,9 +11,9 @@ use pe_explorer::math::rope::{abel_step, Rope, RopePairing, RopeScaling, RANDOM_
 
 fn inputs(rope: Rope, length: usize) -> RopeDistanceInputs {
     RopeDistanceInputs {
+        d_model: rope.d_model,
         rope,
         plain: None,
-        d_model: rope.d_model,
         length,
         trained_length: 512,
         method: String::new(),
@@ -118,6 +118,7 @@ fn the_random_step_is_the_mean_over_the_drawn_vectors() {
                 mscale: 0.0,
                 mscale_all_dim: 0.0,
                 attention_factor: None,
+                truncate: true,
             },
         ),
     ] {
@@ -154,6 +155,7 @@ fn the_bounds_stay_above_the_scores_they_bound() {
         mscale: 0.0,
         mscale_all_dim: 0.0,
         attention_factor: None,
+        truncate: true,
     };
     let ropes = [
         Rope::new(64, 10_000.0, RopePairing::RotateHalf, RopeScaling::None),
@@ -170,7 +172,7 @@ fn the_bounds_stay_above_the_scores_they_bound() {
     for rope in ropes {
         let length = 2000;
         let curves = rope.distance_curves(length, length);
-        let figure = rope_distance(&inputs(rope, length), &[curves]);
+        let figure = rope_distance(&inputs(rope.clone(), length), &[curves]);
         for row in figure.rows.iter() {
             assert!(row[1].abs() <= row[4] * (1.0 + 1e-12), "{rope:?}: {row:?}");
             assert!(row[2].abs() <= row[5] * (1.0 + 1e-12), "{rope:?}: {row:?}");

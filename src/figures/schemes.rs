@@ -128,7 +128,8 @@ pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String 
             "With {} ×{}, angles stay inside the trained range up to length {}.",
             match rope.scaling {
                 RopeScaling::Interpolation(_) => "position interpolation",
-                _ => "NTK-aware scaling",
+                RopeScaling::Ntk(_) => "NTK-aware scaling",
+                _ => rope.scaling.id(),
             },
             plain(rope.scaling.factor()),
             group_thousands(seen as u64)
@@ -389,7 +390,7 @@ impl RopeDistanceInputs {
             plain: (s.rope.extension != Extension::None).then(|| {
                 let plain = RopeSettings {
                     extension: Extension::None,
-                    ..s.rope
+                    ..s.rope.clone()
                 };
                 plain.rope(s.d_model, s.base, s.trained_length, s.length)
             }),
@@ -417,7 +418,7 @@ pub struct RopeDistanceFigure {
 /// the same RoPE without it. The first curves must carry the relative bound at every distance
 /// for the CSV's bound columns to be complete (NaN where it was not measured).
 pub fn rope_distance(s: &RopeDistanceInputs, all: &[RopeCurves]) -> RopeDistanceFigure {
-    let rope = s.rope;
+    let rope = &s.rope;
     let curves = &all[0];
     let mut series = vec![
         Series {

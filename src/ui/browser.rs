@@ -284,3 +284,20 @@ pub fn session_save(key: &str, value: &str) -> bool {
 pub fn clock_ms() -> f64 {
     js_sys::Date::now()
 }
+
+/// The length (in UTF-16 code units, as a textarea counts) of the text a paste event carries,
+/// read without copying the text out of JavaScript; `None` when the event has no text.
+pub fn pasted_length(event: &web_sys::Event) -> Option<f64> {
+    let data = js_sys::Reflect::get(event, &JsValue::from_str("clipboardData")).ok()?;
+    let get_data = js_sys::Reflect::get(&data, &JsValue::from_str("getData"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let text = get_data
+        .call1(&data, &JsValue::from_str("text/plain"))
+        .ok()?
+        .dyn_into::<js_sys::JsString>()
+        .ok()?;
+    // `.length` of the string where it is (Reflect.get refuses a primitive string).
+    Some(text.length() as f64)
+}

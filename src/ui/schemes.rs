@@ -11,6 +11,7 @@ use super::code::CodePanel;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::rope_cache::RopeCacheAt;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::cache_csv;
@@ -170,7 +171,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let rope = s.rope();
     let data = use_memo(
-        (rope, s.length, s.palette, trained_rule(s)),
+        (rope.clone(), s.length, s.palette, trained_rule(s)),
         |(rope, length, palette, rule)| HeatmapData {
             matrix: Rc::new(rope.cos_table(*length)),
             x: Axis::indexed("dimension of q and k", "dim"),
@@ -228,6 +229,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                         loaded with the other.", s.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
+                <RopeCacheAt settings={s.clone()} />
                 <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
@@ -246,7 +248,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
         // RoFormer's bound at every distance: the chart and the CSV use all of them.
         let mut jobs = vec![k.rope.curves_job(k.length, k.length)];
-        if let Some(plain) = k.plain {
+        if let Some(plain) = &k.plain {
             jobs.push(plain.curves_job(k.length, 2));
         }
         Sequence::new(jobs)
