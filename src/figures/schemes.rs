@@ -469,7 +469,7 @@ pub fn rope_distance(s: &RopeDistanceInputs, all: &[RopeCurves]) -> RopeDistance
         })
         .fold((0.0f64, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
     // The relative bound at every distance the job measured it (all of them for the CSV).
-    let bound = RopeBound::of(&rope, curves);
+    let bound = RopeBound::of(rope, curves);
     let mut relative = vec![f64::NAN; s.length];
     for &(d, r) in &curves.decay {
         if let Some(slot) = relative.get_mut(d as usize) {
