@@ -87,13 +87,10 @@ pub fn encode(text: &str) -> String {
     out
 }
 
-/// How a value appears inside a notice: short, and never markup (the UI escapes text anyway).
+/// How a value appears inside a notice: short, control characters escaped, never markup (the
+/// UI escapes text anyway).
 fn shown(value: &str) -> String {
-    let mut s: String = value.chars().filter(|c| !c.is_control()).take(24).collect();
-    if value.chars().count() > 24 {
-        s.push('…');
-    }
-    s
+    crate::format::quoted(value)
 }
 
 /// A parameter's value as the link holds it: written only when it differs from the default's.

@@ -154,7 +154,7 @@ fn notices(props: &NoticesProps) -> Html {
         <div class="notices" role="status">
             <p class="notices-title">{ "Some settings in the link were changed:" }</p>
             <ul>
-                { for props.notices.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                { for props.notices.iter().map(|n| html! { <li>{ crate::format::escape_controls(n) }</li> }) }
             </ul>
             <button type="button" class="button button-small" onclick={props.on_dismiss.clone()}>
                 { "Dismiss" }
