@@ -96,7 +96,7 @@ pub fn app() -> Html {
     {
         let embed = embed.clone();
         use_effect_with((*settings).clone(), move |s| {
-            browser::replace_query(&url::to_query(s, embed.as_ref()));
+            browser::replace_query(&url::to_link(s, embed.as_ref()).query);
         });
     }
 
@@ -332,7 +332,7 @@ fn embed_page(props: &EmbedProps) -> Html {
             }
         });
     }
-    let full = browser::link(&url::to_query(&props.settings, None));
+    let full = browser::link(&url::to_link(&props.settings, None).query);
     browser::set_root_attribute("data-embed", "true");
     let phone = use_media(PHONE);
     let (open, show, hide) = use_sheet();
@@ -390,7 +390,9 @@ fn share(props: &ShareProps) -> Html {
             );
         })
     };
-    let link = browser::link(&url::to_query(&props.settings, None));
+    let written = url::to_link(&props.settings, None);
+    let link = browser::link(&written.query);
+    let note = url::left_out_note(&written.left_out);
     let embed = embed_code(&props.settings);
     let close = {
         let shown = shown.clone();
@@ -400,6 +402,9 @@ fn share(props: &ShareProps) -> Html {
         <div class="share">
             <button type="button" class="button" onclick={offer("Link to this view", link)}>{ "Copy link" }</button>
             <button type="button" class="button" onclick={offer("Embed code for this panel", embed)}>{ "Copy embed code" }</button>
+            if let Some(note) = &note {
+                <p class="note note-info link-note" id="link-note" role="status">{ note.clone() }</p>
+            }
             if let Some((label, text)) = &*shown {
                 <div class="share-box" role="dialog" aria-label={label.clone()}>
                     <label for="share-text" class="control-label">{ label.clone() }</label>
@@ -422,7 +427,7 @@ pub fn embed_code(s: &Settings) -> String {
         view: s.view,
         controls: true,
     };
-    let src = browser::link(&url::to_query(s, Some(&embed)));
+    let src = browser::link(&url::to_link(s, Some(&embed)).query);
     format!(
         "<iframe src=\"{src}\" title=\"Positional Encoding Explorer: {}\" \
          style=\"width:100%;height:720px;border:0\" loading=\"lazy\" \

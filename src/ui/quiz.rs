@@ -212,7 +212,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
 
     let feedback = here.result.as_ref().map(|r| {
         let see = see_preset(q, s);
-        let link = browser::link(&url::to_query(&see, None));
+        let link = browser::link(&url::to_link(&see, None).query);
         // After a wrong choice, which one was right.
         let right = match q.kind {
             Kind::Choice { options, answer } if !r.correct => {
