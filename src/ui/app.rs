@@ -18,6 +18,7 @@ use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
 use super::train::TrainView;
+use super::train_session::TrainHost;
 use super::waves::WavesView;
 use crate::action::Action;
 use crate::plot::frame::Theme;
@@ -126,13 +127,16 @@ pub fn app() -> Html {
     };
     let banner = html! { <Notices notices={(*notices).clone()} on_dismiss={on_dismiss} /> };
 
+    let message = AttrValue::from(settings.train_settings().to_message());
     html! {
         <ContextProvider<Theme> context={theme}>
-            if let Some(e) = embed {
-                <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} />
-            } else {
-                <FullPage settings={(*settings).clone()} {on_action} {banner} />
-            }
+            <TrainHost {message} on_action={on_action.clone()}>
+                if let Some(e) = embed {
+                    <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} />
+                } else {
+                    <FullPage settings={(*settings).clone()} {on_action} {banner} />
+                }
+            </TrainHost>
         </ContextProvider<Theme>>
     }
 }
