@@ -260,6 +260,10 @@ fn full_page(props: &PageProps) -> Html {
                     <Share settings={props.settings.clone()} />
                     <ThemeSwitch theme={props.settings.theme} on_action={props.on_action.clone()} />
                 </div>
+                // What the address, Copy link and the embed code leave out, if anything.
+                if let Some(note) = url::left_out_note(&url::to_link(&props.settings, None).left_out) {
+                    <p class="note note-info link-note" id="link-note" role="status">{ note }</p>
+                }
             </header>
             { props.banner.clone() }
             <div class="layout">
@@ -394,9 +398,7 @@ fn share(props: &ShareProps) -> Html {
             );
         })
     };
-    let written = url::to_link(&props.settings, None);
-    let link = browser::link(&written.query);
-    let note = url::left_out_note(&written.left_out);
+    let link = browser::link(&url::to_link(&props.settings, None).query);
     let embed = embed_code(&props.settings);
     let close = {
         let shown = shown.clone();
@@ -406,9 +408,6 @@ fn share(props: &ShareProps) -> Html {
         <div class="share">
             <button type="button" class="button" onclick={offer("Link to this view", link)}>{ "Copy link" }</button>
             <button type="button" class="button" onclick={offer("Embed code for this panel", embed)}>{ "Copy embed code" }</button>
-            if let Some(note) = &note {
-                <p class="note note-info link-note" id="link-note" role="status">{ note.clone() }</p>
-            }
             if let Some((label, text)) = &*shown {
                 <div class="share-box" role="dialog" aria-label={label.clone()}>
                     <label for="share-text" class="control-label">{ label.clone() }</label>

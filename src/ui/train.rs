@@ -74,7 +74,7 @@ pub fn train_view(props: &ViewProps) -> Html {
     let send = session.send.clone();
     let example = use_state(|| 0usize);
     let layer = use_state(|| None::<usize>);
-    let estimate = estimate_seconds(&ts);
+    let estimate = *use_memo(ts.clone(), estimate_seconds);
 
     // A link with run=1 starts the experiment when the view first opens, unless it would take
     // more than a minute: then the view says so and waits for a press.
