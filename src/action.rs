@@ -65,6 +65,11 @@ pub enum Action {
     Edit(Edit),
     /// Applies a model's RoPE configuration (a preset or a pasted config.json).
     ApplyRope(Box<crate::rope_config::RopeConfig>),
+    /// LongRoPE's short (or long) factors, one per pair (held to their limit by RoPE's check).
+    SetLongropeFactors {
+        long: bool,
+        factors: Vec<f64>,
+    },
     SetCausal(bool),
     SetCompareWith(Scheme),
     SetTheme(ThemeChoice),
@@ -72,6 +77,8 @@ pub enum Action {
     GoToStep(usize),
     /// Opens a quiz question (1-based, clamped).
     SetQuestion(usize),
+    /// The quiz as an exam (answers checked only when submitted) or as practice.
+    SetExam(bool),
     /// Replaces every setting at once (a lesson step's or a quiz task's starting point).
     Preset(Box<Settings>),
     /// Sets one of the Train view's values from text (checked as a link's value is).
@@ -123,6 +130,7 @@ impl Reducible for Settings {
             Action::SetQuestion(n) => {
                 next.question = n.clamp(1, crate::learn::quiz::QUESTIONS.len())
             }
+            Action::SetExam(e) => next.exam = e,
             Action::Preset(s) => next = *s,
             Action::SetAnchors(a) => {
                 let a = distinct(a.into_iter().take(MAX_ANCHORS).collect());
@@ -180,9 +188,19 @@ impl Reducible for Settings {
             }
             Action::SetLearnedSeed(v) => next.learned_seed = SEED.accept(v).value as usize,
             Action::Edit(e) => (e.apply)(&mut next, e.value),
-            Action::ApplyRope(c) => c.apply(&mut next),
+            Action::ApplyRope(c) => {
+                c.apply(&mut next);
+            }
+            Action::SetLongropeFactors { long, factors } => {
+                let list = if long {
+                    &mut next.rope.long_factor
+                } else {
+                    &mut next.rope.short_factor
+                };
+                *list = factors.into();
+            }
             Action::SetCausal(c) => next.causal = c,
-            Action::SetCompareWith(v) => next.compare_with = v,
+            Action::SetCompareWith(v) => next.compare_with = Some(v),
             Action::SetTheme(t) => next.theme = t,
             Action::SetTrain(key, value) => {
                 let _ = next.train.apply(key, &value);

@@ -289,18 +289,22 @@ pub const LENGTH: Limit = Limit {
     log: true,
 };
 
+/// Up to 10⁸: Qwen2.5-1M's θ is 10⁷, Llama 3's 500,000.
 pub const BASE: Limit = Limit {
     name: "base",
     min: 10.0,
-    max: 1_000_000.0,
+    max: 100_000_000.0,
     integer: false,
     log: true,
 };
 
+/// Up to 2²⁰ = 1,048,576 (Qwen2.5-1M's 1,010,000; Llama 4's and Phi-3's originals are far
+/// shorter). Also the learned table's max_len: the table is drawn cell by cell from a seed,
+/// never stored, so only the rows shown are ever computed.
 pub const TRAINED_LENGTH: Limit = Limit {
     name: "trained length",
     min: 1.0,
-    max: 65_536.0,
+    max: 1_048_576.0,
     integer: true,
     log: true,
 };

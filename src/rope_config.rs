@@ -45,19 +45,30 @@ impl Json {
         }
     }
 
-    fn num(&self) -> Option<f64> {
+    /// The value in a few words, for a sentence that refuses it.
+    fn shown(&self) -> String {
         match self {
-            Json::Num(n) => Some(*n),
-            _ => None,
+            Json::Null => "null".into(),
+            Json::Bool(b) => b.to_string(),
+            Json::Num(n) if n.is_nan() => "NaN".into(),
+            Json::Num(n) if n.is_infinite() => {
+                if *n > 0.0 { "Infinity" } else { "-Infinity" }.into()
+            }
+            Json::Num(n) => crate::format::plain(*n),
+            Json::Str(s) => format!("the text “{}”", clip(s)),
+            Json::Arr(_) => "a list".into(),
+            Json::Obj(_) => "an object".into(),
         }
     }
+}
 
-    fn text(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
+/// At most 24 characters of pasted text, for a sentence.
+fn clip(text: &str) -> String {
+    let mut s: String = text.chars().filter(|c| !c.is_control()).take(24).collect();
+    if text.chars().count() > 24 {
+        s.push('…');
     }
+    s
 }
 
 struct Parser<'a> {
@@ -142,10 +153,11 @@ impl Parser<'_> {
             Some(b't') if self.eat("true") => Ok(Json::Bool(true)),
             Some(b'f') if self.eat("false") => Ok(Json::Bool(false)),
             Some(b'n') if self.eat("null") => Ok(Json::Null),
-            // Python's json.dumps writes these for non-finite floats; they mean "no number".
-            Some(b'N') if self.eat("NaN") => Ok(Json::Null),
-            Some(b'I') if self.eat("Infinity") => Ok(Json::Null),
-            Some(b'-') if self.eat("-Infinity") => Ok(Json::Null),
+            // Python's json.dumps writes these for non-finite floats: read them, so that a
+            // config holding one is refused by name where the value is used.
+            Some(b'N') if self.eat("NaN") => Ok(Json::Num(f64::NAN)),
+            Some(b'I') if self.eat("Infinity") => Ok(Json::Num(f64::INFINITY)),
+            Some(b'-') if self.eat("-Infinity") => Ok(Json::Num(f64::NEG_INFINITY)),
             Some(c) if *c == b'-' || c.is_ascii_digit() => {
                 let start = self.i;
                 while self.i < self.s.len()
@@ -211,151 +223,656 @@ pub enum Method {
     Dynamic,
     Llama3,
     Yarn,
+    LongRope,
 }
 
-/// Everything about RoPE that a model's configuration fixes.
+impl Method {
+    /// transformers' `rope_type` for it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Method::None => "default",
+            Method::Linear => "linear",
+            Method::Dynamic => "dynamic",
+            Method::Llama3 => "llama3",
+            Method::Yarn => "yarn",
+            Method::LongRope => "longrope",
+        }
+    }
+}
+
+/// The extension method of a configuration with its numbers (each method reads its own; the
+/// others keep transformers' defaults).
 #[derive(Clone, Debug, PartialEq)]
-pub struct RopeConfig {
-    /// θ (`rope_theta`, `rotary_emb_base`).
-    pub base: f64,
-    /// The width of one head's queries and keys, when the configuration says.
-    pub head_dim: Option<usize>,
-    /// `partial_rotary_factor` or `rotary_pct`.
-    pub rotary_fraction: f64,
+pub struct Scaling {
     pub method: Method,
+    /// The scale s, as the config gives it (unclamped; 1 for plain RoPE).
     pub factor: f64,
+    /// llama3's `low_freq_factor` and `high_freq_factor`.
     pub low: f64,
     pub high: f64,
-    /// The length the model was trained on before extension.
-    pub original: Option<usize>,
+    /// YaRN's ramp ends, DeepSeek's mscale pair (0: not given), and whether the ramp's ends are
+    /// rounded to whole pairs.
     pub beta_fast: f64,
     pub beta_slow: f64,
     pub mscale: f64,
     pub mscale_all_dim: f64,
-    /// Things read but not used, in plain words (an explicit attention_factor, say).
+    pub truncate: bool,
+    /// LongRoPE's per-pair factors, as float32 values (transformers makes float32 tensors of
+    /// them).
+    pub short_factor: Vec<f64>,
+    pub long_factor: Vec<f64>,
+    /// An explicit `attention_factor` (YaRN, LongRoPE), which replaces the formula.
+    pub attention_factor: Option<f64>,
+}
+
+impl Scaling {
+    fn plain() -> Scaling {
+        Scaling {
+            method: Method::None,
+            factor: 1.0,
+            low: 1.0,
+            high: 4.0,
+            beta_fast: 32.0,
+            beta_slow: 1.0,
+            mscale: 0.0,
+            mscale_all_dim: 0.0,
+            truncate: true,
+            short_factor: Vec::new(),
+            long_factor: Vec::new(),
+            attention_factor: None,
+        }
+    }
+}
+
+/// Everything about RoPE that a pasted configuration names. A setting the paste does not name
+/// is `None`, and applying the paste leaves it as it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RopeConfig {
+    /// θ (`rope_theta`, `rotary_emb_base`); a whole config without one: 10,000, transformers'
+    /// default.
+    pub base: Option<f64>,
+    /// The width of one head's queries and keys (`qk_rope_head_dim`, `head_dim`, or
+    /// hidden_size // num_attention_heads), as the config gives it.
+    pub head_dim: Option<f64>,
+    /// `partial_rotary_factor` or `rotary_pct` (a whole config without one: 1).
+    pub rotary_fraction: Option<f64>,
+    /// The extension method (a whole config without `rope_scaling`: plain RoPE).
+    pub scaling: Option<Scaling>,
+    /// The length the model was trained on before extension.
+    pub original: Option<f64>,
+    /// What was read, each with where it came from: "θ 500,000 (rope_theta)".
+    pub read: Vec<String>,
+    /// Keys read but not used, in plain words.
     pub notes: Vec<String>,
 }
 
+/// The sentence every refusal ends with.
+const UNCHANGED: &str = "Nothing was changed.";
+
+/// A number the config gives under `key`, if any: null or absent is `None`; text, `true`, a
+/// list, NaN or Infinity are refused by name.
+fn number(obj: Option<&Json>, key: &str) -> Result<Option<f64>, String> {
+    match obj.and_then(|o| o.get(key)) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Num(n)) if n.is_finite() => Ok(Some(*n)),
+        Some(v @ Json::Num(_)) => Err(format!(
+            "{key} is {}, not a finite number. {UNCHANGED}",
+            v.shown()
+        )),
+        Some(v) => Err(format!("{key} is {}, not a number. {UNCHANGED}", v.shown())),
+    }
+}
+
+/// A positive number under `key`, if any.
+fn positive(obj: Option<&Json>, key: &str) -> Result<Option<f64>, String> {
+    match number(obj, key)? {
+        Some(x) if x <= 0.0 => Err(format!(
+            "{key} must be a positive number; the config has {}. {UNCHANGED}",
+            crate::format::plain(x)
+        )),
+        other => Ok(other),
+    }
+}
+
+/// A name under `key` (`rope_type`), if any.
+fn name<'a>(obj: &'a Json, key: &str) -> Result<Option<&'a str>, String> {
+    match obj.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Str(s)) => Ok(Some(s)),
+        Some(v) => Err(format!(
+            "{key} must be a name such as “yarn”, not {}. {UNCHANGED}",
+            v.shown()
+        )),
+    }
+}
+
+/// A list of positive numbers under `key`, as float32 values.
+fn factors(obj: &Json, key: &str) -> Result<Option<Vec<f64>>, String> {
+    match obj.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Arr(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Json::Num(x) if x.is_finite() && *x > 0.0 && (*x as f32).is_finite() => {
+                    Ok(*x as f32 as f64)
+                }
+                v => Err(format!(
+                    "{key}[{i}] is {}; every factor must be a positive number. {UNCHANGED}",
+                    v.shown()
+                )),
+            })
+            .collect::<Result<Vec<f64>, String>>()
+            .map(Some),
+        Some(v) => Err(format!(
+            "{key} must be a list of numbers, one per pair, not {}. {UNCHANGED}",
+            v.shown()
+        )),
+    }
+}
+
+/// Keys of a rope_scaling / rope_parameters object the app reads.
+const SCALING_KEYS: &[&str] = &[
+    "rope_type",
+    "type",
+    "factor",
+    "original_max_position_embeddings",
+    "low_freq_factor",
+    "high_freq_factor",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "attention_factor",
+    "truncate",
+    "short_factor",
+    "long_factor",
+    "rope_theta",
+    "partial_rotary_factor",
+];
+
+fn thousands(x: f64) -> String {
+    if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
+        crate::format::group_thousands(x as u64)
+    } else {
+        crate::format::plain(x)
+    }
+}
+
 impl RopeConfig {
-    /// Reads a `config.json`, or a `rope_scaling` / `rope_parameters` object on its own.
+    /// Reads a `config.json`, or a `rope_scaling` / `rope_parameters` object on its own. A paste
+    /// that names nothing RoPE uses, or names something wrongly (a number as text, NaN, an
+    /// unknown method, a method without its factor), is refused with one sentence.
     pub fn from_json(text: &str) -> Result<RopeConfig, String> {
+        // A byte-order mark is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let root = Json::parse(text)?;
         if !matches!(root, Json::Obj(_)) {
-            return Err("Paste a JSON object: the model's config.json or its rope_scaling.".into());
-        }
-        let params = root
-            .get("rope_parameters")
-            .filter(|p| matches!(p, Json::Obj(_)));
-        let scaling = root
-            .get("rope_scaling")
-            .filter(|p| matches!(p, Json::Obj(_)))
-            .or(params)
-            .or_else(|| {
-                ["rope_type", "type", "factor"]
-                    .iter()
-                    .any(|k| root.get(k).is_some())
-                    .then_some(&root)
-            });
-        let number =
-            |obj: Option<&Json>, key: &str| obj.and_then(|o| o.get(key)).and_then(Json::num);
-        let positive = |v: Option<f64>, what: &str| -> Result<Option<f64>, String> {
-            match v {
-                Some(x) if !x.is_finite() || x <= 0.0 => Err(format!(
-                    "{what} must be a positive number; the config has {x}."
-                )),
-                other => Ok(other),
-            }
-        };
-        let base = positive(
-            number(Some(&root), "rope_theta")
-                .or(number(params, "rope_theta"))
-                .or(number(Some(&root), "rotary_emb_base")),
-            "rope_theta",
-        )?
-        .unwrap_or(10_000.0);
-        let head_dim = number(Some(&root), "qk_rope_head_dim")
-            .or(number(Some(&root), "head_dim"))
-            .or_else(|| {
-                let (h, n) = (
-                    number(Some(&root), "hidden_size")?,
-                    number(Some(&root), "num_attention_heads")?,
-                );
-                (n >= 1.0).then(|| (h / n).floor())
-            })
-            .filter(|d| d.is_finite() && *d >= 2.0)
-            .map(|d| d.min(4096.0) as usize);
-        let rotary_fraction = number(Some(&root), "partial_rotary_factor")
-            .or(number(params, "partial_rotary_factor"))
-            .or(number(Some(&root), "rotary_pct"))
-            .unwrap_or(1.0);
-        if !(rotary_fraction > 0.0 && rotary_fraction <= 1.0) {
             return Err(format!(
-                "The rotary fraction must be in (0, 1]; the config has {rotary_fraction}."
+                "Paste a JSON object: the model's config.json or its rope_scaling. {UNCHANGED}"
             ));
         }
-        let max_positions = number(Some(&root), "max_position_embeddings");
-        let kind = scaling
-            .and_then(|s| s.get("rope_type").or(s.get("type")))
-            .and_then(Json::text)
-            .unwrap_or("default");
+        let mut read = Vec::new();
+        let mut notes = Vec::new();
+        let object = |key: &str| -> Result<Option<&Json>, String> {
+            match root.get(key) {
+                None | Some(Json::Null) => Ok(None),
+                Some(o @ Json::Obj(_)) => Ok(Some(o)),
+                Some(v) => Err(format!(
+                    "{key} must be an object such as {{\"rope_type\": \"yarn\", \"factor\": 4}}, \
+                     not {}. {UNCHANGED}",
+                    v.shown()
+                )),
+            }
+        };
+        let params = object("rope_parameters")?;
+        let rope_scaling = object("rope_scaling")?;
+        // transformers v5 may nest rope_parameters by layer type.
+        if let Some(Json::Obj(fields)) = params {
+            let nested = !fields.is_empty()
+                && fields.iter().all(|(_, v)| matches!(v, Json::Obj(_)))
+                && ["rope_type", "type", "rope_theta"]
+                    .iter()
+                    .all(|k| params.and_then(|p| p.get(k)).is_none());
+            if nested {
+                let kinds: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+                return Err(format!(
+                    "rope_parameters differs by layer type ({}); paste one of them. {UNCHANGED}",
+                    clip(&kinds.join(", "))
+                ));
+            }
+        }
+        let bare = ["rope_type", "type"].iter().any(|k| root.get(k).is_some());
+        let (scaling_obj, where_) = match (rope_scaling, params) {
+            (Some(s), _) => (Some(s), "rope_scaling"),
+            (None, Some(p)) => (Some(p), "rope_parameters"),
+            (None, None) if bare => (Some(&root), "the pasted object"),
+            _ => (None, ""),
+        };
+        if scaling_obj.is_none() && !bare && root.get("factor").is_some() {
+            return Err(format!(
+                "The paste has a factor but no rope_type: say which method (linear, dynamic, \
+                 llama3, yarn or longrope). {UNCHANGED}"
+            ));
+        }
+
+        // θ.
+        let base = match (
+            positive(Some(&root), "rope_theta")?,
+            positive(params, "rope_theta")?,
+            positive(Some(&root), "rotary_emb_base")?,
+        ) {
+            (Some(b), _, _) => Some((b, "rope_theta")),
+            (None, Some(b), _) => Some((b, "rope_parameters.rope_theta")),
+            (None, None, Some(b)) => Some((b, "rotary_emb_base")),
+            _ => None,
+        };
+        // The head width, as transformers finds it: `head_dim or hidden_size // heads` (and
+        // DeepSeek's rotary part of the head).
+        let head = |key: &str| -> Result<Option<f64>, String> {
+            Ok(number(Some(&root), key)?.filter(|d| *d > 0.0))
+        };
+        let head_dim = if let Some(d) = head("qk_rope_head_dim")? {
+            read.push(format!(
+                "rotary head width {} (qk_rope_head_dim)",
+                thousands(d)
+            ));
+            Some(d)
+        } else if let Some(d) = head("head_dim")? {
+            read.push(format!("head_dim {} (head_dim)", thousands(d)));
+            Some(d)
+        } else {
+            match (
+                number(Some(&root), "hidden_size")?,
+                number(Some(&root), "num_attention_heads")?,
+            ) {
+                (Some(h), Some(n)) if h > 0.0 && n >= 1.0 => {
+                    let d = (h / n).floor();
+                    let exact = d * n == h;
+                    read.push(format!(
+                        "head_dim {} = hidden_size {} {} num_attention_heads {}{}",
+                        thousands(d),
+                        crate::format::plain(h),
+                        if exact { "/" } else { "//" },
+                        crate::format::plain(n),
+                        if exact { "" } else { " (rounded down)" }
+                    ));
+                    Some(d).filter(|d| *d >= 1.0)
+                }
+                _ => None,
+            }
+        };
+        // A whole config (it gives a head width): what it leaves out has transformers' default.
+        let whole = head_dim.is_some();
+        let base = match base {
+            Some((b, key)) => {
+                read.insert(0, format!("θ {} ({key})", thousands(b)));
+                Some(b)
+            }
+            None if whole => {
+                read.insert(0, "θ 10,000 (no rope_theta: transformers' default)".into());
+                Some(10_000.0)
+            }
+            None => None,
+        };
+        let fraction = match (
+            number(Some(&root), "partial_rotary_factor")?,
+            number(params, "partial_rotary_factor")?,
+            number(Some(&root), "rotary_pct")?,
+        ) {
+            (Some(f), _, _) => Some((f, "partial_rotary_factor")),
+            (None, Some(f), _) => Some((f, "rope_parameters.partial_rotary_factor")),
+            (None, None, Some(f)) => Some((f, "rotary_pct")),
+            _ => None,
+        };
+        let rotary_fraction = match fraction {
+            Some((f, _)) if !(f > 0.0 && f <= 1.0) => {
+                return Err(format!(
+                    "The rotary fraction must be in (0, 1]; the config has {}. {UNCHANGED}",
+                    crate::format::plain(f)
+                ))
+            }
+            Some((f, key)) => {
+                read.push(format!(
+                    "rotary fraction {} ({key})",
+                    crate::format::plain(f)
+                ));
+                Some(f)
+            }
+            None if whole => Some(1.0),
+            None => None,
+        };
+
+        // The method and its numbers.
+        let max_positions = positive(Some(&root), "max_position_embeddings")?;
+        let scaling = match scaling_obj {
+            Some(obj) => Some(Self::scaling(obj, where_, &root, &mut read, &mut notes)?),
+            None if rope_scaling.is_none() && root.get("rope_scaling").is_some() => {
+                read.push("rope_scaling null: plain RoPE".into());
+                Some(Scaling::plain())
+            }
+            None if whole => {
+                read.push("no rope_scaling: plain RoPE".into());
+                Some(Scaling::plain())
+            }
+            None => None,
+        };
+        if base.is_none() && head_dim.is_none() && scaling.is_none() {
+            return Err(format!(
+                "Nothing here sets RoPE: the text has no rope_theta, no rope_scaling and no head \
+                 width (head_dim, or hidden_size with num_attention_heads). {UNCHANGED}"
+            ));
+        }
+        // LongRoPE's lists hold one factor per rotated pair.
+        if let (Some(sc), Some(d)) = (&scaling, head_dim) {
+            if sc.method == Method::LongRope && d <= 4096.0 {
+                let pairs = crate::math::rope::Rope::new(
+                    d as usize,
+                    10_000.0,
+                    crate::math::rope::RopePairing::RotateHalf,
+                    crate::math::rope::RopeScaling::None,
+                )
+                .with_rotary_fraction(rotary_fraction.unwrap_or(1.0))
+                .pair_count();
+                for (key, list) in [
+                    ("short_factor", &sc.short_factor),
+                    ("long_factor", &sc.long_factor),
+                ] {
+                    if list.len() != pairs {
+                        return Err(format!(
+                            "{key} has {} numbers, but a head of {} with rotary fraction {} \
+                             turns {pairs} pairs. {UNCHANGED}",
+                            list.len(),
+                            thousands(d),
+                            crate::format::plain(rotary_fraction.unwrap_or(1.0))
+                        ));
+                    }
+                }
+            }
+        }
+
+        // The length trained on before extension, where transformers takes it from.
+        let method = scaling.as_ref().map(|s| s.method);
+        let in_scaling = match scaling_obj {
+            Some(obj) => positive(Some(obj), "original_max_position_embeddings")?,
+            None => None,
+        };
+        let at_root = positive(Some(&root), "original_max_position_embeddings")?;
+        let candidates: [(Option<f64>, &str); 3] = match method {
+            // standardize_rope_params: a top-level original_max_position_embeddings (Phi-3)
+            // wins over the one inside rope_scaling.
+            Some(Method::Llama3 | Method::Yarn | Method::LongRope) => [
+                (at_root, "original_max_position_embeddings"),
+                (in_scaling, "rope_scaling.original_max_position_embeddings"),
+                (max_positions, "max_position_embeddings"),
+            ],
+            // Dynamic NTK grows from max_position_embeddings.
+            Some(Method::Dynamic) => [
+                (max_positions, "max_position_embeddings"),
+                (in_scaling, "rope_scaling.original_max_position_embeddings"),
+                (at_root, "original_max_position_embeddings"),
+            ],
+            _ => [
+                (in_scaling, "rope_scaling.original_max_position_embeddings"),
+                (at_root, "original_max_position_embeddings"),
+                (max_positions, "max_position_embeddings"),
+            ],
+        };
+        let original = candidates
+            .iter()
+            .find_map(|(v, key)| v.map(|v| (v, *key)))
+            .map(|(o, key)| {
+                read.push(format!("trained length {} ({key})", thousands(o)));
+                o
+            });
+        // LongRoPE without a factor: max_position_embeddings / original.
+        let mut scaling = scaling;
+        if let Some(sc) = scaling.as_mut() {
+            if sc.method == Method::LongRope && sc.factor.is_nan() {
+                match (max_positions, original) {
+                    (Some(m), Some(o)) => {
+                        sc.factor = m / o;
+                        read.push(format!(
+                            "factor {} = max_position_embeddings {} / original {}",
+                            crate::format::plain(sc.factor),
+                            thousands(m),
+                            thousands(o)
+                        ));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "longrope needs a factor, or max_position_embeddings and \
+                             original_max_position_embeddings to divide. {UNCHANGED}"
+                        ))
+                    }
+                }
+                if sc.factor < 1.0 {
+                    return Err(format!(
+                        "max_position_embeddings is shorter than the original length, so \
+                         longrope's factor would be {}. {UNCHANGED}",
+                        crate::format::plain(sc.factor)
+                    ));
+                }
+            }
+        }
+        Ok(RopeConfig {
+            base,
+            head_dim,
+            rotary_fraction,
+            scaling,
+            original,
+            read,
+            notes,
+        })
+    }
+
+    /// The method of a rope_scaling / rope_parameters object (or of a bare one), with the
+    /// numbers it needs.
+    fn scaling(
+        obj: &Json,
+        where_: &str,
+        root: &Json,
+        read: &mut Vec<String>,
+        notes: &mut Vec<String>,
+    ) -> Result<Scaling, String> {
+        let kind = match (name(obj, "rope_type")?, name(obj, "type")?) {
+            (Some(k), _) | (None, Some(k)) => k,
+            // transformers v5's rope_parameters of a plain model: {"rope_theta": …} alone.
+            (None, None) if where_ == "rope_parameters" => "default",
+            (None, None) => {
+                return Err(format!(
+                    "{where_} has no rope_type: say which method (linear, dynamic, llama3, yarn \
+                     or longrope). {UNCHANGED}"
+                ))
+            }
+        };
         let method = match kind {
             "default" | "none" => Method::None,
             "linear" => Method::Linear,
             "dynamic" => Method::Dynamic,
             "llama3" => Method::Llama3,
             "yarn" => Method::Yarn,
+            "longrope" => Method::LongRope,
+            "su" => {
+                notes.push("rope_type “su” is longrope's former name.".into());
+                Method::LongRope
+            }
             other => {
                 return Err(format!(
-                    "rope_type “{}” is not one the app computes (it knows default, linear, dynamic, llama3 and yarn).",
-                    other.chars().take(24).collect::<String>()
+                    "rope_type “{}” is not one the app computes (it knows default, linear, \
+                     dynamic, llama3, yarn and longrope). {UNCHANGED}",
+                    clip(other)
                 ))
             }
         };
-        let factor = positive(number(scaling, "factor"), "factor")?.unwrap_or(1.0);
-        if method != Method::None && factor < 1.0 {
-            return Err(format!(
-                "factor must be at least 1; the config has {factor}."
-            ));
-        }
-        let original = positive(
-            number(scaling, "original_max_position_embeddings")
-                .or(number(Some(&root), "original_max_position_embeddings"))
-                .or(max_positions),
-            "original_max_position_embeddings",
-        )?
-        .map(|o| o.min(1e9) as usize);
-        let mut notes = Vec::new();
-        if number(scaling, "attention_factor").is_some() {
-            notes.push("The config's explicit attention_factor is not used; the app computes YaRN's from the factor and mscale.".into());
-        }
-        let low = positive(number(scaling, "low_freq_factor"), "low_freq_factor")?.unwrap_or(1.0);
-        let high =
-            positive(number(scaling, "high_freq_factor"), "high_freq_factor")?.unwrap_or(4.0);
-        if method == Method::Llama3 && high <= low {
-            return Err("high_freq_factor must be larger than low_freq_factor.".into());
-        }
-        Ok(RopeConfig {
-            base,
-            head_dim,
-            rotary_fraction,
+        let mut sc = Scaling {
             method,
-            factor,
-            low,
-            high,
-            original,
-            beta_fast: positive(number(scaling, "beta_fast"), "beta_fast")?.unwrap_or(32.0),
-            beta_slow: positive(number(scaling, "beta_slow"), "beta_slow")?.unwrap_or(1.0),
-            mscale: number(scaling, "mscale")
-                .filter(|m| m.is_finite() && *m >= 0.0)
-                .unwrap_or(0.0),
-            mscale_all_dim: number(scaling, "mscale_all_dim")
-                .filter(|m| m.is_finite() && *m >= 0.0)
-                .unwrap_or(0.0),
-            notes,
-        })
+            ..Scaling::plain()
+        };
+        if method == Method::None {
+            read.push(format!("rope_type default ({where_}): plain RoPE"));
+            return Ok(sc);
+        }
+        let o = Some(obj);
+        let factor = positive(o, "factor")?;
+        match (method, factor) {
+            // transformers reads longrope's factor with .get(): absent, it is derived below.
+            (Method::LongRope, None) => sc.factor = f64::NAN,
+            (_, None) => {
+                return Err(format!(
+                    "{} needs a factor, and {where_} has none. {UNCHANGED}",
+                    method.id()
+                ))
+            }
+            (_, Some(f)) if f < 1.0 => {
+                return Err(format!(
+                    "factor must be at least 1; the config has {}. {UNCHANGED}",
+                    crate::format::plain(f)
+                ))
+            }
+            (_, Some(f)) => sc.factor = f,
+        }
+        let mut said = vec![format!("rope_type {}", method.id())];
+        if let Some(f) = factor {
+            said.push(format!("factor {}", crate::format::plain(f)));
+        }
+        match method {
+            Method::Llama3 => {
+                let (low, high) = (
+                    positive(o, "low_freq_factor")?,
+                    positive(o, "high_freq_factor")?,
+                );
+                let (Some(low), Some(high)) = (low, high) else {
+                    return Err(format!(
+                        "llama3 needs low_freq_factor and high_freq_factor, and {where_} lacks {}. \
+                         {UNCHANGED}",
+                        if low.is_none() { "low_freq_factor" } else { "high_freq_factor" }
+                    ));
+                };
+                if high <= low {
+                    return Err(format!(
+                        "high_freq_factor must be larger than low_freq_factor. {UNCHANGED}"
+                    ));
+                }
+                (sc.low, sc.high) = (low, high);
+                said.push(format!(
+                    "low_freq_factor {}, high_freq_factor {}",
+                    crate::format::plain(low),
+                    crate::format::plain(high)
+                ));
+            }
+            Method::Yarn => {
+                // `get("beta_fast") or 32`: absent, null or 0 take the default.
+                sc.beta_fast = or_default(o, "beta_fast", 32.0)?;
+                sc.beta_slow = or_default(o, "beta_slow", 1.0)?;
+                sc.mscale = non_negative(o, "mscale")?;
+                sc.mscale_all_dim = non_negative(o, "mscale_all_dim")?;
+                sc.truncate = match obj.get("truncate") {
+                    None | Some(Json::Null) => true,
+                    Some(Json::Bool(b)) => *b,
+                    Some(v) => {
+                        return Err(format!(
+                            "truncate must be true or false, not {}. {UNCHANGED}",
+                            v.shown()
+                        ))
+                    }
+                };
+                said.push(format!(
+                    "beta_fast {}, beta_slow {}",
+                    crate::format::plain(sc.beta_fast),
+                    crate::format::plain(sc.beta_slow)
+                ));
+                if sc.mscale > 0.0 || sc.mscale_all_dim > 0.0 {
+                    said.push(format!(
+                        "mscale {}, mscale_all_dim {}",
+                        crate::format::plain(sc.mscale),
+                        crate::format::plain(sc.mscale_all_dim)
+                    ));
+                }
+                said.push(format!("truncate {}", sc.truncate));
+            }
+            Method::LongRope => {
+                let short = factors(obj, "short_factor")?;
+                let long = factors(obj, "long_factor")?;
+                let (Some(short), Some(long)) = (short, long) else {
+                    return Err(format!(
+                        "longrope needs short_factor and long_factor lists, one factor per pair, \
+                         and {where_} lacks {}. {UNCHANGED}",
+                        if obj.get("short_factor").is_none() {
+                            "short_factor"
+                        } else {
+                            "long_factor"
+                        }
+                    ));
+                };
+                if short.len() != long.len() || short.is_empty() {
+                    return Err(format!(
+                        "short_factor has {} numbers and long_factor {}: they need one per pair \
+                         each. {UNCHANGED}",
+                        short.len(),
+                        long.len()
+                    ));
+                }
+                said.push(format!(
+                    "{} short and {} long factors (float32, as transformers holds them)",
+                    short.len(),
+                    long.len()
+                ));
+                (sc.short_factor, sc.long_factor) = (short, long);
+            }
+            _ => {}
+        }
+        if matches!(method, Method::Yarn | Method::LongRope) {
+            sc.attention_factor = positive(o, "attention_factor")?;
+            if let Some(a) = sc.attention_factor {
+                said.push(format!("attention_factor {}", crate::format::plain(a)));
+            }
+        }
+        read.push(format!("{} ({where_})", said.join(", ")));
+        // Keys of the object the app does not read (not for a bare object: that is the root).
+        if !std::ptr::eq(obj, root) {
+            if let Json::Obj(fields) = obj {
+                let unused: Vec<&str> = fields
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| !SCALING_KEYS.contains(k))
+                    .collect();
+                if !unused.is_empty() {
+                    notes.push(format!(
+                        "Not used from {where_}: {}.",
+                        clip(&unused.join(", "))
+                    ));
+                }
+            }
+        }
+        Ok(sc)
     }
 }
 
+/// A number under `key` read as transformers' `get(key) or default` reads it: absent, null or
+/// 0 give the default; a negative number is refused.
+fn or_default(obj: Option<&Json>, key: &str, default: f64) -> Result<f64, String> {
+    match number(obj, key)? {
+        None => Ok(default),
+        Some(0.0) => Ok(default),
+        Some(x) if x < 0.0 => Err(format!(
+            "{key} must be a positive number; the config has {}. {UNCHANGED}",
+            crate::format::plain(x)
+        )),
+        Some(x) => Ok(x),
+    }
+}
+
+/// A number ≥ 0 under `key` (0 when absent).
+fn non_negative(obj: Option<&Json>, key: &str) -> Result<f64, String> {
+    match number(obj, key)? {
+        Some(x) if x < 0.0 => Err(format!(
+            "{key} must be 0 or more; the config has {}. {UNCHANGED}",
+            crate::format::plain(x)
+        )),
+        other => Ok(other.unwrap_or(0.0)),
+    }
+}
 /// A published configuration, as the excerpt of its config.json that RoPE reads.
 pub struct Preset {
     pub id: &'static str,
@@ -407,6 +924,24 @@ pub const PRESETS: &[Preset] = &[
         name: "Phi-2 (partial_rotary_factor 0.4)",
         source: "microsoft/phi-2 config.json: hidden 2,560, 32 heads (head_dim 80), partial_rotary_factor 0.4, θ 10,000",
         json: r#"{"hidden_size": 2560, "num_attention_heads": 32, "partial_rotary_factor": 0.4, "rope_theta": 10000.0, "max_position_embeddings": 2048}"#,
+    },
+    Preset {
+        id: "phi-3.5-mini",
+        name: "Phi-3.5-mini (longrope, 128K)",
+        source: "microsoft/Phi-3.5-mini-instruct config.json: hidden 3,072, 32 heads (head_dim 96), θ 10,000, original 4,096, max_position_embeddings 131,072, its 48 short and 48 long factors",
+        json: r#"{"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"long_factor": [1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523, 32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156, 50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457, 62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457, 63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688, 64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336, 64.51000213623047, 64.52999877929688, 64.83999633789062], "short_factor": [1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979, 1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662, 1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083, 1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533, 2.729999542236328, 2.749999523162842, 2.8399994373321533], "type": "longrope"}}"#,
+    },
+    Preset {
+        id: "gpt-oss",
+        name: "gpt-oss (YaRN ×32, truncate false)",
+        source: "openai/gpt-oss-20b config.json: head_dim 64, θ 150,000, YaRN factor 32 over 4,096, beta_fast 32, beta_slow 1, truncate false",
+        json: r#"{"head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000, "rope_scaling": {"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "original_max_position_embeddings": 4096, "truncate": false}}"#,
+    },
+    Preset {
+        id: "qwen2.5-1m",
+        name: "Qwen2.5 7B 1M (θ 10,000,000)",
+        source: "Qwen/Qwen2.5-7B-Instruct-1M config.json: hidden 3,584, 28 heads (head_dim 128), θ 10,000,000, max_position_embeddings 1,010,000, no rope_scaling",
+        json: r#"{"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 1010000, "rope_theta": 10000000.0}"#,
     },
 ];
 

@@ -196,14 +196,17 @@ pub struct Settings {
     pub t5: T5Buckets,
     /// Attention demo: mask keys after the query (a decoder) or not (an encoder).
     pub causal: bool,
-    /// Compare view: the scheme shown next to the current one.
-    pub compare_with: Scheme,
+    /// Compare view: the scheme chosen to show next to the current one; `None` shows the
+    /// default partner (see [`Settings::compare_partner`]).
+    pub compare_with: Option<Scheme>,
     /// Light or dark page and charts.
     pub theme: ThemeChoice,
     /// The lesson step shown (1-based).
     pub lesson: usize,
     /// The quiz question shown (1-based).
     pub question: usize,
+    /// The quiz as an exam: answers are recorded, and checked only when the student submits.
+    pub exam: bool,
     /// The Train view's experiment (its sidebar-owned fields are filled from the settings above
     /// when it runs: see [`Settings::train_settings`]).
     pub train: TrainSettings,
@@ -251,10 +254,11 @@ impl Default for Settings {
             alibi_head: 0,
             t5: T5Buckets::default(),
             causal: false,
-            compare_with: Scheme::Rope,
+            compare_with: None,
             theme: ThemeChoice::Auto,
             lesson: 1,
             question: 1,
+            exam: false,
             train: TrainSettings::default(),
             train_run: false,
             padding_idx: None,
@@ -302,6 +306,16 @@ impl Settings {
         distinct(out)
     }
 
+    /// The scheme the compare view sets beside the chosen one: the one picked, or else RoPE,
+    /// or sinusoidal when the chosen scheme is RoPE (a scheme beside itself shows nothing).
+    pub fn compare_partner(&self) -> Scheme {
+        self.compare_with.unwrap_or(if self.scheme == Scheme::Rope {
+            Scheme::Sinusoidal
+        } else {
+            Scheme::Rope
+        })
+    }
+
     /// The defaults, keeping how the reader sees the page (theme, palette) and where they are in
     /// the lesson and the quiz: the starting point of a lesson step, a quiz task, or a view a
     /// quiz answer links to.
@@ -311,6 +325,7 @@ impl Settings {
             palette: self.palette,
             lesson: self.lesson,
             question: self.question,
+            exam: self.exam,
             ..Settings::default()
         }
     }

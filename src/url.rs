@@ -367,6 +367,16 @@ fn read_question(value: &str, _: &Settings) -> Read {
     }
 }
 
+/// The compare view's partner, by its id (any scheme, the chosen one too: an old link keeps
+/// what it showed).
+fn read_with(value: &str, _: &Settings) -> Read {
+    let names = Scheme::ALL.map(Scheme::id);
+    Ok((
+        Action::SetCompareWith(pick("with", value, Scheme::from_id, &names)?),
+        None,
+    ))
+}
+
 /// A number held to a limit: a constant, or `|s| …` from the settings read so far.
 macro_rules! number {
     ($key:literal, |$s:ident| $limit:expr, $set:ident, $($field:ident).+) => {
@@ -459,7 +469,7 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     flag!("position", SetAttentionPosition, attention_position),
     flag!("causal", SetCausal, causal),
     word!("trace", TRACES, SetTrace, trace),
-    choice!("with", Scheme, SetCompareWith, compare_with),
+    Param { key: "with", read: read_with, write: |s| s.compare_with.map_or(Value::Unset, |v| Value::from(v.id())) },
     Param { key: "qv", read: |v, _| read_vector("qv", v, Action::SetRopeQ), write: |s| vector_value(&s.rope_q) },
     Param { key: "kv", read: |v, _| read_vector("kv", v, Action::SetRopeK), write: |s| vector_value(&s.rope_k) },
     number!("m", |s| s.rope_m_limit(), SetRopeM, rope_m),
@@ -496,6 +506,9 @@ const QUESTION: Param = Param {
     write: |s| Value::from(s.question),
 };
 
+/// The quiz as an exam; read after the question, written after it.
+const EXAM: Param = flag!("exam", SetExam, exam);
+
 /// Written last, after the Train view's keys.
 const RUN: Param = flag!("run", SetTrainRun, train_run);
 
@@ -506,7 +519,7 @@ const OTHER: &[&str] = &["embed", "controls"];
 pub fn keys() -> impl Iterator<Item = &'static str> {
     let params = tables().into_iter().flat_map(|t| t.iter());
     params
-        .chain([&LESSON, &QUESTION, &RUN])
+        .chain([&LESSON, &QUESTION, &EXAM, &RUN])
         .map(|p| p.key)
         .chain(TRAIN_KEYS)
         .chain(OTHER.iter().copied())
@@ -582,7 +595,7 @@ pub fn parse(query: &str) -> Parsed {
             .map(|(_, v)| v.clone())
     };
     let target = value_of("embed").or_else(|| value_of("view"));
-    let (lesson, question) = (value_of("lesson"), value_of("question"));
+    let (lesson, question, exam) = (value_of("lesson"), value_of("question"), value_of("exam"));
     let opens = |view: View| target.as_deref() == Some(view.id());
     match lesson {
         None if opens(View::Lesson) => values.push(("lesson".into(), "1".into())),
@@ -614,6 +627,14 @@ pub fn parse(query: &str) -> Parsed {
         }
         None => {}
     }
+    // The exam is a way of taking the quiz: nothing to another view.
+    if let Some(v) = exam.filter(|_| !opens(View::Quiz)) {
+        notices.push(format!(
+            "exam={}: ignored, since the link does not open the quiz.",
+            shown(&v)
+        ));
+        values.retain(|(k, _)| k != "exam");
+    }
     let get = |key: &str| {
         values
             .iter()
@@ -638,6 +659,7 @@ pub fn parse(query: &str) -> Parsed {
         apply(p.key, &p.read);
     }
     apply(QUESTION.key, &QUESTION.read);
+    apply(EXAM.key, &EXAM.read);
     apply(RUN.key, &RUN.read);
     // The Train view's experiment, after the sidebar's base, variant, pairing and buckets, as
     // one group: the width is fitted to the heads once both are read.
@@ -791,6 +813,7 @@ fn query_pairs(s: &Settings, embed: Option<&Embed>) -> Vec<(&'static str, String
         if s.question != 1 {
             out.extend(pair(&QUESTION, s));
         }
+        out.extend(changed(&EXAM, s, &d));
     }
     for p in tables().into_iter().flat_map(|t| t.iter()) {
         // An embedding names its view, and the quiz's is written above.

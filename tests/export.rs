@@ -106,7 +106,7 @@ fn file_names_name_the_settings_of_the_scheme_shown() {
             Settings {
                 rope: RopeSettings {
                     extension: Extension::Ntk,
-                    ..base.rope
+                    ..base.rope.clone()
                 },
                 ..base.clone()
             },

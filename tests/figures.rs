@@ -104,7 +104,7 @@ fn memo_keys_change_with_every_input_and_only_then() {
     let b = Settings {
         rope: RopeSettings {
             low_freq: 2.0,
-            ..a.rope
+            ..a.rope.clone()
         },
         ..a.clone()
     };
@@ -134,13 +134,13 @@ fn memo_keys_change_with_every_input_and_only_then() {
     let d = Settings {
         rope: RopeSettings {
             rotary_fraction: 0.5,
-            ..a2.rope
+            ..a2.rope.clone()
         },
         ..a2.clone()
     };
     assert_ne!(demo_inputs(&a2), demo_inputs(&d));
     match &Scheme::Rope.def().column(&a) {
-        ColumnInputs::Rotary(r, length) => assert_eq!((*r, *length), (a.rope(), a.length)),
+        ColumnInputs::Rotary(r, length) => assert_eq!((r.clone(), *length), (a.rope(), a.length)),
         other => panic!("RoPE's column is {other:?}"),
     }
 }

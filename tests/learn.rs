@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use pe_explorer::learn::lesson::{self, STEPS};
 use pe_explorer::learn::quiz::{
-    is_right_choice, question, read_offset, slowest_wavelength, task_preset, Checked, Kind,
-    Progress, QUESTIONS,
+    duration_text, fingerprint, is_right_choice, question, quiz_version, read_offset,
+    slowest_wavelength, task_preset, utc_text, Answer, Checked, Exam, Kind, Progress, QUESTIONS,
 };
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
@@ -132,11 +132,269 @@ fn negative_dot_task() {
     // The width matters, and the typed text is read strictly.
     let at128 = task("negative-dot", |s| s.d_model = 128);
     assert!(!check("negative-dot", &at128, &negative.to_string()).correct);
-    for junk in ["", "abc", "-3", "1e3", "<b>4</b>", "99999999999"] {
+    for junk in [
+        "",
+        "abc",
+        "1e3",
+        "<b>4</b>",
+        "99999999999",
+        "--3",
+        "4-",
+        "− 3",
+    ] {
         assert!(!check("negative-dot", &at64, junk).correct, "{junk}");
-        assert!(read_offset(junk).is_err(), "{junk}");
+        assert!(read_offset(junk, 1024).is_err(), "{junk}");
     }
-    assert_eq!(read_offset(" 42 "), Ok(42));
+    assert_eq!(read_offset(" 42 ", 1024), Ok(42));
+    // The chart shows offsets −(L − 1) … L − 1 (length 1024 here): negative ones are accepted,
+    // typed with a hyphen or a minus sign, and measured like their mirror images (the dot
+    // product is even in k).
+    assert_eq!(at64.length, 1024);
+    for typed in [format!("-{negative}"), format!("−{negative}")] {
+        assert_eq!(read_offset(&typed, 1024), Ok(-(negative as i64)));
+        let c = check("negative-dot", &at64, &typed);
+        assert!(c.correct, "{typed}: {}", c.message);
+    }
+    // The issue's −725: accepted, and judged by the sign of the real dot product there.
+    assert_eq!(read_offset("−725", 1024), Ok(-725));
+    let c = check("negative-dot", &at64, "−725");
+    assert_eq!(c.correct, dot(725) < 0.0, "{}", c.message);
+    assert!(!c.message.contains("between 0"), "{}", c.message);
+    assert!(c.message.contains("PE(p)·PE(p − 725)"), "{}", c.message);
+    // Past the chart's ends: refused with the range the chart shows.
+    for out in ["1024", "-1024", "5000"] {
+        let e = read_offset(out, 1024).unwrap_err();
+        assert!(e.contains("−1,023 to 1,023"), "{out}: {e}");
+    }
+    assert_eq!(read_offset("1023", 1024), Ok(1023));
+    assert!(read_offset("1", 1).is_err(), "length 1 shows only k = 0");
+}
+
+/// Every question opens on its own settings: whatever the previous question left (ALiBi after
+/// question 13, a typed base, a variant), the next one starts from its own starting point.
+#[test]
+fn no_question_inherits_the_previous_ones_settings() {
+    let alibi = QUESTIONS
+        .iter()
+        .position(|q| q.id == "steepest-head")
+        .unwrap()
+        + 1;
+    let after = task_preset(alibi, &Settings::default());
+    assert_eq!(after.scheme, Scheme::Alibi);
+    for n in 1..=QUESTIONS.len() {
+        let mut messy = after.clone();
+        messy.base = 123.0;
+        messy.variant = Variant::T2t;
+        messy.causal = true;
+        messy.exam = true;
+        let from_mess = task_preset(n, &messy);
+        let mut clean = task_preset(n, &Settings::default());
+        clean.exam = true;
+        assert_eq!(from_mess, clean, "question {n}");
+        assert_eq!((from_mess.view, from_mess.question), (View::Quiz, n));
+    }
+    // The question after the ALiBi task is back on the default scheme.
+    assert_eq!(task_preset(alibi + 1, &after).scheme, Scheme::Sinusoidal);
+}
+
+/// The exam: answers are recorded but give no verdict until submission; then the score, the
+/// verdicts and a plain-text summary exist, and nothing can change.
+#[test]
+fn an_exam_reveals_nothing_before_submission() {
+    let n_of = |id: &str| QUESTIONS.iter().position(|q| q.id == id).unwrap() + 1;
+    let right_of = |n: usize| match question(n).kind {
+        Kind::Choice { answer, .. } => answer,
+        Kind::Task { .. } => unreachable!(),
+    };
+    let started = 1_795_514_592_000.0; // 2026-11-24 10:03:12 UTC
+    let mut exam = Exam::new(started);
+    let (order, gpt2, t5) = (n_of("order"), n_of("gpt2"), n_of("t5-far"));
+    // A wrong answer, then changed to the right one; another wrong one; a task.
+    assert!(exam.record(order, Answer::Choice((right_of(order) + 1) % 4)));
+    assert!(exam.record(order, Answer::Choice(right_of(order))));
+    assert!(exam.record(gpt2, Answer::Choice((right_of(gpt2) + 1) % 4)));
+    let tell = n_of("tell-apart");
+    let solved = task("tell-apart", |s| s.attention_position = true);
+    let result = check("tell-apart", &solved, "");
+    assert!(result.correct);
+    assert!(exam.record(
+        tell,
+        Answer::Task {
+            result,
+            settings: to_query(&solved, None),
+            typed: String::new(),
+        }
+    ));
+    assert!(!exam.record(0, Answer::Choice(0)) && !exam.record(99, Answer::Choice(0)));
+    assert_eq!(exam.answered(), 3);
+    // Before submission: no verdict, no score, no summary, for any question.
+    for n in 1..=QUESTIONS.len() {
+        assert_eq!(exam.verdict(n), None, "question {n}");
+    }
+    assert_eq!((exam.score(), exam.summary("x")), (None, None));
+    // The saved text holds no verdict of a choice, and reads back.
+    assert_eq!(Exam::parse(&exam.to_text()), Some(exam.clone()));
+
+    exam.submit(started + 754_000.0); // 12 min 34 s later
+    exam.submit(started + 999_999.0); // a second submit keeps the first time
+    assert_eq!(exam.time_taken_ms(), Some(754_000.0));
+    assert_eq!(exam.verdict(order), Some(true));
+    assert_eq!(exam.verdict(gpt2), Some(false));
+    assert_eq!(exam.verdict(tell), Some(true));
+    assert_eq!(exam.verdict(t5), None, "not answered");
+    assert_eq!(exam.score(), Some(2));
+    // Nothing changes after submission.
+    assert!(!exam.record(gpt2, Answer::Choice(right_of(gpt2))));
+    assert_eq!(exam.score(), Some(2));
+
+    let link = "https://example.org/pe/?view=quiz&exam=1";
+    let summary = exam.summary(link).unwrap();
+    let total = QUESTIONS.len();
+    for said in [
+        format!("Quiz version: {} ({total} questions)", quiz_version()),
+        format!("Link: {link}"),
+        "Started: 2026-11-24 10:03:12 UTC".to_string(),
+        "Submitted: 2026-11-24 10:15:46 UTC".to_string(),
+        "Time taken: 12 min 34 s".to_string(),
+        format!("Score: 2 of {total}"),
+        format!("{order}. order · right: “Exactly the same vector”"),
+        format!("{gpt2}. gpt2 · wrong: “2048” (right: “1024”)"),
+        format!("{tell}. tell-apart · right (task): Measured:"),
+        format!("{t5}. t5-far · not answered"),
+    ] {
+        assert!(summary.contains(&said), "{said}\n in:\n{summary}");
+    }
+    assert_eq!(summary.lines().filter(|l| l.contains(" · ")).count(), total);
+    // A submitted exam reads back submitted; another quiz version or junk is not read.
+    assert_eq!(Exam::parse(&exam.to_text()), Some(exam.clone()));
+    let other = exam.to_text().replacen(&quiz_version(), "00000000", 1);
+    assert_eq!(Exam::parse(&other), None);
+    for junk in ["", "exam", "<script>", "exam 1\nstarted x\nsubmitted -\n"] {
+        assert_eq!(Exam::parse(junk), None, "{junk}");
+    }
+    // Lines that do not fit are skipped, the rest kept.
+    let mut text = Exam::new(5.0).to_text();
+    text.push_str("order\tchoice\t9\nnope\tchoice\t1\ngpt2\tchoice\t1\norder\ttask\t1\n");
+    let read = Exam::parse(&text).unwrap();
+    assert_eq!(read.answered(), 1);
+    assert_eq!(read.answer(gpt2), Some(&Answer::Choice(1)));
+}
+
+#[test]
+fn times_and_versions_read_as_people_write_them() {
+    assert_eq!(utc_text(0.0), "1970-01-01 00:00:00 UTC");
+    // Checked against Python's datetime: 951868799 s is 2000-02-29 23:59:59 UTC (a leap day).
+    assert_eq!(utc_text(951_868_799_000.0), "2000-02-29 23:59:59 UTC");
+    assert_eq!(utc_text(951_868_800_000.0), "2000-03-01 00:00:00 UTC");
+    assert_eq!(utc_text(1_795_514_592_999.0), "2026-11-24 10:03:12 UTC");
+    assert_eq!(utc_text(f64::NAN), "unknown");
+    assert_eq!(duration_text(0.0), "0 s");
+    assert_eq!(duration_text(45_400.0), "45 s");
+    assert_eq!(duration_text(754_000.0), "12 min 34 s");
+    assert_eq!(duration_text(3_780_000.0), "1 h 3 min");
+    assert_eq!(duration_text(-5.0), "0 s");
+    let v = quiz_version();
+    assert_eq!(v.len(), 8);
+    assert!(v.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(v, quiz_version());
+    assert_ne!(
+        fingerprint(["a", "b"].into_iter()),
+        fingerprint(["ab"].into_iter())
+    );
+    assert_ne!(
+        fingerprint(["a"].into_iter()),
+        fingerprint(["b"].into_iter())
+    );
+}
+
+/// The exam is part of the quiz's link, and only of the quiz's.
+#[test]
+fn the_exam_is_set_in_the_link() {
+    let p = parse("view=quiz&exam=1");
+    assert!(p.settings.exam && p.notices.is_empty());
+    assert_eq!(to_query(&p.settings, None), "view=quiz&exam=1");
+    let task_n = QUESTIONS
+        .iter()
+        .position(|q| q.id == "negative-dot")
+        .unwrap()
+        + 1;
+    let at_task = parse(&format!("view=quiz&question={task_n}&exam=1"));
+    assert!(at_task.settings.exam);
+    assert_eq!(at_task.settings.length, 1024, "the task's own start");
+    assert_eq!(
+        to_query(&at_task.settings, None),
+        format!("view=quiz&question={task_n}&exam=1")
+    );
+    let embedded = parse("embed=quiz&exam=1");
+    assert!(embedded.settings.exam && embedded.embed.is_some());
+    assert_eq!(
+        to_query(&embedded.settings, embedded.embed.as_ref()),
+        "embed=quiz&exam=1"
+    );
+    let elsewhere = parse("view=heatmap&exam=1");
+    assert!(!elsewhere.settings.exam);
+    assert!(elsewhere.notices.iter().any(|n| n.contains("exam=1")));
+    assert!(!parse("view=quiz&exam=banana").settings.exam);
+    assert!(!parse("view=quiz").settings.exam);
+}
+
+/// Compare's default partner differs from the chosen scheme; a link's `with=` still wins.
+#[test]
+fn compare_opens_on_another_scheme() {
+    assert_eq!(
+        parse("view=compare").settings.compare_partner(),
+        Scheme::Rope
+    );
+    let rope = parse("view=compare&scheme=rope").settings;
+    assert_eq!(rope.compare_partner(), Scheme::Sinusoidal);
+    assert_eq!(to_query(&rope, None), "view=compare&scheme=rope");
+    for scheme in Scheme::ALL {
+        let s = Settings {
+            scheme,
+            ..Settings::default()
+        };
+        assert_ne!(s.compare_partner(), scheme, "{scheme:?}");
+    }
+    // Old links keep what they showed.
+    assert_eq!(
+        parse("view=compare&with=alibi").settings.compare_partner(),
+        Scheme::Alibi
+    );
+    let same = parse("view=compare&scheme=rope&with=rope").settings;
+    assert_eq!(same.compare_partner(), Scheme::Rope);
+    assert_eq!(to_query(&same, None), "view=compare&scheme=rope&with=rope");
+    assert!(!parse("with=nonsense").notices.is_empty());
+}
+
+/// Lesson step 11 opens on the tutorial bug, so nothing on its screen suggests switching to it.
+#[test]
+fn try_it_suggests_a_change_not_the_current_state() {
+    use pe_explorer::learn::lesson::matrix_try_it;
+    let last = lesson::preset(STEPS.len(), &Settings::default());
+    assert_eq!(last.variant, Variant::TutorialBug);
+    let hint = matrix_try_it(last.base, last.variant);
+    assert!(!hint.contains("to tutorial-bug"), "{hint}");
+    assert!(hint.contains("to paper"), "{hint}");
+    assert!(!lesson::step(STEPS.len()).try_this.contains("tutorial-bug"));
+    let plain = matrix_try_it(10_000.0, Variant::Paper);
+    assert!(
+        plain.contains("to tutorial-bug") && plain.contains("down to 10"),
+        "{plain}"
+    );
+    let low = matrix_try_it(10.0, Variant::Split);
+    assert!(
+        !low.contains("down to 10") && low.contains("up to 10000"),
+        "{low}"
+    );
+    // No lesson step's own hint names the variant it already shows.
+    for n in 1..=STEPS.len() {
+        let s = lesson::preset(n, &Settings::default());
+        let hint = matrix_try_it(s.base, s.variant);
+        assert!(
+            !hint.contains(&format!("to {}", s.variant.id())),
+            "step {n}: {hint}"
+        );
+    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Property tests over the full ranges the sliders and the URL allow (d_model 2 … 4096, length
-//! 1 … 65,536, base 10 … 1,000,000, every variant, pairing and extension): every value the
-//! views draw is finite, and the norms are what the formulas say.
+//! 1 … 65,536, base 10 … 10⁸, trained length up to 1,048,576, every variant, pairing and
+//! extension with factors up to 1,024): every value the views draw is finite, and the norms are
+//! what the formulas say.
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::alibi::slopes;
@@ -20,9 +21,9 @@ fn variant() -> impl Strategy<Value = Variant> {
 /// Bases spread over the whole range on a log scale, plus the two ends exactly.
 fn base() -> impl Strategy<Value = f64> {
     prop_oneof![
-        (1.0f64..6.0).prop_map(|e| 10f64.powf(e)),
+        (1.0f64..8.0).prop_map(|e| 10f64.powf(e)),
         Just(10.0),
-        Just(1_000_000.0),
+        Just(100_000_000.0),
     ]
 }
 
@@ -35,10 +36,51 @@ fn length() -> impl Strategy<Value = usize> {
 }
 
 fn scaling() -> impl Strategy<Value = RopeScaling> {
+    let factor = || prop_oneof![1.0f64..=64.0, Just(1024.0)];
+    let original = || prop_oneof![1usize..4096, Just(1_048_576)];
     prop_oneof![
         Just(RopeScaling::None),
-        (1.0f64..=64.0).prop_map(RopeScaling::Interpolation),
-        (1.0f64..=64.0).prop_map(RopeScaling::Ntk),
+        factor().prop_map(RopeScaling::Interpolation),
+        factor().prop_map(RopeScaling::Ntk),
+        (factor(), original(), 1usize..=65_536).prop_map(|(factor, original, length)| {
+            RopeScaling::DynamicNtk {
+                factor,
+                original,
+                length,
+            }
+        }),
+        (factor(), original()).prop_map(|(factor, original)| RopeScaling::Llama3 {
+            factor,
+            low: 1.0,
+            high: 4.0,
+            original
+        }),
+        (factor(), original(), any::<bool>()).prop_map(|(factor, original, truncate)| {
+            RopeScaling::Yarn {
+                factor,
+                original,
+                beta_fast: 32.0,
+                beta_slow: 1.0,
+                mscale: 0.0,
+                mscale_all_dim: 0.0,
+                attention_factor: None,
+                truncate,
+            }
+        }),
+        (
+            factor(),
+            original(),
+            1usize..=65_536,
+            prop::collection::vec(0.001f64..10_000.0, 0..64)
+        )
+            .prop_map(|(factor, original, length, f)| RopeScaling::LongRope {
+                short: f.clone().into(),
+                long: f.iter().rev().copied().collect::<Vec<_>>().into(),
+                original,
+                length,
+                factor,
+                attention_factor: None,
+            }),
     ]
 }
 
@@ -88,17 +130,26 @@ proptest! {
     #[test]
     fn rope_keeps_norms_and_its_curves_are_finite(
         d in width(), b in base(), s in scaling(), pairing in prop::sample::select(RopePairing::ALL.to_vec()),
-        p in 0.0f64..65_536.0, seed in any::<u64>(),
+        p in 0.0f64..65_536.0, seed in any::<u64>(), fraction in prop_oneof![Just(1.0), 0.05f64..=1.0],
     ) {
-        let rope = Rope::new(d, b, pairing, s);
+        let rope = Rope::new(d, b, pairing, s).with_rotary_fraction(fraction);
         let mut rng = pe_explorer::math::rng::SplitMix64::new(seed);
         let x: Vec<f64> = (0..d).map(|_| rng.next_normal()).collect();
         let turned = rope.rotate(&x, p);
         let norm = |v: &[f64]| v.iter().map(|a| a * a).sum::<f64>().sqrt();
         prop_assert!(turned.iter().all(|a| a.is_finite()));
-        prop_assert!((norm(&turned) - norm(&x)).abs() < 1e-9 * norm(&x).max(1.0));
+        // Rotation keeps the norm of each pair; the attention factor scales the rotated ones.
+        let f = rope.attention_factor();
+        prop_assert!(f.is_finite() && f > 0.0);
+        let rotated = rope.rotated_width();
+        prop_assert!((norm(&turned[..rotated]) - f * norm(&x[..rotated])).abs() < 1e-9 * (f * norm(&x)).max(1.0));
+        prop_assert_eq!(&turned[rotated..], &x[rotated..]);
+        prop_assert!(rope.rotated_width() <= d);
         let curves = rope.distance_curves(64, 8);
-        prop_assert!((curves.ones[0] - d as f64).abs() < 1e-9 * d as f64);
+        // At distance 0 every pair adds 2·f² and every unrotated dimension 1.
+        let f2 = rope.attention_factor().powi(2);
+        let at_zero = 2.0 * f2 * rope.pair_count() as f64 + rope.unrotated() as f64;
+        prop_assert!((curves.ones[0] - at_zero).abs() < 1e-9 * at_zero);
         prop_assert!(curves.ones.iter().chain(&curves.random).all(|a| a.is_finite()));
         prop_assert!(curves.decay.iter().all(|(x, y)| x.is_finite() && y.is_finite()));
     }
@@ -122,4 +173,38 @@ proptest! {
         prop_assert!(row.iter().all(|x| x.is_finite()));
         prop_assert!(table.row(rows).is_err());
     }
+}
+
+/// The trained length is also the learned table's max_len: at 1,048,576 rows of width 4,096
+/// (4·10⁹ cells) the views must still compute only the rows they show.
+#[test]
+fn a_learned_table_of_a_million_rows_costs_only_the_rows_shown() {
+    use pe_explorer::figures::compare::{ColumnInputs, ColumnJob};
+    use pe_explorer::figures::schemes::{learned_distance, LearnedDistanceInputs};
+    use pe_explorer::math::chunked::Chunked;
+    use pe_explorer::math::learned::LearnedMatrix;
+    let s = pe_explorer::state::Settings {
+        trained_length: 1_048_576,
+        d_model: 4096,
+        length: 2000,
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let table = s.learned();
+    let m = LearnedMatrix {
+        table,
+        length: s.length,
+    };
+    let pixels = m.block_means(&Bins::fit(0, s.length, 400), &Bins::fit(0, 4096, 600));
+    assert!(pixels.iter().all(|v| v.is_finite()));
+    let chart = learned_distance(&LearnedDistanceInputs::of(&s));
+    assert!(!chart.series.is_empty());
+    let _ = ColumnJob::new(&ColumnInputs::Table(table, s.length)).run();
+    // Row by row over the table would be 4·10⁹ draws, minutes; the rows shown take well under
+    // a second even in a debug build.
+    assert!(
+        start.elapsed().as_secs_f64() < 20.0,
+        "{:?}",
+        start.elapsed()
+    );
 }

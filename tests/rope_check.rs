@@ -178,6 +178,7 @@ fn ropes() -> Vec<(&'static str, Rope)> {
                     mscale: 0.0,
                     mscale_all_dim: 0.0,
                     attention_factor: None,
+                    truncate: true,
                 },
             ),
         ),

@@ -88,17 +88,30 @@ fn a_bare_rope_scaling_object_and_rope_parameters_are_read_too() {
         r#"{"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}"#,
     )
     .unwrap();
+    let sc = c.scaling.clone().unwrap();
     assert_eq!(
-        (c.method, c.factor, c.original, c.beta_fast, c.beta_slow),
-        (Method::Yarn, 4.0, Some(32768), 32.0, 1.0)
+        (sc.method, sc.factor, c.original, sc.beta_fast, sc.beta_slow),
+        (Method::Yarn, 4.0, Some(32768.0), 32.0, 1.0)
     );
+    // A bare object names neither θ nor a head width: those are left as they were.
+    assert_eq!((c.base, c.head_dim), (None, None));
     let v5 = RopeConfig::from_json(
         r#"{"head_dim": 128, "max_position_embeddings": 131072, "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}"#,
     )
     .unwrap();
     assert_eq!(
-        (v5.method, v5.base, v5.head_dim, v5.original),
-        (Method::Llama3, 500_000.0, Some(128), Some(8192))
+        (
+            v5.scaling.as_ref().map(|s| s.method),
+            v5.base,
+            v5.head_dim,
+            v5.original
+        ),
+        (
+            Some(Method::Llama3),
+            Some(500_000.0),
+            Some(128.0),
+            Some(8192.0)
+        )
     );
     let linear = RopeConfig::from_json(
         r#"{"max_position_embeddings": 4096, "rope_scaling": {"type": "linear", "factor": 2}}"#,
@@ -108,14 +121,20 @@ fn a_bare_rope_scaling_object_and_rope_parameters_are_read_too() {
         applied(linear).rope().scaling,
         RopeScaling::Interpolation(2.0)
     );
-    let explicit =
-        RopeConfig::from_json(r#"{"rope_type": "yarn", "factor": 4, "attention_factor": 1.5}"#)
-            .unwrap();
+    // An explicit attention_factor is used, as transformers uses it; a key the app does not
+    // read is said, not silently dropped.
+    let explicit = RopeConfig::from_json(
+        r#"{"rope_scaling": {"rope_type": "yarn", "factor": 4, "attention_factor": 1.5, "finetuned": true}}"#,
+    )
+    .unwrap();
     assert_eq!(
-        explicit.notes.len(),
-        1,
-        "an unused key is said, not silently dropped"
+        explicit.scaling.as_ref().unwrap().attention_factor,
+        Some(1.5)
     );
+    assert_eq!(explicit.notes, ["Not used from rope_scaling: finetuned."]);
+    let mut s = Settings::default();
+    explicit.apply(&mut s);
+    assert_eq!(s.rope().attention_factor(), 1.5);
 }
 
 #[test]
@@ -127,8 +146,8 @@ fn hostile_or_malformed_json_is_refused_in_plain_words() {
         ("{", "not valid JSON"),
         ("[1, 2, 3]", "JSON object"),
         ("{\"rope_theta\": -5}", "positive"),
-        ("{\"rope_theta\": 1e999}", "positive"),
-        ("{\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 4}}", "longrope"),
+        ("{\"rope_theta\": 1e999}", "not a finite number"),
+        ("{\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 4}}", "longrope needs short_factor and long_factor"),
         ("{\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 0.5}}", "at least 1"),
         ("{\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8, \"low_freq_factor\": 4, \"high_freq_factor\": 1}}", "larger"),
         ("{\"partial_rotary_factor\": 3}", "rotary fraction"),
@@ -137,18 +156,168 @@ fn hostile_or_malformed_json_is_refused_in_plain_words() {
         ("{\"a\": 1} trailing", "after the JSON"),
         (deep.as_str(), "nested too deeply"),
         (huge.as_str(), "longer than"),
+        // Issue 19: each of these used to be "Loaded".
+        ("{}", "Nothing here sets RoPE"),
+        ("{\"model_type\":\"bert\",\"vocab_size\":30522}", "Nothing here sets RoPE"),
+        ("{\"rope_theta\":\"500000\",\"rope_scaling\":{\"type\":\"linear\",\"factor\":\"4\"}}", "rope_theta is the text “500000”, not a number"),
+        ("{\"rope_scaling\":{\"type\":\"linear\",\"factor\":\"4\"}}", "factor is the text “4”, not a number"),
+        ("{\"rope_theta\": NaN}", "rope_theta is NaN, not a finite number"),
+        ("{\"rope_theta\": 1e4, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": Infinity}}", "factor is Infinity, not a finite number"),
+        ("{\"rope_scaling\": {\"rope_type\": 3, \"factor\": 2}}", "rope_type must be a name such as “yarn”, not 3"),
+        ("{\"rope_theta\": 1e4, \"rope_scaling\": \"yarn\"}", "rope_scaling must be an object"),
+        ("{\"rope_scaling\": {\"rope_type\": \"yarn\", \"original_max_position_embeddings\": 4096}}", "yarn needs a factor"),
+        ("{\"rope_scaling\": {\"rope_type\": \"llama3\", \"low_freq_factor\": 1, \"high_freq_factor\": 4}}", "llama3 needs a factor"),
+        ("{\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8}}", "llama3 needs low_freq_factor"),
+        ("{\"rope_scaling\": {\"rope_type\": \"linear\"}}", "linear needs a factor"),
+        ("{\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": [1, 2], \"long_factor\": [1, 2]}}", "longrope needs a factor"),
+        ("{\"head_dim\": 96, \"max_position_embeddings\": 8192, \"original_max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": [1, 2], \"long_factor\": [1, 2]}}", "short_factor has 2 numbers"),
+        ("{\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 4, \"short_factor\": [1, -2], \"long_factor\": [1, 2]}}", "short_factor[1] is -2"),
+        ("{\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4, \"truncate\": \"false\"}}", "truncate must be true or false"),
+        ("{\"rope_scaling\": {\"type\": \"mrope\"}}", "rope_type “mrope” is not one the app computes"),
+        ("{\"rope_scaling\": {\"factor\": 4}}", "rope_scaling has no rope_type"),
+        ("{\"factor\": 4}", "no rope_type"),
+        ("{\"rope_parameters\": {\"full_attention\": {\"rope_type\": \"default\"}, \"sliding_attention\": {\"rope_type\": \"default\"}}}", "differs by layer type"),
     ] {
         let err = RopeConfig::from_json(text).expect_err(text.get(..40).unwrap_or(text));
         assert!(err.contains(needle), "{needle:?} not in {err:?}");
-        assert!(err.chars().count() < 200, "{err}");
+        assert!(err.chars().count() < 240, "{err}");
+        assert!(err.ends_with('.'), "{err}");
     }
-    // NaN from Python's json.dumps is read as "no number": the default applies.
-    let c = RopeConfig::from_json(
-        r#"{"rope_theta": NaN, "rope_scaling": {"type": "dynamic", "factor": 2}}"#,
+    // A byte-order mark before the JSON is skipped.
+    let c = RopeConfig::from_json("\u{feff}{\"rope_theta\": 500000}").unwrap();
+    assert_eq!(c.base, Some(500_000.0));
+    assert_eq!(Json::parse("\"a\\u00e9\"").unwrap(), Json::Str("aé".into()));
+}
+
+#[test]
+fn an_applied_paste_says_what_it_read_and_each_value_it_clamped() {
+    let qwen = RopeConfig::from_json(
+        r#"{"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 1010000, "rope_theta": 10000000.0}"#,
     )
     .unwrap();
-    assert_eq!(c.base, 10_000.0);
-    assert_eq!(Json::parse("\"a\\u00e9\"").unwrap(), Json::Str("aé".into()));
+    let report = qwen.report("the pasted configuration");
+    for part in [
+        "Loaded the pasted configuration.",
+        "θ 10,000,000 (rope_theta)",
+        "head_dim 128 = hidden_size 3584 / num_attention_heads 28",
+        "no rope_scaling: plain RoPE",
+        "trained length 1,010,000 (max_position_embeddings)",
+        "The config reaches length 1,010,000",
+        "length set to 65,536",
+    ] {
+        assert!(report.contains(part), "{part:?} not in {report:?}");
+    }
+    // Clamped values say old and new.
+    let absurd = RopeConfig::from_json(
+        r#"{"head_dim": 1e308, "rope_theta": 1e12, "rope_scaling": {"type": "linear", "factor": 1e308}, "max_position_embeddings": 4e6}"#,
+    )
+    .unwrap();
+    let report = absurd.report("x");
+    for part in [
+        "head width: 1e308 is above the maximum for d_model (2 … 4096); using 4096.",
+        "rope_theta: 1000000000000 is above the maximum for base (10 … 100000000); using 100000000.",
+        "The config reaches length 1,073,741,824 (the trained length times the factor)",
+        "factor: 1e308 is above the maximum for scale factor s (1 … 1024); using 1024.",
+        "trained length: 4000000 is above the maximum for trained length (1 … 1048576); using 1048576.",
+    ] {
+        assert!(report.contains(part), "{part:?} not in {report:?}");
+    }
+    let s = applied(absurd);
+    assert_eq!(
+        (s.d_model, s.base, s.rope.factor, s.trained_length),
+        (4096, 1e8, 1024.0, 1_048_576)
+    );
+    // A floor division is said as one.
+    let odd = RopeConfig::from_json(r#"{"hidden_size": 3000, "num_attention_heads": 7}"#).unwrap();
+    assert_eq!(odd.head_dim, Some(428.0));
+    assert!(odd.read.iter().any(|r| r == "head_dim 428 = hidden_size 3000 // num_attention_heads 7 (rounded down)"), "{:?}", odd.read);
+    assert!(odd
+        .read
+        .iter()
+        .any(|r| r.contains("θ 10,000 (no rope_theta: transformers' default)")));
+}
+
+#[test]
+fn a_paste_changes_only_what_it_names() {
+    let mut start = Settings {
+        d_model: 64,
+        base: 500_000.0,
+        trained_length: 8192,
+        ..Settings::default()
+    };
+    start.rope.extension = Extension::Llama3;
+    start.rope.factor = 8.0;
+    let start = start;
+    let apply = |json: &str| {
+        let mut s = start.clone();
+        RopeConfig::from_json(json).unwrap().apply(&mut s);
+        s
+    };
+    // θ alone: θ changes, nothing else of RoPE's.
+    let s = apply(r#"{"rope_theta": 1000000}"#);
+    assert_eq!(
+        (s.base, s.d_model, s.rope.extension, s.rope.factor),
+        (1e6, 64, Extension::Llama3, 8.0)
+    );
+    // A bare rope_scaling: the method changes, θ and the width stay.
+    let s = apply(r#"{"rope_type": "linear", "factor": 2}"#);
+    assert_eq!(
+        (s.base, s.d_model, s.rope.extension, s.rope.factor),
+        (500_000.0, 64, Extension::Interpolation, 2.0)
+    );
+    // A whole config without rope_scaling: plain RoPE, θ 10,000 when it gives none.
+    let s = apply(r#"{"hidden_size": 4096, "num_attention_heads": 32}"#);
+    assert_eq!(
+        (s.base, s.d_model, s.rope.extension),
+        (10_000.0, 128, Extension::None)
+    );
+    // `"rope_scaling": null` names plain RoPE.
+    let s = apply(r#"{"rope_scaling": null, "rope_theta": 10000}"#);
+    assert_eq!(s.rope.extension, Extension::None);
+}
+
+#[test]
+fn current_transformers_rules_for_factors_and_original_lengths() {
+    // YaRN: an explicit factor wins over max_position_embeddings / original (Qwen2.5 ×4 over
+    // 32,768 with max_position_embeddings 32,768 stays ×4).
+    let s = applied(preset("qwen2.5-yarn").unwrap());
+    assert_eq!((s.rope.factor, s.trained_length), (4.0, 32_768));
+    // longrope without a factor: max_position_embeddings / original; a root-level original
+    // (Phi-3) wins over rope_scaling's.
+    let c = RopeConfig::from_json(
+        r#"{"head_dim": 4, "max_position_embeddings": 8192, "original_max_position_embeddings": 1024, "rope_scaling": {"type": "longrope", "original_max_position_embeddings": 2048, "short_factor": [1, 2], "long_factor": [3, 4]}}"#,
+    )
+    .unwrap();
+    assert_eq!(c.original, Some(1024.0));
+    assert_eq!(c.scaling.as_ref().unwrap().factor, 8.0);
+    // The old name of longrope.
+    let su = RopeConfig::from_json(
+        r#"{"rope_scaling": {"type": "su", "factor": 2, "short_factor": [1], "long_factor": [2]}}"#,
+    )
+    .unwrap();
+    assert_eq!(su.scaling.unwrap().method, Method::LongRope);
+    // Dynamic NTK grows from max_position_embeddings, as transformers' does.
+    let d = RopeConfig::from_json(
+        r#"{"max_position_embeddings": 4096, "rope_scaling": {"type": "dynamic", "factor": 2, "original_max_position_embeddings": 2048}}"#,
+    )
+    .unwrap();
+    assert_eq!(d.original, Some(4096.0));
+    // llama3 with an original length past the old 65,536 range keeps it.
+    let l = applied(
+        RopeConfig::from_json(
+            r#"{"rope_scaling": {"rope_type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4, "original_max_position_embeddings": 131072}}"#,
+        )
+        .unwrap(),
+    );
+    assert_eq!(l.trained_length, 131_072);
+    // Factors are held as float32, as torch.tensor(..., dtype=float32) holds them.
+    let f = RopeConfig::from_json(
+        r#"{"rope_scaling": {"type": "longrope", "factor": 2, "short_factor": [1.02], "long_factor": [1.0199999809265137]}}"#,
+    )
+    .unwrap();
+    let sc = f.scaling.unwrap();
+    assert_eq!(sc.short_factor, sc.long_factor);
+    assert_eq!(sc.short_factor[0], 1.02f32 as f64);
 }
 
 proptest! {
@@ -163,11 +332,11 @@ proptest! {
     fn json_like_text_never_panics_and_applies_to_valid_settings(
         theta in prop_oneof![Just("NaN".to_string()), Just("-1".to_string()), Just("1e308".to_string()), "[0-9.e+-]{1,8}"],
         factor in "[0-9.e+-]{1,6}",
-        kind in prop::sample::select(vec!["linear", "dynamic", "llama3", "yarn", "default", "x", ""]),
+        kind in prop::sample::select(vec!["linear", "dynamic", "llama3", "yarn", "longrope", "default", "x", ""]),
         frac in "[0-9.e+-]{1,6}",
     ) {
         let text = format!(
-            r#"{{"rope_theta": {theta}, "head_dim": 64, "partial_rotary_factor": {frac}, "rope_scaling": {{"type": "{kind}", "factor": {factor}, "original_max_position_embeddings": 4096}}}}"#
+            r#"{{"rope_theta": {theta}, "head_dim": 64, "partial_rotary_factor": {frac}, "rope_scaling": {{"type": "{kind}", "factor": {factor}, "original_max_position_embeddings": 4096, "low_freq_factor": 1, "high_freq_factor": 4, "truncate": false, "short_factor": [{factor}], "long_factor": [{factor}]}}}}"#
         );
         if let Ok(c) = RopeConfig::from_json(&text) {
             let s = applied(c);
@@ -179,4 +348,36 @@ proptest! {
             prop_assert!(rope.attention_factor().is_finite());
         }
     }
+}
+
+#[test]
+fn longrope_factors_travel_in_the_link_when_they_fit_and_are_left_out_when_not() {
+    use pe_explorer::schemes::rope::factors_in_link;
+    use pe_explorer::url::{parse, to_query};
+    // Phi-3.5's 48 + 48 factors: in the link, as float32's shortest forms, and back exactly.
+    let s = applied(preset("phi-3.5-mini").unwrap());
+    let q = to_query(&s, None);
+    assert!(q.contains("short_factor=1,1.02,1.03,1.03,1.05"), "{q}");
+    assert!(q.contains("long_factor=1.08,1.11,1.14,1.34"), "{q}");
+    assert!(q.len() < 4096, "{} characters", q.len());
+    let back = parse(&q);
+    assert!(back.notices.is_empty(), "{:?}", back.notices);
+    assert_eq!(back.settings, s);
+    assert_eq!(back.settings.rope().theta(47), s.rope().theta(47));
+    // A head of 4,096 has 2,048 pairs: the lists do not fit, the link leaves them out, and the
+    // sidebar says so (a link then opens with every factor 1).
+    let many = vec!["1.2345678"; 2048].join(", ");
+    let wide = RopeConfig::from_json(&format!(
+        r#"{{"head_dim": 4096, "rope_scaling": {{"type": "longrope", "factor": 2, "short_factor": [{many}], "long_factor": [{many}]}}}}"#
+    ))
+    .unwrap();
+    let s = applied(wide);
+    assert_eq!(s.rope.short_factor.len(), 2048);
+    assert!(!factors_in_link(&s.rope));
+    let q = to_query(&s, None);
+    assert!(
+        !q.contains("short_factor") && q.contains("extension=longrope"),
+        "{}",
+        &q[..200.min(q.len())]
+    );
 }

@@ -1,10 +1,30 @@
 //! RoPE as checkpoints ship it, against the formulas of Hugging Face transformers'
 //! `modeling_rope_utils` (`_compute_default_rope_parameters`, `_compute_linear_scaling_rope_parameters`,
-//! `_compute_dynamic_ntk_parameters`, `_compute_llama3_parameters`, `_compute_yarn_parameters`)
-//! and the GPT-NeoX / Phi partial rotary classes. The reference functions below follow that
-//! code line by line (in f64), independently of `src/math/rope.rs`; the inverse frequencies
-//! must agree to 1e-6 relative and the cos/sin caches (times the attention factor, as the
-//! libraries apply it) to 1e-4, at positions up to 32,767.
+//! `_compute_dynamic_ntk_parameters`, `_compute_llama3_parameters`, `_compute_yarn_parameters`,
+//! `_compute_longrope_parameters`), its config standardisation (`RotaryEmbeddingConfigMixin.
+//! standardize_rope_params`), and the partial rotary of GPT-NeoX, Phi and Phi-3
+//! (`apply_rotary_pos_emb` with `rotary_dim = cos.shape[-1]`). The reference functions below
+//! follow that code line by line (in f64), independently of `src/math/rope.rs`; the inverse
+//! frequencies must agree to 1e-6 relative and the cos/sin caches (times the attention factor,
+//! as the libraries apply it) to 1e-4, at positions up to 32,767.
+//!
+//! Version followed: transformers `main` as of v5 (2025–26), the code that has YaRN's
+//! `truncate` (added with gpt-oss) and `rope_parameters`. The stored snapshot of
+//! huggingface/transformers here (commit ef46806, a v4.4x `modeling_rope_utils.py`) predates
+//! both, so the current functions were read from verbatim copies of v5's file and of its
+//! `RotaryEmbeddingConfigMixin`. Where the versions differ in a way shipped configs hit, this
+//! follows the current code:
+//! - YaRN's `factor` is the config's `factor`; only when it is null is it
+//!   `max_position_embeddings / original_max_position_embeddings`. (Some v4 releases, from
+//!   DeepSeek-V3's support on, replaced an explicit factor by that ratio whenever
+//!   `original_max_position_embeddings` was present, which turns Qwen2.5's ×4 into ×1.)
+//! - longrope likewise: `factor` if given, else the ratio (Phi-3 gives none: 131,072 / 4,096 =
+//!   32); its short and long factors are float32 tensors; long_factor is used when the sequence
+//!   is longer than `original_max_position_embeddings`.
+//! - `truncate` (default true) floors and ceils YaRN's correction range; gpt-oss sets false.
+//! - An odd rotary width `dim = int(head_dim · partial_rotary_factor)` gives
+//!   `len(arange(0, dim, 2)) = ⌈dim/2⌉` frequencies base^(−2i/dim) and a cache `2·⌈dim/2⌉` wide,
+//!   all of it rotated.
 
 use pe_explorer::math::rope::{Rope, RopePairing, RopeScaling, Treatment};
 use std::f64::consts::PI;
@@ -50,7 +70,9 @@ fn get_mscale(scale: f64, mscale: f64) -> f64 {
     }
 }
 
-/// (inv_freq, attention_factor) as `_compute_yarn_parameters` (truncate = True).
+/// (inv_freq, attention_factor) as `_compute_yarn_parameters`, with `truncate` as
+/// `find_correction_range` takes it (floor and ceil the correction dimensions, or not).
+#[allow(clippy::too_many_arguments)]
 fn yarn(
     base: f64,
     dim: usize,
@@ -59,6 +81,7 @@ fn yarn(
     beta_fast: f64,
     beta_slow: f64,
     mscale: Option<(f64, f64)>,
+    truncate: bool,
 ) -> (Vec<f64>, f64) {
     let attention_factor = match mscale {
         Some((m, all)) => get_mscale(factor, m) / get_mscale(factor, all),
@@ -67,13 +90,21 @@ fn yarn(
     let find_correction_dim = |num_rotations: f64| {
         (dim as f64 * (original / (num_rotations * 2.0 * PI)).ln()) / (2.0 * base.ln())
     };
-    let low = find_correction_dim(beta_fast).floor().max(0.0);
-    let high = find_correction_dim(beta_slow).ceil().min(dim as f64 - 1.0);
+    let (mut low, mut high) = (
+        find_correction_dim(beta_fast),
+        find_correction_dim(beta_slow),
+    );
+    if truncate {
+        low = low.floor();
+        high = high.ceil();
+    }
+    let (low, high) = (low.max(0.0), high.min(dim as f64 - 1.0));
     let (min, max) = (low, if low == high { high + 0.001 } else { high });
     let pos_freqs: Vec<f64> = (0..dim)
         .step_by(2)
         .map(|i| base.powf(i as f64 / dim as f64))
         .collect();
+    // linear_ramp_factor(low, high, dim // 2): torch.arange(dim // 2) - min, over max - min.
     let inv = pos_freqs
         .iter()
         .enumerate()
@@ -191,9 +222,10 @@ fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
             mscale: 0.0,
             mscale_all_dim: 0.0,
             attention_factor: None,
+            truncate: true,
         },
     );
-    let (inv, af) = yarn(1e6, 128, 4.0, 32_768.0, 32.0, 1.0, None);
+    let (inv, af) = yarn(1e6, 128, 4.0, 32_768.0, 32.0, 1.0, None, true);
     assert!(close(af, 0.1 * 4f64.ln() + 1.0, 1e-12));
     agrees("YaRN ×4", &r4, &inv, af);
     // θ 10000, head_dim 64, factor 16 over 4,096.
@@ -209,9 +241,10 @@ fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
             mscale: 0.0,
             mscale_all_dim: 0.0,
             attention_factor: None,
+            truncate: true,
         },
     );
-    let (inv, af) = yarn(10_000.0, 64, 16.0, 4096.0, 32.0, 1.0, None);
+    let (inv, af) = yarn(10_000.0, 64, 16.0, 4096.0, 32.0, 1.0, None, true);
     agrees("YaRN ×16", &r16, &inv, af);
     assert_eq!(r16.treatment(0), Treatment::Kept);
     assert_eq!(r16.treatment(31), Treatment::Interpolated);
@@ -229,9 +262,19 @@ fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
             mscale: 1.0,
             mscale_all_dim: 1.0,
             attention_factor: None,
+            truncate: true,
         },
     );
-    let (inv, af) = yarn(10_000.0, 64, 40.0, 4096.0, 32.0, 1.0, Some((1.0, 1.0)));
+    let (inv, af) = yarn(
+        10_000.0,
+        64,
+        40.0,
+        4096.0,
+        32.0,
+        1.0,
+        Some((1.0, 1.0)),
+        true,
+    );
     assert!(close(af, 1.0, 1e-12));
     agrees("DeepSeek YaRN ×40", &ds, &inv, af);
 }
@@ -301,8 +344,8 @@ fn partial_rotary_fractions_of_gpt_neox_and_phi() {
         &default_inv_freq(10_000.0, 32),
         1.0,
     );
-    // int() truncates: 0.4 of 70 is 28, and 0.33 of 64 is 21 (an odd width: 10 pairs, the 21st
-    // dimension and the rest unrotated).
+    // int() truncates: 0.4 of 70 is 28, and 0.33 of 64 is 21: an odd width, which transformers
+    // spreads as arange(0, 21, 2), 11 frequencies over 21, a cache 22 wide, 22 dimensions turned.
     assert_eq!(
         Rope::new(70, 1e4, RopePairing::RotateHalf, RopeScaling::None)
             .with_rotary_fraction(0.4)
@@ -313,6 +356,203 @@ fn partial_rotary_fractions_of_gpt_neox_and_phi() {
         Rope::new(64, 1e4, RopePairing::RotateHalf, RopeScaling::None).with_rotary_fraction(0.33);
     assert_eq!(
         (odd.rotary_dim, odd.pair_count(), odd.unrotated()),
-        (21, 10, 44)
+        (21, 11, 42)
     );
+    agrees(
+        "rotary fraction 0.33 of 64",
+        &odd,
+        &default_inv_freq(1e4, 21),
+        1.0,
+    );
+}
+
+/// (inv_freq, attention_factor) as `_compute_longrope_parameters`: `factor` as given, or
+/// `max_position_embeddings / original_max_position_embeddings`; the attention factor
+/// √(1 + ln factor / ln original) (1 when factor ≤ 1); `ext_factors = torch.tensor(long_factor
+/// if seq_len > original else short_factor, dtype=float32)`; `inv_freq = 1 / (ext_factors ·
+/// base^(arange(0, dim, 2) / dim))`.
+#[allow(clippy::too_many_arguments)]
+fn longrope(
+    base: f64,
+    dim: usize,
+    short_factor: &[f64],
+    long_factor: &[f64],
+    factor: Option<f64>,
+    max_position_embeddings: f64,
+    original: f64,
+    seq_len: usize,
+) -> (Vec<f64>, f64) {
+    let factor = factor.unwrap_or(max_position_embeddings / original);
+    let attention_factor = if factor <= 1.0 {
+        1.0
+    } else {
+        (1.0 + factor.ln() / original.ln()).sqrt()
+    };
+    let ext: Vec<f64> = if seq_len as f64 > original {
+        long_factor
+    } else {
+        short_factor
+    }
+    .iter()
+    .map(|x| *x as f32 as f64)
+    .collect();
+    let inv = (0..dim)
+        .step_by(2)
+        .zip(&ext)
+        .map(|(i, e)| 1.0 / (e * base.powf(i as f64 / dim as f64)))
+        .collect();
+    (inv, attention_factor)
+}
+
+/// The numbers of the JSON list that follows `key` in `text` (read without the app's parser).
+fn json_list(text: &str, key: &str) -> Vec<f64> {
+    let start = text.find(&format!("\"{key}\"")).expect(key);
+    let open = start + text[start..].find('[').unwrap() + 1;
+    let close = open + text[open..].find(']').unwrap();
+    text[open..close]
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().unwrap())
+        .collect()
+}
+
+/// The settings a pasted config gives, applied to the defaults.
+fn pasted(json: &str) -> pe_explorer::state::Settings {
+    let c = pe_explorer::rope_config::RopeConfig::from_json(json).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = pe_explorer::state::Settings::default();
+    c.apply(&mut s);
+    s
+}
+
+/// How many of `inv` the rope gets wrong by more than 1e-6 relative, and the largest error.
+fn wrong(rope: &Rope, inv: &[f64]) -> (usize, f64) {
+    let errors: Vec<f64> = inv
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (rope.theta(i) * rope.scaled_position(1.0) - w).abs() / w.abs())
+        .collect();
+    (
+        errors.iter().filter(|e| **e > 1e-6).count(),
+        errors.iter().copied().fold(0.0, f64::max),
+    )
+}
+
+#[test]
+fn qwen2_5_1m_reads_theta_ten_million_and_a_million_positions() {
+    // Qwen/Qwen2.5-7B-Instruct-1M config.json (the RoPE part): no rope_scaling.
+    let s = pasted(
+        r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 1010000, "rope_theta": 10000000.0}"#,
+    );
+    assert_eq!(
+        (s.base, s.d_model, s.trained_length, s.length),
+        (1e7, 128, 1_010_000, 65_536)
+    );
+    let rope = s.rope();
+    agrees("Qwen2.5-1M", &rope, &default_inv_freq(1e7, 128), 1.0);
+    // θ read as 1,000,000 (the old range's end) gets 63 of the 64 frequencies wrong.
+    let capped = Rope::new(128, 1e6, RopePairing::RotateHalf, RopeScaling::None);
+    assert_eq!(wrong(&capped, &default_inv_freq(1e7, 128)).0, 63);
+}
+
+#[test]
+fn gpt_oss_yarn_without_truncation() {
+    let s = pasted(
+        r#"{"head_dim":64,"rope_theta":150000,"rope_scaling":{"rope_type":"yarn","factor":32.0,"beta_fast":32.0,"beta_slow":1.0,"original_max_position_embeddings":4096,"truncate":false}}"#,
+    );
+    assert!(!s.rope.truncate);
+    assert_eq!((s.d_model, s.base, s.trained_length), (64, 150_000.0, 4096));
+    let rope = s.rope();
+    let (inv, af) = yarn(150_000.0, 64, 32.0, 4096.0, 32.0, 1.0, None, false);
+    assert!(close(af, 0.1 * 32f64.ln() + 1.0, 1e-12));
+    agrees("gpt-oss YaRN ×32, truncate false", &rope, &inv, af);
+    // Truncating the ramp (the default) moves several pairs by a lot: the setting matters.
+    let (truncated, _) = yarn(150_000.0, 64, 32.0, 4096.0, 32.0, 1.0, None, true);
+    let differ = inv
+        .iter()
+        .zip(&truncated)
+        .filter(|(a, b)| ((*a - *b) / *a).abs() > 0.01)
+        .count();
+    assert!(differ >= 5, "{differ} pairs differ");
+}
+
+#[test]
+fn phi_3_5_longrope_short_and_long_factors() {
+    let json = pe_explorer::rope_config::PRESETS
+        .iter()
+        .find(|p| p.id == "phi-3.5-mini")
+        .expect("a Phi-3.5 preset")
+        .json;
+    let (short, long) = (
+        json_list(json, "short_factor"),
+        json_list(json, "long_factor"),
+    );
+    assert_eq!((short.len(), long.len()), (48, 48));
+    let mut s = pasted(json);
+    assert_eq!(
+        (s.d_model, s.base, s.trained_length, s.length),
+        (96, 10_000.0, 4096, 65_536)
+    );
+    // Past the original 4,096 positions: long_factor, and √(1 + ln 32 / ln 4096).
+    let (inv, af) = longrope(10_000.0, 96, &short, &long, None, 131_072.0, 4096.0, 65_536);
+    assert!(close(af, (1.0 + 32f64.ln() / 4096f64.ln()).sqrt(), 1e-12));
+    agrees("Phi-3.5 longrope, long", &s.rope(), &inv, af);
+    assert!((0..48).all(|i| s.rope().treatment(i) != Treatment::Ramped));
+    // Up to the original: short_factor, the same attention factor.
+    s.length = 4096;
+    let (inv, af2) = longrope(10_000.0, 96, &short, &long, None, 131_072.0, 4096.0, 4096);
+    assert_eq!(af, af2);
+    agrees("Phi-3.5 longrope, short", &s.rope(), &inv, af);
+    // An explicit factor wins over the ratio (current transformers).
+    let explicit = Rope::new(
+        96,
+        10_000.0,
+        RopePairing::RotateHalf,
+        RopeScaling::LongRope {
+            short: short.clone().into(),
+            long: long.clone().into(),
+            original: 4096,
+            length: 8192,
+            factor: 8.0,
+            attention_factor: None,
+        },
+    );
+    let (inv, af) = longrope(
+        10_000.0,
+        96,
+        &short,
+        &long,
+        Some(8.0),
+        131_072.0,
+        4096.0,
+        8192,
+    );
+    agrees("longrope, explicit factor 8", &explicit, &inv, af);
+}
+
+#[test]
+fn an_odd_partial_width_spreads_thirteen_frequencies_over_twenty_five() {
+    // partial_rotary_factor 0.4 of head_dim 64: dim = int(25.6) = 25, arange(0, 25, 2) gives 13
+    // frequencies base^(−2i/25), the cache is 26 wide and 26 dimensions turn.
+    let s = pasted(r#"{"head_dim": 64, "partial_rotary_factor": 0.4, "rope_theta": 10000.0}"#);
+    let rope = s.rope();
+    assert_eq!(
+        (rope.rotary_dim, rope.pair_count(), rope.unrotated()),
+        (25, 13, 38)
+    );
+    agrees(
+        "partial 0.4 of 64",
+        &rope,
+        &default_inv_freq(10_000.0, 25),
+        1.0,
+    );
+    // Pairs of rotate-half are (i, i + 13); the check panel counts the same 26 dimensions.
+    assert_eq!(rope.pair_dims(12), (12, 25));
+    let check = pe_explorer::figures::rope::score_check(&rope, &[1.0; 64], &[1.0; 64], 3, 1);
+    assert_eq!(check.rotary_dim, 26);
+    // The old reading (12 frequencies over 24) got every pair but the first wrong.
+    let old: Vec<f64> = default_inv_freq(10_000.0, 24);
+    assert!(old
+        .iter()
+        .zip(default_inv_freq(10_000.0, 25))
+        .skip(1)
+        .all(|(a, b)| ((a - b) / b).abs() > 1e-3));
 }

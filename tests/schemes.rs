@@ -362,7 +362,7 @@ fn rope_distance_curves_match_their_formulas() {
         RopeScaling::Interpolation(4.0),
         RopeScaling::Ntk(8.0),
     ] {
-        let rope = Rope::new(65, 10_000.0, RopePairing::Adjacent, scaling);
+        let rope = Rope::new(65, 10_000.0, RopePairing::Adjacent, scaling.clone());
         let curves = rope.distance_curves(700, 50);
         for delta in [0usize, 1, 17, 400, 699] {
             assert!(

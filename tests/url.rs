@@ -306,7 +306,12 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
 fn valid(s: &Settings) -> bool {
     (2..=4096).contains(&s.d_model)
         && (1..=65_536).contains(&s.length)
-        && (10.0..=1e6).contains(&s.base)
+        && (10.0..=1e8).contains(&s.base)
+        && (1..=1_048_576).contains(&s.trained_length)
+        && (1.0..=1024.0).contains(&s.rope.factor)
+        && [&s.rope.short_factor, &s.rope.long_factor]
+            .iter()
+            .all(|l| l.len() <= 2048 && l.iter().all(|f| f.is_finite() && *f > 0.0))
         && s.position < s.length
         && s.alibi_head < s.alibi_heads
         && s.anchors().iter().all(|p| *p < s.length)
@@ -340,7 +345,7 @@ proptest! {
                     "task", "schemes", "layers", "attn_heads", "width", "train_len", "steps",
                     "lr", "train_seed", "run", "extension", "low_freq", "high_freq", "beta_fast",
                     "beta_slow", "mscale", "mscale_all_dim", "rotary", "padding_idx", "qv", "kv",
-                    "m", "n",
+                    "m", "n", "truncate", "attention_factor", "short_factor", "long_factor",
                 ]),
                 prop_oneof![
                     Just("NaN".to_string()),

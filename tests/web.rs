@@ -215,9 +215,9 @@ async fn every_extreme_renders() {
     let field = |id: &str| -> HtmlInputElement { find(&host, &format!("#{id}-value")) };
     for (d, len, base) in [
         ("2", "1", "10"),
-        ("4096", "65536", "1000000"),
+        ("4096", "65536", "100000000"),
         ("3", "65536", "10"),
-        ("4096", "2", "1000000"),
+        ("4096", "2", "100000000"),
     ] {
         for (id, value) in [("d-model", d), ("length", len), ("base", base)] {
             let n = draws(&canvas);

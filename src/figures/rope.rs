@@ -15,11 +15,12 @@ pub struct PairFrequencies {
     pub summary: String,
 }
 
-const TREATMENTS: [Treatment; 4] = [
+const TREATMENTS: [Treatment; 5] = [
     Treatment::Kept,
     Treatment::Interpolated,
     Treatment::Ramped,
     Treatment::Rebased,
+    Treatment::Rescaled,
 ];
 
 /// θᵢ per pair, plain and as the method leaves it (radians per position, log scale), the
@@ -51,6 +52,9 @@ pub fn pair_frequencies(rope: &Rope, trained: usize, method: &str) -> PairFreque
             continue;
         }
         counts.push(format!("{} {}", pts.len(), t.label()));
+        // "new base" (NTK) and "own factor" (LongRoPE) never appear together: they share the
+        // fourth shape and colour.
+        let k = k.min(3);
         series.push(Series {
             stroke: Stroke::None,
             marker: Marker::SHAPES[k],
@@ -75,7 +79,7 @@ pub fn pair_frequencies(rope: &Rope, trained: usize, method: &str) -> PairFreque
         caption: format!(
             "RoPE frequencies by pair · {method} · θ = {} · {} rotated dimensions",
             plain(rope.base),
-            rope.rotary_dim
+            rope.rotated_width()
         ),
         guides: vec![Guide {
             value: turn,
@@ -102,8 +106,13 @@ pub fn pair_frequencies(rope: &Rope, trained: usize, method: &str) -> PairFreque
         ));
     }
     let af = rope.attention_factor();
+    let list = match rope.scaling.longrope_factors() {
+        Some((true, _)) => " LongRoPE uses long_factor: the length is past the original.",
+        Some((false, _)) => " LongRoPE uses short_factor: the length is within the original.",
+        None => "",
+    };
     let summary = format!(
-        "Of {pairs} pairs: {}.{}",
+        "Of {pairs} pairs: {}.{list}{}",
         counts.join(", "),
         if (af - 1.0).abs() > 1e-12 {
             format!(
@@ -268,8 +277,16 @@ pub fn score_check(rope: &Rope, q: &[f64], k: &[f64], m: usize, n: usize) -> Sco
 /// `position, cos_0 … cos_{d−1}, sin_0 … sin_{d−1}`. Dimensions past the rotated width pass
 /// through (cos 1, sin 0). Refused past [`MAX_CSV_CELLS`] values.
 pub fn cache_csv(rope: &Rope, length: usize) -> Result<String, TooLarge> {
+    cache_csv_at(rope, 0..length)
+}
+
+/// The same cache at the listed positions only (any positions, in the order given).
+pub fn cache_csv_at(
+    rope: &Rope,
+    positions: impl ExactSizeIterator<Item = usize>,
+) -> Result<String, TooLarge> {
     let d = rope.d_model;
-    let cells = length.saturating_mul(d.saturating_mul(2));
+    let cells = positions.len().saturating_mul(d.saturating_mul(2));
     if cells > MAX_CSV_CELLS {
         return Err(TooLarge { cells });
     }
@@ -287,7 +304,7 @@ pub fn cache_csv(rope: &Rope, length: usize) -> Result<String, TooLarge> {
         .collect();
     let f = rope.attention_factor();
     let mut sines = Vec::with_capacity(d);
-    for position in 0..length {
+    for position in positions {
         out.push_str(&position.to_string());
         sines.clear();
         let at = rope.scaled_position(position as f64);
@@ -310,4 +327,66 @@ pub fn cache_csv(rope: &Rope, length: usize) -> Result<String, TooLarge> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// The most positions [`read_positions`] keeps.
+pub const MAX_CACHE_POSITIONS: usize = 256;
+
+/// The last position listed for the cache: float32 holds every whole number up to 2²⁴, and
+/// transformers turns positions into float32 before multiplying them by θ.
+pub const MAX_CACHE_POSITION: usize = (1 << 24) - 1;
+
+/// Reads a list of positions for the cache ("0, 1, 4095, 131071"): whole numbers from 0 to
+/// [`MAX_CACHE_POSITION`], separated by commas or spaces, at most [`MAX_CACHE_POSITIONS`].
+/// Refuses text that is not such a list, with a sentence; notes what was changed.
+pub fn read_positions(text: &str) -> Result<crate::limit::Accepted<Vec<usize>>, String> {
+    let limit = crate::limit::Limit::linear("position", 0.0, MAX_CACHE_POSITION as f64);
+    let a = crate::limit::parse_list(text, limit, MAX_CACHE_POSITIONS)?;
+    Ok(crate::limit::Accepted {
+        value: a.value.iter().map(|p| *p as usize).collect(),
+        note: a.note,
+    })
+}
+
+/// The cos and sin cache at the positions listed in `text`, for RoPE as a sequence long enough
+/// to reach the last of them has it (LongRoPE's choice of list and dynamic NTK's base depend on
+/// that length): `rope_for(length)` is the settings' RoPE at a length, `view_length` the view's.
+/// Gives the CSV, and a sentence saying what it holds.
+pub fn cache_at_positions(
+    text: &str,
+    view_length: usize,
+    rope_for: impl Fn(usize) -> Rope,
+) -> Result<(String, String), String> {
+    let positions = read_positions(text)?;
+    let last = positions.value.iter().copied().max().unwrap_or(0);
+    let length = view_length.max(last + 1);
+    let rope = rope_for(length);
+    let csv = cache_csv_at(&rope, positions.value.iter().copied()).map_err(|e| e.message())?;
+    let how = match &rope.scaling {
+        crate::math::rope::RopeScaling::LongRope { .. } => match rope.scaling.longrope_factors() {
+            Some((true, _)) => ", with long_factor".to_string(),
+            _ => ", with short_factor".to_string(),
+        },
+        crate::math::rope::RopeScaling::DynamicNtk { .. } => {
+            format!(
+                ", the base grown to {}",
+                significant(rope.effective_base(), 9)
+            )
+        }
+        _ => String::new(),
+    };
+    let mut sentence = format!(
+        "{} {}: cos and sin as a sequence of {} positions has them{how}.",
+        positions.value.len(),
+        if positions.value.len() == 1 {
+            "row"
+        } else {
+            "rows"
+        },
+        group_thousands(length as u64)
+    );
+    if let Some(note) = positions.note {
+        sentence = format!("{note} {sentence}");
+    }
+    Ok((csv, sentence))
 }

@@ -128,7 +128,8 @@ pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String 
             "With {} ×{}, angles stay inside the trained range up to length {}.",
             match rope.scaling {
                 RopeScaling::Interpolation(_) => "position interpolation",
-                _ => "NTK-aware scaling",
+                RopeScaling::Ntk(_) => "NTK-aware scaling",
+                _ => rope.scaling.id(),
             },
             plain(rope.scaling.factor()),
             group_thousands(seen as u64)
@@ -208,10 +209,165 @@ pub fn check_permutation(s: &Settings) -> String {
     )
 }
 
-/// The RoPE distance chart's CSV: `distance, ones_score, random_mean`.
+/// The RoPE distance chart's CSV: `distance, ones_score, random_mean, relative_bound,
+/// ones_bound, random_bound` (RoFormer's relative upper bound, and the bound it gives on each
+/// score's magnitude; see [`RopeBound`]).
 pub fn rope_distance_csv(rows: &[Vec<f64>]) -> String {
-    let header = ["distance", "ones_score", "random_mean"].map(String::from);
+    let header = [
+        "distance",
+        "ones_score",
+        "random_mean",
+        "relative_bound",
+        "ones_bound",
+        "random_bound",
+    ]
+    .map(String::from);
     table_csv(&header, rows.iter().cloned())
+}
+
+/// RoFormer's long-term decay (§3.4.3), in the score's own units. Write the score of q and k at
+/// distance Δ as Re Σᵢ hᵢ·e^{iΔθᵢ} (hᵢ: pair i of q times pair i of k conjugated) and let
+/// S_j = Σ_{i<j} e^{iΔθᵢ}; then |Σᵢ hᵢ·e^{iΔθᵢ}| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σ_j |S_j|, with h_{d/2} = 0.
+/// The paper plots (1/(d/2))·Σ_j |S_j|, the *relative* bound; multiplied by d/2 and by the
+/// step factor maxᵢ |hᵢ₊₁ − hᵢ| it bounds the rotated pairs' part of a score. Unrotated
+/// dimensions (partial rotary) add a fixed part, added here to the bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RopeBound {
+    /// d/2: the rotated pairs.
+    pub pairs: usize,
+    /// maxᵢ |hᵢ₊₁ − hᵢ| for q = k = 1 (2·f², f the attention factor), and its mean over the
+    /// random vectors.
+    pub ones_step: f64,
+    pub random_step: f64,
+    /// The unrotated dimensions' part of each score.
+    pub ones_unrotated: f64,
+    pub random_unrotated: f64,
+}
+
+impl RopeBound {
+    pub fn of(rope: &Rope, curves: &RopeCurves) -> RopeBound {
+        RopeBound {
+            pairs: rope.pair_count(),
+            ones_step: 2.0 * rope.attention_factor().powi(2),
+            random_step: curves.random_step,
+            ones_unrotated: rope.unrotated() as f64,
+            random_unrotated: curves.random_unrotated,
+        }
+    }
+
+    /// The bound on |score| for q = k = 1 at a distance whose relative bound is `relative`.
+    pub fn ones(&self, relative: f64) -> f64 {
+        self.ones_step * self.pairs as f64 * relative + self.ones_unrotated
+    }
+
+    /// The bound on the random vectors' mean score's magnitude.
+    pub fn random(&self, relative: f64) -> f64 {
+        self.random_step * self.pairs as f64 * relative + self.random_unrotated
+    }
+}
+
+/// What the bound chart says, with the numbers at distance 0 and at the last distance.
+pub fn rope_bound_text(bound: &RopeBound, curves: &RopeCurves) -> String {
+    let (Some(&(_, rel0)), Some(&(last, rel_last))) = (curves.decay.first(), curves.decay.last())
+    else {
+        return String::new();
+    };
+    let score0 = curves.ones.first().copied().unwrap_or(f64::NAN);
+    // Four significant digits, without trailing zeros (2, not 2.000).
+    let num = |v: f64, digits: i32| plain(crate::limit::round_significant(v, digits));
+    format!(
+        "RoFormer (§3.4.3) writes the score as Re Σᵢ hᵢ·e^(i(m−n)θᵢ), where hᵢ is pair i of q \
+         times pair i of k conjugated, and proves |Σᵢ hᵢ·e^(i(m−n)θᵢ)| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σⱼ |Sⱼ|, \
+         with Sⱼ the sum of the first j terms e^(i(m−n)θᵢ) and h_(d/2) = 0. So it bounds the \
+         score's magnitude, and only Σⱼ |Sⱼ| depends on the distance. The paper's figure plots \
+         (1/(d/2))·Σⱼ |Sⱼ|, a relative bound with no unit: {} at distance 0, {} at distance {}. \
+         The chart draws the whole bound in the score's units. For q = k = 1 every hᵢ is {}, so \
+         maxᵢ |hᵢ₊₁ − hᵢ| = {} (the last step is down to 0): the bound is {} at distance 0, where \
+         the score is {}, and {} at distance {}. For the random vectors the step factor averages \
+         {}. The bound is far above the score: what it shows is that the cap shrinks, on the \
+         whole, as the distance grows.",
+        num(rel0, 4),
+        num(rel_last, 4),
+        plain(last),
+        num(bound.ones_step, 4),
+        num(bound.ones_step, 4),
+        num(bound.ones(rel0), 4),
+        num(score0, 4),
+        num(bound.ones(rel_last), 4),
+        plain(last),
+        num(bound.random_step, 4),
+    )
+}
+
+/// RoFormer's bound on |score| against distance, for q = k = 1 and for the random vectors, with
+/// the q = k = 1 score it bounds.
+pub fn rope_bound_chart(s: &RopeDistanceInputs, curves: &RopeCurves) -> LineChartData {
+    let bound = RopeBound::of(&s.rope, curves);
+    let num = |v: f64| plain(crate::limit::round_significant(v, 3));
+    // Every distance (drawn through its per-pixel envelope), or the sampled ones as points.
+    let uniform = |f: &dyn Fn(f64) -> f64| {
+        if curves.decay.len() == curves.ones.len() {
+            Points::Uniform {
+                x0: 0.0,
+                dx: 1.0,
+                ys: curves.decay.iter().map(|&(_, r)| f(r)).collect(),
+            }
+        } else {
+            Points::Pairs(curves.decay.iter().map(|&(d, r)| (d, f(r))).collect())
+        }
+    };
+    let series = vec![
+        Series {
+            width: 2.0,
+            ..Series::line(
+                format!("bound for q = k = 1: {}·Σ|Sⱼ|", num(bound.ones_step)),
+                SERIES_COLORS[2],
+                uniform(&|r| bound.ones(r)),
+            )
+        },
+        Series {
+            stroke: Stroke::Dashed,
+            width: 2.0,
+            ..Series::line(
+                format!(
+                    "bound for the random q = k: {}·Σ|Sⱼ|",
+                    num(bound.random_step)
+                ),
+                SERIES_COLORS[4],
+                uniform(&|r| bound.random(r)),
+            )
+        },
+        Series {
+            width: 1.2,
+            ..Series::line(
+                "score, q = k = 1",
+                SERIES_COLORS[0],
+                Points::Uniform {
+                    x0: 0.0,
+                    dx: 1.0,
+                    ys: curves.ones.clone(),
+                },
+            )
+        },
+    ];
+    let hi = curves
+        .decay
+        .iter()
+        .map(|&(_, r)| bound.ones(r).max(bound.random(r)))
+        .fold(1.0f64, f64::max);
+    let lo = curves.ones.iter().copied().fold(0.0f64, f64::min);
+    LineChartData {
+        series,
+        x: LineAxis::linear("distance m − n", 0.0, (s.length - 1).max(1) as f64),
+        y: LineAxis::linear("score and its bound", lo - (hi - lo) * 0.03, hi * 1.05),
+        caption: format!(
+            "RoFormer's bound on |q·k| · d_model {} · θ base {}{}",
+            s.d_model,
+            plain(s.rope.base),
+            s.method
+        ),
+        guides: Guide::trained(s.trained_length, s.length),
+    }
 }
 
 /// What the RoPE distance chart is computed from (its memo key).
@@ -234,7 +390,7 @@ impl RopeDistanceInputs {
             plain: (s.rope.extension != Extension::None).then(|| {
                 let plain = RopeSettings {
                     extension: Extension::None,
-                    ..s.rope
+                    ..s.rope.clone()
                 };
                 plain.rope(s.d_model, s.base, s.trained_length, s.length)
             }),
@@ -249,13 +405,20 @@ impl RopeDistanceInputs {
     }
 }
 
-/// The chart and CSV rows of RoPE's score by distance, from the curves of the settings' RoPE
-/// and, with an extension, of the same RoPE without it.
-pub fn rope_distance(
-    s: &RopeDistanceInputs,
-    all: &[RopeCurves],
-) -> (Rc<LineChartData>, Rc<Vec<Vec<f64>>>) {
-    let rope = s.rope;
+/// RoPE by distance: the score chart, RoFormer's bound chart and what it says, and the CSV rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RopeDistanceFigure {
+    pub scores: Rc<LineChartData>,
+    pub bound: Rc<LineChartData>,
+    pub bound_text: String,
+    pub rows: Rc<Vec<Vec<f64>>>,
+}
+
+/// RoPE's score by distance, from the curves of the settings' RoPE and, with an extension, of
+/// the same RoPE without it. The first curves must carry the relative bound at every distance
+/// for the CSV's bound columns to be complete (NaN where it was not measured).
+pub fn rope_distance(s: &RopeDistanceInputs, all: &[RopeCurves]) -> RopeDistanceFigure {
+    let rope = &s.rope;
     let curves = &all[0];
     let mut series = vec![
         Series {
@@ -282,15 +445,6 @@ pub fn rope_distance(
                 },
             )
         },
-        Series {
-            stroke: Stroke::Dotted,
-            width: 2.2,
-            ..Series::line(
-                "decay bound (RoFormer)",
-                SERIES_COLORS[2],
-                Points::Pairs(curves.decay.clone()),
-            )
-        },
     ];
     if let Some(without) = all.get(1) {
         series.push(Series {
@@ -314,9 +468,27 @@ pub fn rope_distance(
             Points::Pairs(p) => p.iter().map(|q| q.1).collect(),
         })
         .fold((0.0f64, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
+    // The relative bound at every distance the job measured it (all of them for the CSV).
+    let bound = RopeBound::of(rope, curves);
+    let mut relative = vec![f64::NAN; s.length];
+    for &(d, r) in &curves.decay {
+        if let Some(slot) = relative.get_mut(d as usize) {
+            *slot = r;
+        }
+    }
     let rows = Rc::new(
         (0..s.length)
-            .map(|d| vec![d as f64, curves.ones[d], curves.random[d]])
+            .map(|d| {
+                let r = relative[d];
+                vec![
+                    d as f64,
+                    curves.ones[d],
+                    curves.random[d],
+                    r,
+                    bound.ones(r),
+                    bound.random(r),
+                ]
+            })
             .collect(),
     );
     let data = LineChartData {
@@ -331,7 +503,12 @@ pub fn rope_distance(
         ),
         guides: Guide::trained(s.trained_length, s.length),
     };
-    (Rc::new(data), rows)
+    RopeDistanceFigure {
+        scores: Rc::new(data),
+        bound: Rc::new(rope_bound_chart(s, curves)),
+        bound_text: rope_bound_text(&bound, curves),
+        rows,
+    }
 }
 
 crate::figure_inputs! {

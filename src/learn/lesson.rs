@@ -177,7 +177,8 @@ pub const STEPS: &[Step] = &[
                and tensor2tensor does that and also spreads the frequencies slightly differently. \
                A trained model \
                only works with the layout it was trained with.",
-        try_this: "Switch the variant and compare each heatmap with the paper's.",
+        try_this: "Switch the variant to paper and watch the frozen columns on the right come \
+                   back to life; then try split and t2t, and compare each with the paper's.",
         view: View::Matrix,
         setup: |s| {
             s.variant = Variant::TutorialBug;
@@ -206,4 +207,20 @@ pub fn preset(n: usize, current: &Settings) -> Settings {
     s.view = View::Lesson;
     s.lesson = n;
     s
+}
+
+/// The encoding heatmap's “Try it” line: two changes from the settings on screen, never one
+/// that is already made (lesson step 11 opens on the tutorial bug, so it suggests the paper).
+pub fn matrix_try_it(base: f64, variant: Variant) -> String {
+    let base_change = if base > crate::limit::BASE.min {
+        "drag base down to 10 and the slow columns on the right start to wave"
+    } else {
+        "drag base up to 10000 and the columns on the right slow down until they look constant"
+    };
+    let variant_change = if variant == Variant::TutorialBug {
+        "switch the variant to paper and watch the frozen half of the columns wave again"
+    } else {
+        "switch the variant to tutorial-bug and watch half of them freeze"
+    };
+    format!("Try it: {base_change}; {variant_change}.")
 }

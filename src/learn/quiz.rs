@@ -379,8 +379,9 @@ pub fn is_right_choice(q: &Question, picked: usize) -> bool {
     matches!(q.kind, Kind::Choice { answer, .. } if answer == picked)
 }
 
-/// The settings a task starts from: the defaults with the task's changes, keeping the theme,
-/// the palette, the lesson step, and the quiz on screen at this question.
+/// The settings a question starts from: the defaults, with a task's changes, keeping the
+/// theme, the palette, the lesson step, the exam, and the quiz on screen at this question. Every
+/// question opens on its own settings, so nothing one task set carries into the next.
 pub fn task_preset(n: usize, current: &Settings) -> Settings {
     let mut s = current.fresh();
     if let Kind::Task { setup, .. } = &question(n).kind {
@@ -440,14 +441,33 @@ fn check_slowest_wavelength(s: &Settings, _: &str) -> Checked {
     }
 }
 
-/// Reads a whole number typed by the student: digits only (spaces around are fine).
-pub fn read_offset(text: &str) -> Result<i64, String> {
+/// Reads an offset typed by the student: a whole number, negative with “-” or “−” (spaces
+/// around are fine), among the offsets the chart of `length` positions shows: −(length − 1) to
+/// length − 1.
+pub fn read_offset(text: &str, length: usize) -> Result<i64, String> {
     let t = text.trim();
-    match t.parse::<i64>() {
-        Ok(k) if (0..=1_000_000).contains(&k) => Ok(k),
-        Ok(_) => Err("Type an offset between 0 and 1,000,000.".into()),
-        Err(_) if t.is_empty() => Err("Type an offset k first.".into()),
-        Err(_) => Err("The offset should be a whole number, like 40.".into()),
+    let (sign, digits) = match t.strip_prefix(['-', '\u{2212}']) {
+        Some(rest) => (-1, rest),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let last = length.saturating_sub(1) as i64;
+    let range = || {
+        format!(
+            "Type an offset the chart shows: from −{} to {} at length {}.",
+            group_thousands(last as u64),
+            group_thousands(last as u64),
+            group_thousands(length as u64)
+        )
+    };
+    if t.is_empty() {
+        return Err("Type an offset k first.".into());
+    }
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("The offset should be a whole number, like 40 or −40.".into());
+    }
+    match digits.parse::<i64>() {
+        Ok(k) if k <= last => Ok(sign * k),
+        _ => Err(range()),
     }
 }
 
@@ -458,14 +478,19 @@ fn check_negative_dot(s: &Settings, input: &str) -> Checked {
             s.d_model
         ));
     }
-    let k = match read_offset(input) {
+    let k = match read_offset(input, s.length) {
         Ok(k) => k,
         Err(e) => return Checked::wrong(e),
     };
     // The closed form the offsets chart draws, for the variant on screen.
     let dot = closed_form(&Sinusoidal::new(s.variant, 64, s.base), k);
+    let shifted = if k < 0 {
+        format!("p − {}", k.unsigned_abs())
+    } else {
+        format!("p + {k}")
+    };
     let measured = format!(
-        "Measured: at d_model 64 and base {}, PE(p)·PE(p + {k}) = {} for every p.",
+        "Measured: at d_model 64 and base {}, PE(p)·PE({shifted}) = {} for every p.",
         significant(s.base, 4),
         significant(dot, 4)
     );
@@ -642,4 +667,293 @@ impl Progress {
     pub fn answered(&self) -> usize {
         self.answers.len()
     }
+}
+
+/// The quiz's fingerprint: eight hex digits of a 64-bit FNV-1a hash over every question's id,
+/// prompt, options and right answer. A summary names it, so a teacher can tell which questions
+/// a student answered; saved exams of another version are not read back.
+pub fn quiz_version() -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for q in QUESTIONS {
+        parts.extend([q.id.to_string(), q.prompt.to_string()]);
+        if let Kind::Choice { options, answer } = q.kind {
+            parts.extend(options.iter().map(|o| o.to_string()));
+            parts.push(answer.to_string());
+        }
+    }
+    fingerprint(parts.iter().map(String::as_str))
+}
+
+/// Eight hex digits of the FNV-1a hash of `parts`, each followed by a 0 byte.
+pub fn fingerprint<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{:08x}", h >> 32)
+}
+
+/// An exam answer as recorded, before anything is checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// The option picked.
+    Choice(usize),
+    /// A task: what its check found on the settings as recorded (shown only after
+    /// submission), those settings as a link query, and the number typed, if any.
+    Task {
+        result: Checked,
+        settings: String,
+        typed: String,
+    },
+}
+
+/// The quiz taken as an exam: one answer (or none) per question, changeable until the
+/// student submits; the verdicts and the score exist only after that.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exam {
+    answers: Vec<Option<Answer>>,
+    /// When the exam started and was submitted, in milliseconds since 1970 (UTC).
+    pub started_ms: f64,
+    pub submitted_ms: Option<f64>,
+}
+
+impl Exam {
+    pub fn new(now_ms: f64) -> Exam {
+        Exam {
+            answers: vec![None; QUESTIONS.len()],
+            started_ms: now_ms,
+            submitted_ms: None,
+        }
+    }
+
+    pub fn submitted(&self) -> bool {
+        self.submitted_ms.is_some()
+    }
+
+    /// Records the answer to question `n` (1-based), replacing an earlier one. Refused (false)
+    /// once submitted, or for a question that does not exist.
+    pub fn record(&mut self, n: usize, answer: Answer) -> bool {
+        if self.submitted() {
+            return false;
+        }
+        match self.answers.get_mut(n.wrapping_sub(1)) {
+            Some(slot) => {
+                *slot = Some(answer);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The answer recorded for question `n` (1-based).
+    pub fn answer(&self, n: usize) -> Option<&Answer> {
+        self.answers.get(n.wrapping_sub(1))?.as_ref()
+    }
+
+    pub fn answered(&self) -> usize {
+        self.answers.iter().flatten().count()
+    }
+
+    /// Ends the exam: from now on the answers are fixed and checked. Submitting twice keeps
+    /// the first time.
+    pub fn submit(&mut self, now_ms: f64) {
+        if self.submitted_ms.is_none() {
+            self.submitted_ms = Some(now_ms.max(self.started_ms));
+        }
+    }
+
+    /// Whether question `n`'s answer is right: `None` before submission and for questions
+    /// not answered.
+    pub fn verdict(&self, n: usize) -> Option<bool> {
+        if !self.submitted() {
+            return None;
+        }
+        Some(match self.answer(n)? {
+            Answer::Choice(i) => is_right_choice(question(n), *i),
+            Answer::Task { result, .. } => result.correct,
+        })
+    }
+
+    /// Right answers, after submission.
+    pub fn score(&self) -> Option<usize> {
+        self.submitted().then(|| {
+            (1..=QUESTIONS.len())
+                .filter(|&n| self.verdict(n) == Some(true))
+                .count()
+        })
+    }
+
+    /// Milliseconds from the start to the submission.
+    pub fn time_taken_ms(&self) -> Option<f64> {
+        self.submitted_ms
+            .map(|end| (end - self.started_ms).max(0.0))
+    }
+
+    /// The text kept in the browser's session storage: the quiz version, the times, then one
+    /// line per answer. Tabs and line breaks inside typed text become spaces.
+    pub fn to_text(&self) -> String {
+        let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
+        let mut out = format!(
+            "exam {}\nstarted {}\nsubmitted {}\n",
+            quiz_version(),
+            self.started_ms,
+            self.submitted_ms.map_or("-".to_string(), |t| t.to_string())
+        );
+        for (q, a) in QUESTIONS.iter().zip(&self.answers) {
+            match a {
+                Some(Answer::Choice(i)) => out.push_str(&format!("{}\tchoice\t{i}\n", q.id)),
+                Some(Answer::Task {
+                    result,
+                    settings,
+                    typed,
+                }) => out.push_str(&format!(
+                    "{}\ttask\t{}\t{}\t{}\t{}\n",
+                    q.id,
+                    u8::from(result.correct),
+                    clean(settings),
+                    clean(typed),
+                    clean(&result.message)
+                )),
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// Reads [`Exam::to_text`]; `None` for text of another quiz version or that is not an
+    /// exam. Unknown questions and malformed lines are skipped.
+    pub fn parse(text: &str) -> Option<Exam> {
+        let mut lines = text.lines();
+        if lines.next()? != format!("exam {}", quiz_version()) {
+            return None;
+        }
+        let time = |line: Option<&str>, key: &str| -> Option<Option<f64>> {
+            let v = line?.strip_prefix(key)?.strip_prefix(' ')?;
+            if v == "-" {
+                return Some(None);
+            }
+            v.parse::<f64>().ok().filter(|t| t.is_finite()).map(Some)
+        };
+        let started_ms = time(lines.next(), "started")??;
+        let submitted_ms = time(lines.next(), "submitted")?;
+        let mut exam = Exam {
+            answers: vec![None; QUESTIONS.len()],
+            started_ms,
+            submitted_ms,
+        };
+        for line in lines {
+            let f: Vec<&str> = line.split('\t').collect();
+            let Some(n) = QUESTIONS.iter().position(|q| Some(&q.id) == f.first()) else {
+                continue;
+            };
+            let answer = match (f.get(1), &QUESTIONS[n].kind) {
+                (Some(&"choice"), Kind::Choice { options, .. }) => match f.get(2)?.parse() {
+                    Ok(i) if i < options.len() => Answer::Choice(i),
+                    _ => continue,
+                },
+                (Some(&"task"), Kind::Task { .. }) if f.len() == 6 => Answer::Task {
+                    result: Checked {
+                        correct: f[2] == "1",
+                        message: f[5].to_string(),
+                    },
+                    settings: f[3].to_string(),
+                    typed: f[4].to_string(),
+                },
+                _ => continue,
+            };
+            exam.answers[n] = Some(answer);
+        }
+        Some(exam)
+    }
+
+    /// The plain-text summary a student hands in, after submission: the quiz version and link,
+    /// the times, the score, and each answer given with its verdict (and the right option
+    /// where a choice was wrong).
+    pub fn summary(&self, link: &str) -> Option<String> {
+        let (score, taken, submitted) = (self.score()?, self.time_taken_ms()?, self.submitted_ms?);
+        let total = QUESTIONS.len();
+        let mut out = format!(
+            "Positional Encoding Explorer: quiz, exam mode\n\
+             Quiz version: {} ({total} questions)\n\
+             Link: {link}\n\
+             Started: {}\n\
+             Submitted: {}\n\
+             Time taken: {}\n\
+             Score: {score} of {total}\n\n",
+            quiz_version(),
+            utc_text(self.started_ms),
+            utc_text(submitted),
+            duration_text(taken),
+        );
+        for (i, q) in QUESTIONS.iter().enumerate() {
+            let n = i + 1;
+            let verdict = match self.verdict(n) {
+                Some(true) => "right",
+                Some(false) => "wrong",
+                None => "not answered",
+            };
+            let given = match (self.answer(n), &q.kind) {
+                (Some(Answer::Choice(a)), Kind::Choice { options, answer }) => {
+                    let mut t = format!(": “{}”", options[*a]);
+                    if a != answer {
+                        t.push_str(&format!(" (right: “{}”)", options[*answer]));
+                    }
+                    t
+                }
+                (Some(Answer::Task { result, typed, .. }), _) => {
+                    let typed = if typed.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(" typed “{}”.", typed.trim())
+                    };
+                    format!(" (task):{typed} {}", result.message)
+                }
+                _ => String::new(),
+            };
+            out.push_str(&format!("{n}. {} · {verdict}{given}\n", q.id));
+        }
+        Some(out)
+    }
+}
+
+/// A duration for people: "45 s", "12 min 5 s", "1 h 3 min".
+pub fn duration_text(ms: f64) -> String {
+    let s = if ms.is_finite() && ms > 0.0 {
+        (ms / 1000.0).round() as u64
+    } else {
+        0
+    };
+    match (s / 3600, (s % 3600) / 60, s % 60) {
+        (0, 0, sec) => format!("{sec} s"),
+        (0, min, sec) => format!("{min} min {sec} s"),
+        (h, min, _) => format!("{h} h {min} min"),
+    }
+}
+
+/// A moment (milliseconds since 1970) as "2026-11-24 10:03:12 UTC".
+pub fn utc_text(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "unknown".into();
+    }
+    let secs = (ms / 1000.0).floor() as i64;
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rest / 3600,
+        (rest % 3600) / 60,
+        rest % 60
+    )
 }

@@ -5,6 +5,8 @@
 //! Hugging Face transformers); adjacent pairs 2i with 2i+1 (GPT-J, RoFormer, Meta's original
 //! LLaMA code). They are the same rotation on dimensions permuted by [0::2] ++ [1::2].
 
+use std::rc::Rc;
+
 use super::chunked::Chunked;
 use super::wave::{Column, Wave, WaveMatrix};
 
@@ -42,7 +44,7 @@ impl RopePairing {
 
 /// How RoPE is stretched to run past the length it was trained on: the methods checkpoints ship,
 /// each computed as Hugging Face transformers' `modeling_rope_utils` computes it.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum RopeScaling {
     #[default]
     None,
@@ -78,11 +80,30 @@ pub enum RopeScaling {
         mscale_all_dim: f64,
         /// An explicit `attention_factor`, which overrides the formula.
         attention_factor: Option<f64>,
+        /// Round the ramp's ends to whole pairs (floor and ceil), as transformers does unless
+        /// the config says `"truncate": false` (gpt-oss).
+        truncate: bool,
+    },
+    /// LongRoPE (Phi-3, Phi-3.5, Phi-4-mini; HF "longrope"): pair i's frequency is divided by
+    /// its own factor, from `long` once the current length passes the original maximum and
+    /// from `short` up to it; cos and sin are scaled by √(1 + ln s / ln original).
+    LongRope {
+        /// One factor per pair (a missing one counts as 1; transformers holds them in float32).
+        short: Rc<[f64]>,
+        long: Rc<[f64]>,
+        original: usize,
+        /// The current length: `long` is used past `original`.
+        length: usize,
+        /// The scale s of the attention factor (the config's `factor`, or
+        /// max_position_embeddings / original).
+        factor: f64,
+        /// An explicit `attention_factor`, which overrides the formula.
+        attention_factor: Option<f64>,
     },
 }
 
 impl RopeScaling {
-    pub fn id(self) -> &'static str {
+    pub fn id(&self) -> &'static str {
         match self {
             RopeScaling::None => "none",
             RopeScaling::Interpolation(_) => "pi",
@@ -90,16 +111,35 @@ impl RopeScaling {
             RopeScaling::DynamicNtk { .. } => "dynamic",
             RopeScaling::Llama3 { .. } => "llama3",
             RopeScaling::Yarn { .. } => "yarn",
+            RopeScaling::LongRope { .. } => "longrope",
         }
     }
 
-    pub fn factor(self) -> f64 {
-        match self {
+    pub fn factor(&self) -> f64 {
+        match *self {
             RopeScaling::None => 1.0,
             RopeScaling::Interpolation(s) | RopeScaling::Ntk(s) => s,
             RopeScaling::DynamicNtk { factor, .. }
             | RopeScaling::Llama3 { factor, .. }
-            | RopeScaling::Yarn { factor, .. } => factor,
+            | RopeScaling::Yarn { factor, .. }
+            | RopeScaling::LongRope { factor, .. } => factor,
+        }
+    }
+
+    /// LongRoPE's factors in use at the current length: `(long?, factors)`.
+    pub fn longrope_factors(&self) -> Option<(bool, &[f64])> {
+        match self {
+            RopeScaling::LongRope {
+                short,
+                long,
+                original,
+                length,
+                ..
+            } => {
+                let past = length > original;
+                Some((past, if past { long } else { short }))
+            }
+            _ => None,
         }
     }
 }
@@ -115,6 +155,8 @@ pub enum Treatment {
     Ramped,
     /// Changed by a new base (NTK): slower, by an amount that grows with the pair.
     Rebased,
+    /// Divided by a factor of its own (LongRoPE's per-pair lists).
+    Rescaled,
 }
 
 impl Treatment {
@@ -124,6 +166,7 @@ impl Treatment {
             Treatment::Interpolated => "interpolated",
             Treatment::Ramped => "ramped",
             Treatment::Rebased => "new base",
+            Treatment::Rescaled => "own factor",
         }
     }
 }
@@ -137,15 +180,16 @@ fn yarn_mscale(scale: f64, mscale: f64) -> f64 {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Rope {
     pub d_model: usize,
     /// θ, the base of the frequencies (10000 in RoFormer and LLaMA 1–2; 500000 in LLaMA 3).
     pub base: f64,
     pub pairing: RopePairing,
     pub scaling: RopeScaling,
-    /// The dimensions rotated (the first ones): all of them, or GPT-NeoX's `rotary_pct` and
-    /// Phi's `partial_rotary_factor` times d, truncated to a whole number as the libraries do.
+    /// Hugging Face's `dim`: all of d_model, or GPT-NeoX's `rotary_pct` and Phi's
+    /// `partial_rotary_factor` times d, truncated to a whole number as the libraries do. An odd
+    /// partial width is rounded up by the cache: ⌈dim/2⌉ pairs turn (see [`Rope::pair_count`]).
     pub rotary_dim: usize,
 }
 
@@ -174,14 +218,32 @@ impl Rope {
     }
 
     /// Number of rotated pairs; the dimensions past them (an odd last one, or everything past
-    /// the rotary fraction) are left as they are.
+    /// the rotary fraction) are left as they are. A partial width `dim` gives
+    /// `len(arange(0, dim, 2))` = ⌈dim/2⌉ frequencies, a cache 2·⌈dim/2⌉ wide and that many
+    /// dimensions turned, as transformers computes it (0.4 of 64: dim 25, 13 pairs, 26 turned).
+    /// A whole odd d_model turns ⌊d/2⌋ pairs and leaves its last dimension alone.
     pub fn pair_count(&self) -> usize {
-        self.rotary_dim / 2
+        if self.rotary_dim < self.d_model {
+            self.rotary_dim.div_ceil(2)
+        } else {
+            self.d_model / 2
+        }
     }
 
-    /// The width the frequencies are spread over: the rotated dimensions (HF's `dim`).
-    fn freq_dim(&self) -> f64 {
-        (2 * self.pair_count()).max(2) as f64
+    /// The dimensions turned: twice the pairs.
+    pub fn rotated_width(&self) -> usize {
+        2 * self.pair_count()
+    }
+
+    /// The width the frequencies are spread over (HF's `dim`): θᵢ = base^(−2i/dim). A partial
+    /// width as it is (odd or even); the whole width rounded down to even.
+    pub fn freq_dim(&self) -> f64 {
+        let dim = if self.rotary_dim < self.d_model {
+            self.rotary_dim
+        } else {
+            2 * self.pair_count()
+        };
+        dim.max(1) as f64
     }
 
     /// The base actually used (NTK scaling raises it; dynamic NTK only past the original
@@ -239,29 +301,55 @@ impl Rope {
                 original,
                 beta_fast,
                 beta_slow,
+                truncate,
                 ..
             } => {
-                let keep = 1.0 - self.yarn_ramp(beta_fast, beta_slow, original, pair);
+                let keep = 1.0 - self.yarn_ramp(beta_fast, beta_slow, original, truncate, pair);
                 plain / factor * (1.0 - keep) + plain * keep
             }
+            RopeScaling::LongRope { .. } => plain / self.longrope_factor(pair),
         }
     }
 
+    /// LongRoPE's factor for pair i at the current length (1 past the end of its list, or for
+    /// a value that is not a positive number).
+    pub fn longrope_factor(&self, pair: usize) -> f64 {
+        self.scaling
+            .longrope_factors()
+            .and_then(|(_, f)| f.get(pair).copied())
+            .filter(|f| f.is_finite() && *f > 0.0)
+            .unwrap_or(1.0)
+    }
+
     /// YaRN's ramp for pair i: 0 where the pair is left alone, 1 where it is interpolated
-    /// (`linear_ramp_factor` between the truncated correction range of beta_fast and beta_slow).
-    fn yarn_ramp(&self, beta_fast: f64, beta_slow: f64, original: usize, pair: usize) -> f64 {
+    /// (`linear_ramp_factor` between the correction range of beta_fast and beta_slow, its ends
+    /// floored and ceiled when `truncate`).
+    fn yarn_ramp(
+        &self,
+        beta_fast: f64,
+        beta_slow: f64,
+        original: usize,
+        truncate: bool,
+        pair: usize,
+    ) -> f64 {
         let dim = self.freq_dim();
         let correction = |rotations: f64| {
             dim * (original.max(1) as f64 / (rotations * std::f64::consts::TAU)).ln()
                 / (2.0 * self.base.ln())
         };
-        let low = correction(beta_fast).floor().max(0.0);
-        let high = correction(beta_slow).ceil().min(dim - 1.0);
+        let (low, high) = (correction(beta_fast), correction(beta_slow));
+        let (low, high) = if truncate {
+            (low.floor(), high.ceil())
+        } else {
+            (low, high)
+        };
+        let (low, high) = (low.max(0.0), high.min(dim - 1.0));
         let high = if low == high { high + 0.001 } else { high };
         ((pair as f64 - low) / (high - low)).clamp(0.0, 1.0)
     }
 
-    /// The factor cos and sin are multiplied by (YaRN's attention temperature; 1 otherwise).
+    /// The factor cos and sin are multiplied by (YaRN's attention temperature, LongRoPE's
+    /// √(1 + ln s / ln original); 1 otherwise).
     pub fn attention_factor(&self) -> f64 {
         match self.scaling {
             RopeScaling::Yarn {
@@ -275,6 +363,17 @@ impl Rope {
             } else {
                 yarn_mscale(factor, 1.0)
             }),
+            RopeScaling::LongRope {
+                factor,
+                original,
+                attention_factor,
+                ..
+            } => attention_factor.unwrap_or(if factor <= 1.0 || original < 2 {
+                // ln 1 = 0: the formula has no value for an original length of 1.
+                1.0
+            } else {
+                (1.0 + factor.ln() / (original as f64).ln()).sqrt()
+            }),
             _ => 1.0,
         }
     }
@@ -287,6 +386,7 @@ impl Rope {
             RopeScaling::Ntk(_) | RopeScaling::DynamicNtk { .. } if (ratio - 1.0).abs() > 1e-12 => {
                 Treatment::Rebased
             }
+            RopeScaling::LongRope { .. } if (ratio - 1.0).abs() > 1e-12 => Treatment::Rescaled,
             _ if (ratio - 1.0).abs() <= 1e-12 => Treatment::Kept,
             _ if (ratio * s - 1.0).abs() <= 1e-9 => Treatment::Interpolated,
             _ => Treatment::Ramped,
@@ -350,7 +450,7 @@ impl Rope {
 
     /// Dimensions left unrotated (an odd last one; everything past a rotary fraction).
     pub fn unrotated(&self) -> usize {
-        self.d_model - 2 * self.pair_count()
+        self.d_model - self.rotated_width()
     }
 
     /// The score for q = k = (1, …, 1) at relative distance m − n: f²·Σᵢ 2·cos((m − n)θᵢ) (f the
@@ -362,8 +462,10 @@ impl Rope {
         self.attention_factor().powi(2) * pairs + self.unrotated() as f64
     }
 
-    /// RoFormer's long-term decay bound at relative distance m − n:
-    /// (1/(d/2))·Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{i<j} e^{i(m−n)θᵢ}.
+    /// RoFormer's *relative* upper bound at relative distance m − n (§3.4.3, its Figure 2):
+    /// (1/(d/2))·Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{i<j} e^{i(m−n)θᵢ}. It is not a bound on the
+    /// score: the paper proves |Σᵢ hᵢ·e^{i(m−n)θᵢ}| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|)·Σ_j |S_j|, which is
+    /// [`abel_step`]·(d/2)·this, with hᵢ pair i of q times pair i of k conjugated.
     pub fn decay_bound(&self, distance: f64) -> f64 {
         let h = self.pair_count();
         if h == 0 {
@@ -407,8 +509,11 @@ impl Rope {
 
 impl Rope {
     /// The same RoPE (width, base, scaling, attention factor, rotary width) with another pairing.
-    pub fn with_pairing(self, pairing: RopePairing) -> Rope {
-        Rope { pairing, ..self }
+    pub fn with_pairing(&self, pairing: RopePairing) -> Rope {
+        Rope {
+            pairing,
+            ..self.clone()
+        }
     }
 
     /// The cos and sin dimension `dim` is multiplied by at `position`, as Hugging Face's
@@ -458,7 +563,7 @@ impl Rope {
     /// j. Rotating `x` permuted this way with rotate-half gives the adjacent rotation of `x`,
     /// permuted the same way.
     pub fn half_from_adjacent(&self) -> Vec<usize> {
-        let rotated = 2 * self.pair_count();
+        let rotated = self.rotated_width();
         let mut p = half_from_adjacent(rotated);
         p.extend(rotated..self.d_model);
         p
@@ -476,6 +581,16 @@ pub fn half_from_adjacent(d: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The factor of RoFormer's bound that depends on q and k: maxᵢ |hᵢ₊₁ − hᵢ| over the pairs'
+/// products hᵢ = q_pair_i·conj(k_pair_i) as (re, im), with h after the last pair taken as 0 (the
+/// paper's Abel summation sets h_{d/2} = 0). For q = k = 1 every hᵢ is 2, so the factor is 2.
+pub fn abel_step(h: &[(f64, f64)]) -> f64 {
+    h.iter()
+        .zip(h.iter().skip(1).copied().chain([(0.0, 0.0)]))
+        .map(|(a, b)| (b.0 - a.0).hypot(b.1 - a.1))
+        .fold(0.0, f64::max)
+}
+
 /// RoPE's score as a function of the relative distance Δ = m − n, for Δ = 0 .. length − 1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RopeCurves {
@@ -484,10 +599,16 @@ pub struct RopeCurves {
     /// The mean score over random vectors q = k ~ N(0, I): Σᵢ wᵢ·cos(Δθᵢ) with wᵢ the sampled
     /// mean of q_a² + q_b² over the pair.
     pub random: Vec<f64>,
-    /// RoFormer's decay bound (1/(d/2))·Σ_j |S_j| at a sample of distances: (Δ, bound).
+    /// RoFormer's relative upper bound (1/(d/2))·Σ_j |S_j| at a sample of distances:
+    /// (Δ, relative bound).
     pub decay: Vec<(f64, f64)>,
     /// How many random vectors the mean uses.
     pub samples: usize,
+    /// The mean over those vectors of [`abel_step`] (with the attention factor), and of their
+    /// unrotated dimensions' part of the score: the bound on the mean's magnitude is
+    /// random_step·Σ_j |S_j| + random_unrotated.
+    pub random_step: f64,
+    pub random_unrotated: f64,
 }
 
 /// Random vectors averaged for [`RopeCurves::random`].
@@ -506,7 +627,7 @@ impl Rope {
     fn trained_reach(&self, trained: usize) -> impl Iterator<Item = Option<f64>> + '_ {
         let unscaled = Rope {
             scaling: RopeScaling::None,
-            ..*self
+            ..self.clone()
         };
         (0..self.pair_count()).map(move |i| {
             let reach = trained.saturating_sub(1) as f64 * unscaled.theta(i);
@@ -550,11 +671,16 @@ impl Rope {
         let mut weights = vec![0.0; h];
         let mut odd = 0.0;
         let f2 = self.attention_factor().powi(2);
+        let mut random_step = 0.0;
+        // For q = k each pair's product hᵢ = q_pair·conj(q_pair) = |q_pair|² (real).
+        let mut products = vec![(0.0, 0.0); h];
         for _ in 0..RANDOM_VECTORS {
-            for w in weights.iter_mut() {
+            for (w, hi) in weights.iter_mut().zip(products.iter_mut()) {
                 let (a, b) = (rng.next_normal(), rng.next_normal());
                 *w += f2 * (a * a + b * b) / RANDOM_VECTORS as f64;
+                *hi = (f2 * (a * a + b * b), 0.0);
             }
+            random_step += abel_step(&products) / RANDOM_VECTORS as f64;
             for _ in 0..self.unrotated() {
                 odd += rng.next_normal().powi(2) / RANDOM_VECTORS as f64;
             }
@@ -573,6 +699,8 @@ impl Rope {
                 random: Vec::with_capacity(length),
                 decay: Vec::new(),
                 samples: RANDOM_VECTORS,
+                random_step,
+                random_unrotated: odd,
             },
         }
     }
@@ -600,7 +728,9 @@ impl Chunked for RopeCurvesJob {
     }
 
     fn cost(&self) -> usize {
-        2 * self.speeds.len().max(1)
+        // The bound's partial sums cost about as much again where they are taken.
+        let h = self.speeds.len().max(1);
+        2 * h + 2 * h / self.decay_stride
     }
 
     fn compute(&mut self, range: std::ops::Range<usize>) {

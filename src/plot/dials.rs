@@ -5,7 +5,7 @@ use std::f64::consts::{PI, TAU};
 
 use web_sys::HtmlCanvasElement;
 
-use super::frame::{css, Surface, Theme};
+use super::frame::{css, wrap_text, Surface, Theme};
 use super::lines::SERIES_COLORS;
 
 /// One pair: values are (first column, second column) = (sin, cos) for a true pair.
@@ -29,31 +29,47 @@ pub struct DialsData {
     pub selected: Option<usize>,
 }
 
-const HEADER: f64 = 54.0;
 const CELL_MIN: f64 = 132.0;
 const LABELS: f64 = 54.0;
+const LINE: f64 = 18.0;
+
+/// Lines kept for `caption` at `width` CSS pixels, so it wraps instead of being cut off on a
+/// narrow screen: estimated at 7.8 px a character (more than the chart font's average at 13 px),
+/// from one to four.
+pub fn caption_lines(width: f64, caption: &str) -> usize {
+    let chars = caption.chars().count() as f64;
+    ((chars * 7.8) / (width - 16.0).max(40.0))
+        .ceil()
+        .clamp(1.0, 4.0) as usize
+}
+
+/// The caption's lines and the legend's row, above the dials.
+fn header(width: f64, caption: &str) -> f64 {
+    LINE * caption_lines(width, caption) as f64 + 36.0
+}
 
 /// Columns of dials that fit `width` CSS pixels.
 pub fn columns_for(width: f64) -> usize {
     ((width - 8.0) / CELL_MIN).floor().max(1.0) as usize
 }
 
-/// The height the dials need at `width` CSS pixels.
-pub fn height_for(width: f64, count: usize) -> f64 {
+/// The height `count` dials under `caption` need at `width` CSS pixels.
+pub fn height_for(width: f64, count: usize, caption: &str) -> f64 {
     let cols = columns_for(width);
     let cell = (width - 8.0) / cols as f64;
-    HEADER + count.div_ceil(cols) as f64 * (cell + LABELS - 12.0) + 8.0
+    header(width, caption) + count.div_ceil(cols) as f64 * (cell + LABELS - 12.0) + 8.0
 }
 
 /// The dial under a point, if any.
-pub fn dial_at(width: f64, count: usize, x: f64, y: f64) -> Option<usize> {
+pub fn dial_at(width: f64, count: usize, caption: &str, x: f64, y: f64) -> Option<usize> {
     let cols = columns_for(width);
     let cell = (width - 8.0) / cols as f64;
-    if y < HEADER || x < 4.0 {
+    let top = header(width, caption);
+    if y < top || x < 4.0 {
         return None;
     }
     let col = ((x - 4.0) / cell) as usize;
-    let row = ((y - HEADER) / (cell + LABELS - 12.0)) as usize;
+    let row = ((y - top) / (cell + LABELS - 12.0)) as usize;
     let i = row * cols + col;
     (col < cols && i < count).then_some(i)
 }
@@ -72,8 +88,16 @@ pub fn draw(
     let r = surface.ratio;
     ctx.set_fill_style_str(&css(theme.background));
     ctx.fill_rect(0.0, 0.0, width * r, height * r);
-    surface.text(&data.caption, 8.0, 6.0, 13.0, theme.text, "left");
-    legend(&surface, theme);
+    let room = caption_lines(width, &data.caption);
+    let mut lines = wrap_text(&data.caption, width - 16.0, |t| surface.text_width(t, 13.0));
+    if lines.len() > room {
+        let rest = lines.split_off(room - 1).join(" · ");
+        lines.push(rest);
+    }
+    for (i, line) in lines.iter().enumerate() {
+        surface.text(line, 8.0, 6.0 + LINE * i as f64, 13.0, theme.text, "left");
+    }
+    legend(&surface, theme, 12.0 + LINE * room as f64);
 
     let cols = columns_for(width);
     let cell = (width - 8.0) / cols as f64;
@@ -81,7 +105,7 @@ pub fn draw(
     for (i, dial) in data.dials.iter().enumerate() {
         let (col, row) = (i % cols, i / cols);
         let cx = 4.0 + cell * (col as f64 + 0.5);
-        let top = HEADER + row as f64 * (cell + LABELS - 12.0);
+        let top = header(width, &data.caption) + row as f64 * (cell + LABELS - 12.0);
         let cy = top + radius + 6.0;
         draw_dial(
             &surface,
@@ -108,8 +132,7 @@ pub fn draw(
     Ok(())
 }
 
-fn legend(surface: &Surface, theme: &Theme) {
-    let y = 30.0;
+fn legend(surface: &Surface, theme: &Theme, y: f64) {
     let items = [("at p", 0usize), ("M_k applied", 1), ("actual at p + k", 2)];
     let mut x = 10.0;
     for (label, kind) in items {

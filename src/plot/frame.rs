@@ -189,6 +189,33 @@ impl Surface {
     }
 }
 
+/// Splits a caption into lines no wider than `max_width` as `measure` measures text: at its
+/// " · " separators first, and inside a part that is still too wide, between words. Nothing is
+/// cut off; a single word wider than the line keeps a line of its own.
+pub fn wrap_text(text: &str, max_width: f64, measure: impl Fn(&str) -> f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    // Appends `piece` to the last line after `joint` if the result fits, else starts a line.
+    let place =
+        |lines: &mut Vec<String>, piece: &str, joint: &str, fresh: bool| match lines.last_mut() {
+            Some(line) if !fresh && measure(&format!("{line}{joint}{piece}")) <= max_width => {
+                line.push_str(joint);
+                line.push_str(piece);
+            }
+            _ => lines.push(piece.to_string()),
+        };
+    for part in text.split(" · ") {
+        if measure(part) <= max_width {
+            place(&mut lines, part, " · ", false);
+            continue;
+        }
+        // Too wide on its own: word by word, the first word on a new line.
+        for (i, word) in part.split(' ').filter(|w| !w.is_empty()).enumerate() {
+            place(&mut lines, word, " ", i == 0);
+        }
+    }
+    lines
+}
+
 /// Any plotters error as a message.
 pub fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")

@@ -9,7 +9,7 @@ use web_sys::{HtmlCanvasElement, ImageData};
 
 use super::colormap::ColorScale;
 use super::frame::{
-    css, draw_frame, draw_right_scale, label_width, FrameAxis, Rect, Surface, Theme,
+    css, draw_frame, draw_right_scale, label_width, wrap_text, FrameAxis, Rect, Surface, Theme,
 };
 use super::ticks::{format_tick, index_ticks, nice_ticks};
 use super::viewport::Viewport;
@@ -448,19 +448,9 @@ fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
     })
 }
 
-/// Splits a caption at its " · " separators into lines no wider than `max_width`.
+/// A caption in lines no wider than `max_width` (see [`wrap_text`]).
 fn wrap(surface: &Surface, text: &str, max_width: f64, size: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for part in text.split(" · ") {
-        match lines.last_mut() {
-            Some(line) if surface.text_width(&format!("{line} · {part}"), size) <= max_width => {
-                line.push_str(" · ");
-                line.push_str(part);
-            }
-            _ => lines.push(part.to_string()),
-        }
-    }
-    lines
+    wrap_text(text, max_width, |t| surface.text_width(t, size))
 }
 
 /// The heatmap of the encoding matrix, with its axes and caption.

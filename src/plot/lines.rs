@@ -5,8 +5,8 @@ use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use super::envelope::{bands, m4};
-use super::frame::{css, draw_frame, label_width, FrameAxis, Rect, Surface, Theme};
-use super::ticks::{format_tick, nice_ticks};
+use super::frame::{css, draw_frame, label_width, wrap_text, FrameAxis, Rect, Surface, Theme};
+use super::ticks::{fit_ticks, format_tick, nice_ticks};
 
 /// Series colours: the Okabe–Ito palette, distinguishable with the common colour-vision
 /// deficiencies (yellow left out: too faint on white).
@@ -183,6 +183,23 @@ impl LineAxis {
     }
 }
 
+/// Pixels between x ticks at the least: a phone-wide plot of about 300 px gets five or six.
+pub const X_TICK_SPACING: f64 = 50.0;
+
+/// The x ticks of `axis` along a plot `plot_width` CSS pixels wide whose labels `measure`
+/// measures: the most that fit (one per [`X_TICK_SPACING`] pixels at most), never fewer than two
+/// when the axis spans a range.
+pub fn x_ticks(axis: &LineAxis, plot_width: f64, measure: impl Fn(&str) -> f64) -> Vec<f64> {
+    let (lo, hi) = axis.span();
+    fit_ticks(
+        plot_width,
+        X_TICK_SPACING,
+        |n| axis.ticks(n),
+        |t| (t - lo) / (hi - lo) * plot_width,
+        |t| measure(&axis.label(t)),
+    )
+}
+
 /// A range that is never empty.
 fn widen(min: f64, max: f64) -> (f64, f64) {
     let (min, max) = if min.is_finite() && max.is_finite() {
@@ -244,6 +261,9 @@ pub struct LineLayout {
     pub height: f64,
     pub x: LineAxis,
     pub y: LineAxis,
+    /// What was written: the caption's lines and the x tick labels (for tests and tools).
+    pub caption: Vec<String>,
+    pub x_labels: Vec<String>,
 }
 
 impl LineLayout {
@@ -294,22 +314,17 @@ pub fn draw(
         .map(|s| theme.readable(s.color))
         .collect();
 
+    // The caption wraps (a phone is narrower than "… · θ base 10000"), then the legend.
+    let caption = wrap_text(&data.caption, width - 16.0, |t| {
+        surface.text_width(t, TITLE_FONT)
+    });
     let legend = legend_rows(&surface, &data.series, width - 16.0);
-    let header = 8.0 + LINE * (1 + legend.len()) as f64;
+    let header = 8.0 + LINE * (caption.len() + legend.len()) as f64;
     let labelled = |axis: &LineAxis, ticks: Vec<f64>| -> Vec<(f64, String)> {
         ticks.into_iter().map(|t| (t, axis.label(t))).collect()
     };
     let (x_lo, x_hi) = data.x.span();
     let (y_lo, y_hi) = data.y.span();
-    let x_axis = FrameAxis {
-        start: x_lo,
-        end: x_hi,
-        ticks: labelled(
-            &data.x,
-            data.x.ticks(((width - 120.0) / 80.0).max(2.0) as usize),
-        ),
-        title: &data.x.title,
-    };
     let y_axis = FrameAxis {
         start: y_lo,
         end: y_hi,
@@ -322,6 +337,14 @@ pub fn draw(
     };
     let y_area = label_width(&surface, &y_axis, TICK_FONT).max(14.0) + 34.0;
     let plot = Rect::inset(&surface, (header, 14.0, 44.0, y_area));
+    // As many x ticks as the plot's width holds with their labels apart.
+    let x_ticks = x_ticks(&data.x, plot.width, |t| surface.text_width(t, TICK_FONT));
+    let x_axis = FrameAxis {
+        start: x_lo,
+        end: x_hi,
+        ticks: labelled(&data.x, x_ticks),
+        title: &data.x.title,
+    };
     draw_frame(
         &surface,
         plot,
@@ -338,6 +361,8 @@ pub fn draw(
         height: plot.height,
         x: data.x.clone(),
         y: data.y.clone(),
+        caption: caption.clone(),
+        x_labels: x_axis.ticks.iter().map(|(_, l)| l.clone()).collect(),
     };
 
     let ctx = &surface.context;
@@ -359,9 +384,18 @@ pub fn draw(
     }
     ctx.restore();
 
-    surface.text(&data.caption, 8.0, 6.0, TITLE_FONT, theme.text, "left");
+    for (i, line) in caption.iter().enumerate() {
+        surface.text(
+            line,
+            8.0,
+            6.0 + LINE * i as f64,
+            TITLE_FONT,
+            theme.text,
+            "left",
+        );
+    }
     for (row, items) in legend.iter().enumerate() {
-        let y = 6.0 + LINE * (row + 1) as f64;
+        let y = 6.0 + LINE * (caption.len() + row) as f64;
         for (x, series) in items {
             let color = data
                 .series

@@ -14,7 +14,20 @@ pub fn nice_step(span: f64, max_ticks: usize) -> f64 {
         .unwrap_or(10.0 * magnitude)
 }
 
-/// Round-numbered ticks inside [lo, hi], at most about `max_ticks` of them.
+/// The next smaller "nice" step: 50 → 20 → 10 → 5 → 2 → 1 → 0.5 …
+fn smaller_step(step: f64) -> f64 {
+    let magnitude = 10f64.powf(step.log10().floor());
+    let mantissa = (step / magnitude).round();
+    if mantissa >= 5.0 {
+        step * 0.4
+    } else {
+        step * 0.5
+    }
+}
+
+/// Round-numbered ticks inside [lo, hi], at most about `max_ticks` of them, and never fewer
+/// than two when the range is not a single value (a step as wide as the range would leave one
+/// tick: 0 … 49 with two ticks asked gives 0, 20, 40, not 0 alone).
 pub fn nice_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
     let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
     if !(lo.is_finite() && hi.is_finite()) {
@@ -23,21 +36,69 @@ pub fn nice_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
     if hi == lo {
         return vec![lo];
     }
-    let step = nice_step(hi - lo, max_ticks);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
-    (first..=last).map(|k| k as f64 * step).collect()
+    let ticks = |step: f64| -> Vec<f64> {
+        let first = (lo / step).ceil() as i64;
+        let last = (hi / step).floor() as i64;
+        (first..=last).map(|k| k as f64 * step).collect()
+    };
+    let mut step = nice_step(hi - lo, max_ticks);
+    let mut out = ticks(step);
+    // Each smaller step at least halves the gap; by a step of half the range there are two.
+    for _ in 0..8 {
+        if out.len() >= 2 {
+            break;
+        }
+        step = smaller_step(step);
+        out = ticks(step);
+    }
+    out
 }
 
-/// Ticks for an axis of whole indices `first..=last` (positions, dimensions): whole steps only.
+/// Ticks for an axis of whole indices `first..=last` (positions, dimensions): whole steps only,
+/// and two or more whenever `last > first`.
 pub fn index_ticks(first: usize, last: usize, max_ticks: usize) -> Vec<usize> {
     if last < first {
         return Vec::new();
     }
-    let step = nice_step((last - first).max(1) as f64, max_ticks).max(1.0) as usize;
-    let start = first.div_ceil(step) * step;
-    (start..=last).step_by(step).collect()
+    let mut step = nice_step((last - first).max(1) as f64, max_ticks).max(1.0);
+    loop {
+        let whole = step.round().max(1.0) as usize;
+        let start = first.div_ceil(whole) * whole;
+        let out: Vec<usize> = (start..=last).step_by(whole).collect();
+        if out.len() >= 2 || whole == 1 {
+            return out;
+        }
+        step = smaller_step(step);
+    }
 }
+
+/// The ticks to draw along `span_px` pixels: the most (one per `min_spacing` pixels at most)
+/// whose labels do not touch. `candidates(n)` gives about n ticks, `to_px` places a tick and
+/// `label_px` measures its label. At least the candidates for two ticks.
+pub fn fit_ticks(
+    span_px: f64,
+    min_spacing: f64,
+    candidates: impl Fn(usize) -> Vec<f64>,
+    to_px: impl Fn(f64) -> f64,
+    label_px: impl Fn(f64) -> f64,
+) -> Vec<f64> {
+    let most = (span_px / min_spacing.max(1.0)).floor().clamp(2.0, 40.0) as usize;
+    for n in (2..=most).rev() {
+        let ticks = candidates(n);
+        let widest = ticks.iter().map(|&t| label_px(t)).fold(0.0, f64::max);
+        let closest = ticks
+            .windows(2)
+            .map(|w| (to_px(w[1]) - to_px(w[0])).abs())
+            .fold(f64::INFINITY, f64::min);
+        if closest >= widest + LABEL_GAP {
+            return ticks;
+        }
+    }
+    candidates(2)
+}
+
+/// Clear space between neighbouring tick labels, in CSS pixels.
+pub const LABEL_GAP: f64 = 12.0;
 
 /// A tick label without trailing zeros: 0.5, 10, 1e-6, 2.5e5.
 pub fn format_tick(v: f64) -> String {

@@ -77,6 +77,8 @@ pub struct Cell {
     pub counted: usize,
     /// Sequences evaluated so far.
     pub examples: usize,
+    /// Wrong answers that named the task's rival (see [`Task::rival`]): the other noun.
+    pub rival: usize,
     /// Set when the model cannot run at this length (a learned table's missing rows).
     pub missing: Option<String>,
 }
@@ -313,6 +315,7 @@ impl Run {
                     correct: 0,
                     counted: 0,
                     examples: 0,
+                    rival: 0,
                     missing: (!model.covers(length)).then(|| {
                         format!(
                             "no embedding exists: the learned table has {} rows",
@@ -357,9 +360,9 @@ impl Run {
         go: &mut dyn FnMut(u64) -> bool,
     ) -> Option<Result<Stats, String>> {
         loop {
-            match self.evaluate_batch(examples, tape, eval, go)? {
+            match self.evaluate_batch(None, examples, tape, eval, go)? {
                 Err(e) => return Some(Err(e)),
-                Ok(st) => {
+                Ok((st, _)) => {
                     eval.stats.correct += st.correct;
                     eval.stats.counted += st.counted;
                 }
@@ -374,14 +377,16 @@ impl Run {
     }
 
     /// Goes on with the next evaluation batch from `eval.next`: its counts when it is done (and
-    /// `eval.next` moves past it), `None` when `go` says stop first.
+    /// `eval.next` moves past it), `None` when `go` says stop first. With `task`, also the
+    /// wrong answers that name the task's rival (see [`Task::rival`]).
     fn evaluate_batch(
         &mut self,
+        task: Option<Task>,
         examples: &[Example],
         tape: &mut Tape<f32>,
         eval: &mut Eval,
         go: &mut dyn FnMut(u64) -> bool,
-    ) -> Option<Result<Stats, String>> {
+    ) -> Option<Result<(Stats, usize), String>> {
         let (batch, end, pass) = eval.batch.get_or_insert_with(|| {
             let end = eval_batch_end(examples, eval.next);
             (batch_of(&examples[eval.next..end]), end, Pass::default())
@@ -389,9 +394,31 @@ impl Run {
         let result = self
             .model
             .forward_part(&self.params, batch, tape, pass, go)?;
-        eval.next = *end;
+        let (start, end) = (eval.next, *end);
+        eval.next = end;
         eval.batch = None;
-        Some(result)
+        Some(result.map(|st| {
+            let rival = task.map_or(0, |task| self.rivals(task, &examples[start..end], tape));
+            (st, rival)
+        }))
+    }
+
+    /// Wrong answers that name the task's rival, in the last forward pass over `examples`.
+    fn rivals(&self, task: Task, examples: &[Example], tape: &Tape<f32>) -> usize {
+        let mut rival = 0;
+        let mut row = 0;
+        for e in examples {
+            for target in &e.targets {
+                if let Some(t) = *target {
+                    let (answer, _) = self.model.prediction(tape, row);
+                    if answer != t && task.rival(&e.tokens, t) == Some(answer) {
+                        rival += 1;
+                    }
+                }
+                row += 1;
+            }
+        }
+        rival
     }
 
     /// The next training batch: `BATCH` sequences of lengths drawn up to the training length,
@@ -736,16 +763,18 @@ impl Experiment {
                     if eval.next == 0 && eval.batch.is_none() {
                         eval.next = r.cells[c].examples;
                     }
+                    let heldout = &self.heldout[c];
                     let Some(result) =
-                        r.evaluate_batch(&self.heldout[c], &mut self.tape, &mut eval, go)
+                        r.evaluate_batch(Some(s.task), heldout, &mut self.tape, &mut eval, go)
                     else {
                         return Some(Busy::Test { run, eval });
                     };
                     let cell = &mut r.cells[c];
                     match result {
-                        Ok(st) => {
+                        Ok((st, rival)) => {
                             cell.correct += st.correct;
                             cell.counted += st.counted;
+                            cell.rival += rival;
                             cell.examples = eval.next.min(HELDOUT);
                         }
                         Err(e) => cell.missing = Some(e),

@@ -146,6 +146,94 @@ pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
     }
 }
 
+/// Whether a cell's accuracy lies below the task's chance level by more than sampling noise
+/// explains: three standard errors of a binomial count at chance.
+pub fn is_below_chance(chance: f64, c: &Cell) -> bool {
+    let (Some(a), n) = (c.accuracy(), c.counted as f64) else {
+        return false;
+    };
+    n > 0.0 && a < chance - 3.0 * (chance * (1.0 - chance) / n).sqrt()
+}
+
+/// For a result below chance, what the run's own numbers say about it: not a guess (a guess
+/// scores chance), but a consistent answer from a rule that is wrong at this length, and for
+/// the agent task how often that answer was the other noun. `None` for other cells.
+pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> {
+    if matches!(r.status, Status::Diverged { .. }) || c.examples == 0 {
+        return None;
+    }
+    let chance = s.task.chance();
+    if !is_below_chance(chance, c) {
+        return None;
+    }
+    let accuracy = c.accuracy()?;
+    let percent = |v: f64| format!("{} %", significant(100.0 * v, 3));
+    let factor = c.length / s.train_len.max(1);
+    let at = if factor == 1 {
+        format!("length {} (trained)", c.length)
+    } else {
+        format!("length {} ({factor}×)", c.length)
+    };
+    let guess = match s.task {
+        super::tasks::Task::Agent => "picking one of the sentence's two nouns at random",
+        _ => "a guess among the ten letters",
+    };
+    // Far below (at most half of chance) the model is consistently wrong; just below, it
+    // leans that way.
+    let strong = accuracy <= chance / 2.0;
+    let noise = 3.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
+    let mut text = format!(
+        "{} at {at}: {} right, below the {} that {guess} gets. {}",
+        capitalised(r.scheme.label()),
+        percent(accuracy),
+        percent(chance),
+        if strong {
+            "That is not guessing: a guess scores about chance.".to_string()
+        } else {
+            format!(
+                "That is more than sampling noise: a guess would land within {} points of \
+                 chance.",
+                significant(100.0 * noise, 2)
+            )
+        },
+    );
+    let verdict = if strong {
+        "it answers consistently, with a rule that is wrong at this length."
+    } else {
+        "it leans towards a rule that is wrong at this length."
+    };
+    match s.task.rival_name() {
+        Some(rival) => {
+            let share = c.rival as f64 / c.counted.max(1) as f64;
+            text.push_str(&format!(
+                " It names {rival} in {} of the {} {}: {verdict}",
+                percent(share),
+                group_thousands(c.counted as u64),
+                if c.counted == 1 { "answer" } else { "answers" },
+            ));
+        }
+        None => text.push_str(&format!(" The model {}", verdict.trim_start_matches("it "))),
+    }
+    Some(text)
+}
+
+/// "sinusoidal" → "Sinusoidal".
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Every result below chance in the held-out table, explained (see [`below_chance`]).
+pub fn below_chance_notes(p: &Progress, s: &TrainSettings) -> Vec<String> {
+    p.runs
+        .iter()
+        .flat_map(|r| r.cells.iter().filter_map(move |c| below_chance(s, r, c)))
+        .collect()
+}
+
 /// The test lengths, as column headings: "12 (trained)", "24", …
 pub fn length_headings(s: &TrainSettings) -> Vec<String> {
     LENGTH_FACTORS

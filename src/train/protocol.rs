@@ -265,13 +265,14 @@ impl Progress {
                         .split(';')
                         .filter(|c| !c.is_empty())
                         .filter_map(|c| {
-                            let v: Vec<&str> = c.splitn(5, ',').collect();
+                            let v: Vec<&str> = c.splitn(6, ',').collect();
                             Some(Cell {
                                 length: v.first()?.parse().ok()?,
                                 correct: v.get(1)?.parse().ok()?,
                                 counted: v.get(2)?.parse().ok()?,
                                 examples: v.get(3)?.parse().ok()?,
-                                missing: v.get(4).filter(|m| !m.is_empty()).map(|m| m.to_string()),
+                                rival: v.get(4)?.parse().ok()?,
+                                missing: v.get(5).filter(|m| !m.is_empty()).map(|m| m.to_string()),
                             })
                         })
                         .collect();
@@ -344,11 +345,12 @@ impl Reporter {
                 .iter()
                 .map(|c| {
                     format!(
-                        "{},{},{},{},{}",
+                        "{},{},{},{},{},{}",
                         c.length,
                         c.correct,
                         c.counted,
                         c.examples,
+                        c.rival,
                         c.missing.as_deref().unwrap_or("").replace([';', '\n'], " ")
                     )
                 })

@@ -120,12 +120,65 @@ impl Task {
         }
     }
 
-    /// The accuracy of a model that knows the rules but not the order: 50 % for the agent (one
-    /// of the two nouns), one in ten letters otherwise.
-    pub fn chance(self) -> f64 {
+    /// The answers a model that knows the rules but not the order chooses among, at a position
+    /// with a target: for the agent the distinct nouns of the sentence (two), otherwise every
+    /// letter (any of them may be the one asked for).
+    pub fn candidates(self, tokens: &[u32]) -> usize {
         match self {
-            Task::Agent => 0.5,
-            Task::Copy | Task::First => 1.0 / LETTERS.len() as f64,
+            Task::Agent => {
+                let mut nouns: Vec<u32> = tokens.iter().copied().filter(|&t| is_noun(t)).collect();
+                nouns.sort_unstable();
+                nouns.dedup();
+                nouns.len().max(1)
+            }
+            Task::Copy | Task::First => LETTERS.len(),
+        }
+    }
+
+    /// The accuracy of guessing among the [`Task::candidates`] on `examples`: the mean of
+    /// 1/candidates over every position with a target.
+    pub fn chance_on(self, examples: &[Example]) -> f64 {
+        // Positions counted per number of candidates, so equal terms are summed exactly.
+        let mut by_candidates: Vec<(usize, usize)> = Vec::new();
+        for e in examples {
+            let c = self.candidates(&e.tokens);
+            let n = e.targets.iter().flatten().count();
+            match by_candidates.iter_mut().find(|(k, _)| *k == c) {
+                Some((_, total)) => *total += n,
+                None => by_candidates.push((c, n)),
+            }
+        }
+        let counted: usize = by_candidates.iter().map(|(_, n)| n).sum();
+        if counted == 0 {
+            return 0.0;
+        }
+        by_candidates
+            .iter()
+            .map(|&(c, n)| n as f64 / c as f64)
+            .sum::<f64>()
+            / counted as f64
+    }
+
+    /// The chance level of the task, measured on held-out examples: 50 % for the agent (one of
+    /// the sentence's two nouns), one in ten letters otherwise.
+    pub fn chance(self) -> f64 {
+        self.chance_on(&self.heldout(0, 12, 200))
+    }
+
+    /// What a consistently wrong rule answers instead, where the task has an obvious one: for
+    /// the agent, the other noun of the sentence (the one acted on). `None` for the letter tasks.
+    pub fn rival(self, tokens: &[u32], target: u32) -> Option<u32> {
+        match self {
+            Task::Agent => tokens.iter().copied().find(|&t| is_noun(t) && t != target),
+            Task::Copy | Task::First => None,
+        }
+    }
+
+    /// The rival answer in words, for the explanation of a result below chance.
+    pub fn rival_name(self) -> Option<&'static str> {
+        match self {
+            Task::Agent => Some("the other noun (the one acted on)"),
+            Task::Copy | Task::First => None,
         }
     }
 
@@ -254,9 +307,13 @@ fn agent_sentence(
     Example { tokens, targets }
 }
 
+/// Whether a token of the agent task is a noun.
+fn is_noun(t: u32) -> bool {
+    (1..=NOUNS.len() as u32).contains(&t)
+}
+
 /// The same sentence with the two nouns exchanged: the other one now acts.
 fn swap_roles(e: &Example) -> Example {
-    let is_noun = |t: u32| (1..=NOUNS.len() as u32).contains(&t);
     let nouns: Vec<usize> = (0..e.tokens.len())
         .filter(|&i| is_noun(e.tokens[i]))
         .collect();

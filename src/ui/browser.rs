@@ -263,3 +263,41 @@ pub fn load(key: &str) -> Option<String> {
 pub fn save(key: &str, value: &str) -> bool {
     storage().is_some_and(|s| s.set_item(key, value).is_ok())
 }
+
+/// The tab's session storage (kept across reloads, gone when the tab closes), when it may be
+/// used: the same limits as [`load`]'s local storage.
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// A value saved for this tab, or `None`.
+pub fn session_load(key: &str) -> Option<String> {
+    session()?.get_item(key).ok().flatten()
+}
+
+/// Saves a value for this tab; returns whether it was saved.
+pub fn session_save(key: &str, value: &str) -> bool {
+    session().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+/// Milliseconds since 1970 (UTC), from the browser's clock.
+pub fn clock_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The length (in UTF-16 code units, as a textarea counts) of the text a paste event carries,
+/// read without copying the text out of JavaScript; `None` when the event has no text.
+pub fn pasted_length(event: &web_sys::Event) -> Option<f64> {
+    let data = js_sys::Reflect::get(event, &JsValue::from_str("clipboardData")).ok()?;
+    let get_data = js_sys::Reflect::get(&data, &JsValue::from_str("getData"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let text = get_data
+        .call1(&data, &JsValue::from_str("text/plain"))
+        .ok()?
+        .dyn_into::<js_sys::JsString>()
+        .ok()?;
+    // `.length` of the string where it is (Reflect.get refuses a primitive string).
+    Some(text.length() as f64)
+}

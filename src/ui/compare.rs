@@ -89,6 +89,7 @@ fn scheme_column(props: &ColumnProps) -> Html {
 #[function_component(CompareView)]
 pub fn compare_view(props: &ViewProps) -> Html {
     let s = &props.settings;
+    let partner = s.compare_partner();
     let on_change = {
         let cb = props.on_action.clone();
         Callback::from(move |e: Event| {
@@ -118,14 +119,14 @@ pub fn compare_view(props: &ViewProps) -> Html {
                     <label for="compare-with" class="control-label">{ "Compare with" }</label>
                     <select id="compare-with" class="control-select" onchange={on_change}>
                         { for Scheme::ALL.iter().map(|v| html! {
-                            <option value={v.id()} selected={*v == s.compare_with}>{ v.label() }</option>
+                            <option value={v.id()} selected={*v == partner}>{ v.label() }</option>
                         }) }
                     </select>
                 </div>
             </div>
             <div class="twin twin-2">
                 <SchemeColumn settings={s.clone()} scheme={s.scheme} side="a" />
-                <SchemeColumn settings={s.clone()} scheme={s.compare_with} side="b" />
+                <SchemeColumn settings={s.clone()} scheme={partner} side="b" />
             </div>
         </section>
     }

@@ -197,9 +197,8 @@ fn explanation(props: &ExplanationProps) -> Html {
                     count(props.length, "position", "these"), still, count(pairs, "pair", "")) }
             </p>
             <p>{ e.variant.description() }</p>
-            <p class="muted">
-                { "Try it: drag base down to 10 and the slow columns on the right start to \
-                   wave; switch the variant to tutorial-bug and watch half of them freeze." }
+            <p class="muted" id="matrix-try-it">
+                { crate::learn::lesson::matrix_try_it(e.base, e.variant) }
             </p>
         </div>
     }

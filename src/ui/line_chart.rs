@@ -62,6 +62,8 @@ pub fn line_chart(props: &LineChartProps) -> Html {
                     match draw(&el, size.width, *height, size.ratio, data, theme) {
                         Ok(l) => {
                             mark_plot(&el, l.left, l.top, l.width, l.height);
+                            let _ = el.set_attribute("data-caption", &l.caption.join("\n"));
+                            let _ = el.set_attribute("data-x-ticks", &l.x_labels.join("|"));
                             *layout.borrow_mut() = Some(l);
                             count_draw(&el, "chart-drawn");
                             if problem.is_some() {

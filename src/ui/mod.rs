@@ -16,6 +16,7 @@ pub mod norms;
 pub mod offsets;
 pub mod phone;
 pub mod quiz;
+pub mod rope_cache;
 pub mod rope_check;
 pub mod rotations;
 pub mod schemes;

@@ -152,7 +152,7 @@ fn offsets_body(props: &BodyProps) -> Html {
                 } else {
                     <ListField id="bases" label="Bases" value={bases_text} limit={BASE}
                         max_items={MAX_BASES} on_change={on_bases}
-                        hint={format!("up to {MAX_BASES}, 10 … 1000000")} />
+                        hint={format!("up to {MAX_BASES}, {} … {}", plain(BASE.min), plain(BASE.max))} />
                 }
                 <Toggle id="normalised" label="Normalise (cosine similarity)"
                     checked={s.normalised} on_change={on_normalised} />

@@ -1,5 +1,10 @@
-//! The quiz: one question at a time, instant feedback with the reason and a link to the view
-//! that shows it, a score, and progress saved in the browser (when the page may save).
+//! The quiz, in two modes. Practice: one question at a time, instant feedback with the reason
+//! and a link to the view that shows it, a score, and progress saved in the browser (when the
+//! page may save). Exam (`exam=1` in the link): answers are recorded but neither checked nor
+//! revealed until the student submits; then the score, the right answers and the reasons
+//! appear, with a plain-text summary to copy and hand in.
+
+use std::cell::RefCell;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -9,12 +14,37 @@ use super::browser;
 use super::controls::{step_list, StepItem};
 use crate::action::Action;
 use crate::learn::quiz::{
-    is_right_choice, question, see_preset, task_preset, Checked, Kind, Progress, QUESTIONS,
+    is_right_choice, question, see_preset, task_preset, Answer, Checked, Exam, Kind, Progress,
+    Question, QUESTIONS,
 };
+use crate::state::{Settings, View};
 use crate::url;
 
-/// Where the progress is saved.
+/// Where the practice progress is saved.
 const STORAGE_KEY: &str = "pe-explorer.quiz.v1";
+/// Where an exam in progress is kept: this tab's session, so a reload keeps the answers and
+/// the clock, and a new tab starts a new exam.
+const EXAM_KEY: &str = "pe-explorer.quiz.exam.v1";
+
+thread_local! {
+    /// The exam, for pages that may not use session storage: it then lasts while the page does.
+    static EXAM_MEMORY: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The exam kept for this tab, or a new one starting now.
+fn load_exam() -> Exam {
+    browser::session_load(EXAM_KEY)
+        .or_else(|| EXAM_MEMORY.with(|m| m.borrow().clone()))
+        .and_then(|t| Exam::parse(&t))
+        .unwrap_or_else(|| Exam::new(browser::clock_ms()))
+}
+
+/// Keeps the exam; returns whether the browser saved it (beyond this page's life).
+fn keep_exam(exam: &Exam) -> bool {
+    let text = exam.to_text();
+    EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
+    browser::session_save(EXAM_KEY, &text)
+}
 
 /// What the student did on the question on screen.
 #[derive(Clone, PartialEq, Default)]
@@ -23,6 +53,54 @@ struct Attempt {
     picked: Option<usize>,
     typed: String,
     result: Option<Checked>,
+}
+
+/// The settings question `m` opens with: its own starting point, or in an exam the settings a
+/// task's answer was recorded with (so what was handed in is what is on screen).
+fn opening(m: usize, s: &Settings, exam: &Exam) -> Settings {
+    if s.exam {
+        if let Some(Answer::Task { settings, .. }) = exam.answer(m) {
+            let mut r = url::parse(settings).settings;
+            r.view = View::Quiz;
+            (r.question, r.exam) = (m, true);
+            (r.theme, r.palette, r.lesson) = (s.theme, s.palette, s.lesson);
+            return r;
+        }
+    }
+    task_preset(m, s)
+}
+
+/// The verdict, message, right answer, reason and link shown for a checked answer (in an exam,
+/// after submission: a wrong answer is final there, not "not yet").
+fn feedback(q: &Question, s: &Settings, verdict: Option<&Checked>, answered: bool) -> Html {
+    let see = see_preset(q, s);
+    let link = browser::link(&url::to_link(&see, None).query);
+    let correct = verdict.is_some_and(|r| r.correct);
+    let message = verdict.map(|r| r.message.clone()).filter(|m| !m.is_empty());
+    // After a wrong (or missing) choice, which one was right.
+    let right = match q.kind {
+        Kind::Choice { options, answer } if !correct => {
+            Some(format!(" The answer: “{}”.", options[answer]))
+        }
+        _ => None,
+    };
+    let head = match (answered, correct) {
+        (false, _) => "Not answered.",
+        (true, true) => "Correct.",
+        (true, false) if s.exam => "Wrong.",
+        (true, false) => "Not yet.",
+    };
+    html! {
+        <div class={classes!("quiz-feedback", if correct { "quiz-right" } else { "quiz-wrong" })}
+            id="quiz-feedback">
+            <p><strong>{ head }</strong>
+                { message.map(|m| format!(" {m}")) }{ right }</p>
+            <p>{ q.explanation }</p>
+            <p><a href={link} target="_blank" rel="noopener" class="quiz-see">
+                { format!("See it in “{}” (opens a new tab)", q.see.0.label()) }
+            </a></p>
+        </div>
+    }
 }
 
 #[function_component(QuizView)]
@@ -34,12 +112,22 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let progress = use_state(|| Progress::parse(&browser::load(STORAGE_KEY).unwrap_or_default()));
     // Whether this page may save (sandboxed frames without same-origin access may not).
     let saves = use_state(|| browser::save(STORAGE_KEY, &progress.to_text()));
+    let exam_mode = s.exam;
+    let exam = use_state(load_exam);
+    // Kept from the start, so a reload keeps the clock (only in exam mode).
+    let exam_saves = use_state(|| !exam_mode || keep_exam(&exam));
+    let submitted = exam_mode && exam.submitted();
     let attempt = use_state(Attempt::default);
     let here = if attempt.question == n {
         (*attempt).clone()
     } else {
+        let typed = match exam.answer(n) {
+            Some(Answer::Task { typed, .. }) if exam_mode => typed.clone(),
+            _ => String::new(),
+        };
         Attempt {
             question: n,
+            typed,
             ..Attempt::default()
         }
     };
@@ -53,14 +141,21 @@ pub fn quiz_view(props: &ViewProps) -> Html {
             progress.set(p);
         }
     };
+    // An exam answer: kept, never checked in front of the student.
+    let record_exam = {
+        let (exam, exam_saves) = (exam.clone(), exam_saves.clone());
+        move |n: usize, answer: Answer| {
+            let mut e = (*exam).clone();
+            if e.record(n, answer) {
+                exam_saves.set(keep_exam(&e));
+                exam.set(e);
+            }
+        }
+    };
     let go = |m: usize| {
-        let (cb, settings) = (props.on_action.clone(), s.clone());
+        let (cb, settings, exam) = (props.on_action.clone(), s.clone(), (*exam).clone());
         Callback::from(move |_: MouseEvent| {
-            // A task opens on its starting view; a choice keeps the sliders as they are.
-            cb.emit(match question(m).kind {
-                Kind::Task { .. } => Action::Preset(Box::new(task_preset(m, &settings))),
-                Kind::Choice { .. } => Action::SetQuestion(m),
-            })
+            cb.emit(Action::Preset(Box::new(opening(m, &settings, &exam))))
         })
     };
     // Previous and Next stay focusable at the ends but do nothing there (a disabled button
@@ -71,7 +166,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     } else {
         Callback::noop()
     };
-    // Clearing every answer asks first.
+    // Clearing every answer (practice) and submitting (exam) ask first.
     let confirming = use_state(|| false);
     let ask = {
         let confirming = confirming.clone();
@@ -84,25 +179,51 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let start_over = {
         let (progress, saves, attempt) = (progress.clone(), saves.clone(), attempt.clone());
         let (cb, confirming) = (props.on_action.clone(), confirming.clone());
+        let settings = s.clone();
         Callback::from(move |_: MouseEvent| {
             saves.set(browser::save(STORAGE_KEY, ""));
             progress.set(Progress::default());
             attempt.set(Attempt::default());
             confirming.set(false);
-            cb.emit(Action::SetQuestion(1));
+            cb.emit(Action::Preset(Box::new(task_preset(1, &settings))));
         })
     };
+    let submit = {
+        let (exam, exam_saves, confirming) = (exam.clone(), exam_saves.clone(), confirming.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut e = (*exam).clone();
+            e.submit(browser::clock_ms());
+            exam_saves.set(keep_exam(&e));
+            exam.set(e);
+            confirming.set(false);
+        })
+    };
+    // What the live region says after an exam answer is recorded.
+    let recorded_note = use_state(String::new);
 
     let body = match &q.kind {
         Kind::Choice { options, answer: _ } => {
+            let recorded = match exam.answer(n) {
+                Some(Answer::Choice(i)) if exam_mode => Some(*i),
+                _ => None,
+            };
             let pick = |i: usize| {
                 let (attempt, here) = (attempt.clone(), here.clone());
+                let (record_exam, note) = (record_exam.clone(), recorded_note.clone());
                 Callback::from(move |_: Event| {
-                    attempt.set(Attempt {
-                        picked: Some(i),
-                        result: None,
-                        ..here.clone()
-                    })
+                    if exam_mode {
+                        record_exam(n, Answer::Choice(i));
+                        note.set(format!(
+                            "Answer recorded: option {}. You can change it until you submit.",
+                            i + 1
+                        ));
+                    } else {
+                        attempt.set(Attempt {
+                            picked: Some(i),
+                            result: None,
+                            ..here.clone()
+                        })
+                    }
                 })
             };
             let check = {
@@ -121,27 +242,38 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                     }
                 })
             };
+            let chosen = if exam_mode { recorded } else { here.picked };
             html! {
                 <>
-                    <fieldset class="quiz-options">
+                    <fieldset class="quiz-options" disabled={submitted}>
                         <legend class="quiz-prompt">{ q.prompt }</legend>
                         { for options.iter().enumerate().map(|(i, text)| {
                             let id = format!("quiz-option-{i}");
                             html! {
                                 <div class="quiz-option">
                                     <input type="radio" name={format!("quiz-{}", q.id)} id={id.clone()}
-                                        value={i.to_string()} checked={here.picked == Some(i)} onchange={pick(i)} />
+                                        value={i.to_string()} checked={chosen == Some(i)} onchange={pick(i)} />
                                     <label for={id}>{ *text }</label>
                                 </div>
                             }
                         }) }
                     </fieldset>
-                    <div class="quiz-actions">
-                        <button type="button" class="button button-primary" id="quiz-check"
-                            disabled={here.picked.is_none()} onclick={check}>
-                            { "Check answer" }
-                        </button>
-                    </div>
+                    if !exam_mode {
+                        <div class="quiz-actions">
+                            <button type="button" class="button button-primary" id="quiz-check"
+                                disabled={here.picked.is_none()} onclick={check}>
+                                { "Check answer" }
+                            </button>
+                        </div>
+                    } else if !submitted {
+                        <p class="muted small" id="quiz-recorded">
+                            { if recorded.is_some() {
+                                "Your answer is recorded. Pick another to change it, until you submit."
+                            } else {
+                                "Pick an answer: it is recorded, and checked only when you submit."
+                            } }
+                        </p>
+                    }
                 </>
             }
         }
@@ -161,9 +293,28 @@ pub fn quiz_view(props: &ViewProps) -> Html {
             };
             let run = {
                 let (attempt, here, record) = (attempt.clone(), here.clone(), record.clone());
+                let (record_exam, note) = (record_exam.clone(), recorded_note.clone());
                 let (settings, check) = (s.clone(), *check);
                 move || {
                     let result = check(&settings, &here.typed);
+                    if exam_mode {
+                        if !submitted {
+                            record_exam(
+                                n,
+                                Answer::Task {
+                                    result,
+                                    settings: url::to_query(&settings, None),
+                                    typed: here.typed.clone(),
+                                },
+                            );
+                            note.set(
+                                "Your settings are recorded. Change them and record again to \
+                                 replace them, until you submit."
+                                    .into(),
+                            );
+                        }
+                        return;
+                    }
                     record(q.id, result.correct);
                     attempt.set(Attempt {
                         result: Some(result),
@@ -186,52 +337,70 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                     cb.emit(Action::Preset(Box::new(task_preset(n, &settings))))
                 })
             };
+            let recorded = exam_mode && exam.answer(n).is_some();
             html! {
                 <>
                     <p class="quiz-prompt" id="quiz-prompt">{ q.prompt }</p>
                     <p class="muted small">
-                        { format!("Use the sliders in the settings and the “{}” view below; then check.", view.label()) }
+                        { format!("Use the sliders in the settings and the “{}” view below; then {}.",
+                            view.label(), if exam_mode { "record your answer" } else { "check" }) }
                     </p>
                     <div class="quiz-actions">
                         if let Some(label) = input {
                             <label for="quiz-input" class="control-label">{ *label }</label>
-                            <input id="quiz-input" class="control-field quiz-input" type="text" inputmode="numeric"
-                                autocomplete="off" value={here.typed.clone()} oninput={on_input} onkeydown={on_key} />
+                            <input id="quiz-input" class="control-field quiz-input" type="text" inputmode="text"
+                                autocomplete="off" value={here.typed.clone()} oninput={on_input} onkeydown={on_key}
+                                disabled={submitted} />
                         }
-                        <button type="button" class="button button-primary" id="quiz-check" onclick={on_check}>
-                            { "Check my settings" }
-                        </button>
+                        if !exam_mode {
+                            <button type="button" class="button button-primary" id="quiz-check" onclick={on_check}>
+                                { "Check my settings" }
+                            </button>
+                        } else if !submitted {
+                            <button type="button" class="button button-primary" id="quiz-record" onclick={on_check}>
+                                { if recorded { "Record again" } else { "Record my answer" } }
+                            </button>
+                        }
                         <button type="button" class="button" id="quiz-setup" onclick={setup}>
                             { "Reset the task" }
                         </button>
                     </div>
+                    if exam_mode && !submitted {
+                        <p class="muted small" id="quiz-recorded">
+                            { if recorded {
+                                "An answer is recorded for this task (the settings it was recorded with are on screen when you come back)."
+                            } else {
+                                "Nothing recorded yet: set up the view, then record your answer. It is checked only when you submit."
+                            } }
+                        </p>
+                    }
                 </>
             }
         }
     };
 
-    let feedback = here.result.as_ref().map(|r| {
-        let see = see_preset(q, s);
-        let link = browser::link(&url::to_link(&see, None).query);
-        // After a wrong choice, which one was right.
-        let right = match q.kind {
-            Kind::Choice { options, answer } if !r.correct => {
-                Some(format!(" The answer: “{}”.", options[answer]))
-            }
-            _ => None,
-        };
-        html! {
-            <div class={classes!("quiz-feedback", if r.correct { "quiz-right" } else { "quiz-wrong" })}
-                id="quiz-feedback">
-                <p><strong>{ if r.correct { "Correct." } else { "Not yet." } }</strong>
-                    { (!r.message.is_empty()).then(|| format!(" {}", r.message)) }{ right }</p>
-                <p>{ q.explanation }</p>
-                <p><a href={link} target="_blank" rel="noopener" class="quiz-see">
-                    { format!("See it in “{}” (opens a new tab)", q.see.0.label()) }
-                </a></p>
-            </div>
-        }
-    });
+    // Practice: the feedback of the last check. Exam: nothing until submission, then every
+    // question's verdict.
+    let shown = if exam_mode {
+        submitted.then(|| {
+            let result = match exam.answer(n) {
+                Some(Answer::Task { result, .. }) => Some(result.clone()),
+                Some(Answer::Choice(i)) => Some(Checked {
+                    correct: is_right_choice(q, *i),
+                    message: String::new(),
+                }),
+                None => None,
+            };
+            feedback(q, s, result.as_ref(), result.is_some())
+        })
+    } else {
+        here.result.as_ref().map(|r| feedback(q, s, Some(r), true))
+    };
+    let live = if exam_mode && !submitted {
+        html! { <p class="visually-hidden">{ (*recorded_note).clone() }</p> }
+    } else {
+        shown.unwrap_or_default()
+    };
 
     let task_view = match q.kind {
         Kind::Task { view, .. } => html! {
@@ -246,9 +415,19 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let (state, said) = match progress.get(item.id) {
-                Some(true) => ("quiz-step-right", "answered correctly"),
-                Some(false) => ("quiz-step-wrong", "answered wrongly"),
+            let verdict = if exam_mode {
+                match (exam.verdict(i + 1), exam.answer(i + 1).is_some()) {
+                    (Some(v), _) => Some(Some(v)),
+                    (None, true) => Some(None),
+                    (None, false) => None,
+                }
+            } else {
+                progress.get(item.id).map(Some)
+            };
+            let (state, said) = match verdict {
+                Some(Some(true)) => ("quiz-step-right", "answered correctly"),
+                Some(Some(false)) => ("quiz-step-wrong", "answered wrongly"),
+                Some(None) => ("quiz-step-answered", "answered"),
                 None => ("", "not answered"),
             };
             StepItem {
@@ -258,32 +437,101 @@ pub fn quiz_view(props: &ViewProps) -> Html {
             }
         })
         .collect();
+
+    let lead = if submitted {
+        "Submitted: your answers are fixed. Each question now says whether your answer was right, \
+         gives the right answer and why. Copy the summary and hand it in."
+            .to_string()
+    } else if exam_mode {
+        format!(
+            "Exam: {total} questions, some multiple choice, some tasks you solve with the sliders \
+             and the views. Your answers are recorded, not checked: change any of them until you \
+             submit. Then the score, the right answers and the reasons appear, and you can copy \
+             a summary for your teacher. The clock started when you opened the exam."
+        )
+    } else {
+        format!(
+            "{total} questions: some multiple choice, some tasks you solve with the sliders and \
+             the views, checked by the app's own math. Answer in any order and as often as you \
+             like; your last answer to each counts."
+        )
+    };
+    let unanswered = total - exam.answered();
+    let status = if exam_mode {
+        html! {
+            <div class="quiz-status">
+                if let (true, Some(score)) = (submitted, exam.score()) {
+                    <p class="quiz-score" id="quiz-score" aria-live="polite">
+                        { format!("Score: {score} of {total}") }
+                        <span class="muted">{ format!(" · submitted after {}",
+                            crate::learn::quiz::duration_text(exam.time_taken_ms().unwrap_or(0.0))) }</span>
+                    </p>
+                    <progress class="lesson-progress" max={total.to_string()} value={score.to_string()}
+                        aria-labelledby="quiz-score" />
+                } else {
+                    <p class="quiz-score" id="quiz-answered" aria-live="polite">
+                        { format!("Answered: {} of {total}", exam.answered()) }
+                    </p>
+                    <progress class="lesson-progress" max={total.to_string()} value={exam.answered().to_string()}
+                        aria-labelledby="quiz-answered" />
+                    if *confirming {
+                        <span class="quiz-confirm" role="group" aria-label="Submit your answers?">
+                            <p>{ if unanswered > 0 {
+                                format!("{unanswered} of {total} questions have no answer. Submit anyway? Answers cannot change after this.")
+                            } else {
+                                "Submit your answers? They cannot change after this.".to_string()
+                            } }</p>
+                            <button type="button" class="button button-primary" id="quiz-submit-yes" onclick={submit}>{ "Yes, submit" }</button>
+                            <button type="button" class="button" id="quiz-submit-no" onclick={cancel.clone()}>{ "Not yet" }</button>
+                        </span>
+                    } else {
+                        <button type="button" class="button button-primary" id="quiz-submit" onclick={ask.clone()}>
+                            { "Submit answers" }
+                        </button>
+                    }
+                }
+                if !*exam_saves {
+                    <p class="muted small" id="quiz-no-storage">
+                        { "This page may not save here (a sandboxed frame or private mode): your answers last until you leave or reload it." }
+                    </p>
+                }
+            </div>
+        }
+    } else {
+        html! {
+            <div class="quiz-status">
+                <p class="quiz-score" id="quiz-score" aria-live="polite">
+                    { format!("Score: {} of {total}", progress.score()) }
+                    <span class="muted">{ format!(" · {} answered", progress.answered()) }</span>
+                </p>
+                <progress class="lesson-progress" max={total.to_string()} value={progress.score().to_string()}
+                    aria-labelledby="quiz-score" />
+                if *saves {
+                    <p class="muted small">{ "Progress is saved in this browser." }</p>
+                } else {
+                    <p class="muted small" id="quiz-no-storage">
+                        { "This page may not save here (a sandboxed frame or private mode): progress lasts until you leave." }
+                    </p>
+                }
+            </div>
+        }
+    };
+    let summary = if submitted {
+        let link = browser::link("view=quiz&exam=1");
+        html! { <ExamSummary text={exam.summary(&link).unwrap_or_default()} /> }
+    } else {
+        html! {}
+    };
+
     html! {
         <>
-            <section class="panel quiz" aria-labelledby="quiz-title">
+            <section class={classes!("panel", "quiz", exam_mode.then_some("quiz-exam"))} aria-labelledby="quiz-title">
                 <header class="panel-head">
-                    <h2 id="quiz-title">{ "Quiz" }</h2>
-                    <p class="panel-lead">
-                        { format!("{total} questions: some multiple choice, some tasks you solve with the sliders and \
-                            the views, checked by the app's own math. Answer in any order and as often as you like; \
-                            your last answer to each counts.") }
-                    </p>
+                    <h2 id="quiz-title">{ if exam_mode { "Quiz · exam" } else { "Quiz" } }</h2>
+                    <p class="panel-lead">{ lead }</p>
                 </header>
-                <div class="quiz-status">
-                    <p class="quiz-score" id="quiz-score" aria-live="polite">
-                        { format!("Score: {} of {total}", progress.score()) }
-                        <span class="muted">{ format!(" · {} answered", progress.answered()) }</span>
-                    </p>
-                    <progress class="lesson-progress" max={total.to_string()} value={progress.score().to_string()}
-                        aria-labelledby="quiz-score" />
-                    if *saves {
-                        <p class="muted small">{ "Progress is saved in this browser." }</p>
-                    } else {
-                        <p class="muted small" id="quiz-no-storage">
-                            { "This page may not save here (a sandboxed frame or private mode): progress lasts until you leave." }
-                        </p>
-                    }
-                </div>
+                { status }
+                { summary }
                 { step_list("Questions", "quiz-map", map, n, go) }
                 <div class="quiz-card" data-question={q.id}>
                     <p class="lesson-count">{ format!("Question {n} of {total}") }
@@ -291,7 +539,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                     { body }
                     // Always on the page, so screen readers announce what is put in it.
                     <div class="quiz-live" role="status" aria-live="polite">
-                        { feedback.unwrap_or_default() }
+                        { live }
                     </div>
                     <div class="lesson-nav">
                         <button type="button" class="button" id="quiz-back" aria-disabled={(n == 1).then_some("true")} onclick={back}>
@@ -300,21 +548,64 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                         <button type="button" class="button" id="quiz-next" aria-disabled={(n == total).then_some("true")} onclick={next}>
                             { "Next question →" }
                         </button>
-                        if *confirming {
-                            <span class="quiz-confirm" role="group" aria-label="Clear every answer?">
-                                <p>{ "Clear every answer?" }</p>
-                                <button type="button" class="button" id="quiz-start-over-yes" onclick={start_over}>{ "Yes, start over" }</button>
-                                <button type="button" class="button" id="quiz-start-over-no" onclick={cancel}>{ "Keep my answers" }</button>
-                            </span>
-                        } else {
-                            <button type="button" class="button" id="quiz-start-over" onclick={ask}>
-                                { "Start over" }
-                            </button>
+                        if !exam_mode {
+                            if *confirming {
+                                <span class="quiz-confirm" role="group" aria-label="Clear every answer?">
+                                    <p>{ "Clear every answer?" }</p>
+                                    <button type="button" class="button" id="quiz-start-over-yes" onclick={start_over}>{ "Yes, start over" }</button>
+                                    <button type="button" class="button" id="quiz-start-over-no" onclick={cancel}>{ "Keep my answers" }</button>
+                                </span>
+                            } else {
+                                <button type="button" class="button" id="quiz-start-over" onclick={ask}>
+                                    { "Start over" }
+                                </button>
+                            }
                         }
                     </div>
                 </div>
             </section>
             { task_view }
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SummaryProps {
+    text: String,
+}
+
+/// The submitted exam's summary as plain text, with a button that copies it.
+#[function_component(ExamSummary)]
+fn exam_summary(props: &SummaryProps) -> Html {
+    let status = use_state(String::new);
+    let on_copy = {
+        let (status, text) = (status.clone(), props.text.clone());
+        Callback::from(move |_: MouseEvent| {
+            let status = status.clone();
+            browser::copy_text(
+                text.clone(),
+                Callback::from(move |ok: bool| {
+                    status.set(if ok {
+                        "Copied to the clipboard.".into()
+                    } else {
+                        "The clipboard is not available here: select the text above and copy it."
+                            .into()
+                    })
+                }),
+            );
+        })
+    };
+    html! {
+        <div class="quiz-summary">
+            <label for="quiz-summary" class="control-label">{ "Summary to hand in" }</label>
+            <textarea id="quiz-summary" class="quiz-summary-text" readonly={true} rows="10"
+                value={props.text.clone()} />
+            <div class="quiz-actions">
+                <button type="button" class="button button-primary" id="quiz-copy-summary" onclick={on_copy}>
+                    { "Copy summary" }
+                </button>
+                <p class="note" role="status" aria-live="polite" id="quiz-copy-status">{ (*status).clone() }</p>
+            </div>
+        </div>
     }
 }

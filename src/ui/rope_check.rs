@@ -44,7 +44,7 @@ pub fn rope_check(props: &RopeCheckProps) -> Html {
     let [q, k] = s.rope_check_vectors();
     let (m, n) = (s.rope_m, s.rope_n);
     let check = use_memo(
-        (rope, q.value.clone(), k.value.clone(), m, n),
+        (rope.clone(), q.value.clone(), k.value.clone(), m, n),
         |(rope, q, k, m, n)| score_check(rope, q, k, *m, *n),
     );
     let show_all = use_state(|| false);

@@ -250,7 +250,7 @@ fn dials_chart(props: &DialsProps) -> Html {
         props.selected,
     );
     // The same width for the height, the drawing and the hit test.
-    let height = height_for(size.width, data.dials.len());
+    let height = height_for(size.width, data.dials.len(), &data.caption);
     {
         let canvas = canvas.clone();
         let data = data.clone();
@@ -283,8 +283,10 @@ fn dials_chart(props: &DialsProps) -> Html {
             size.width,
             data.dials.len(),
         );
+        let caption = data.caption.clone();
         Callback::from(move |e: PointerEvent| {
-            if let Some(i) = dial_at(width, count, e.offset_x() as f64, e.offset_y() as f64) {
+            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
+            if let Some(i) = dial_at(width, count, &caption, x, y) {
                 on_pick.emit(shown[i]);
             }
         })

@@ -11,6 +11,7 @@ use super::code::CodePanel;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::rope_cache::RopeCacheAt;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::cache_csv;
@@ -170,7 +171,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let rope = s.rope();
     let data = use_memo(
-        (rope, s.length, s.palette, trained_rule(s)),
+        (rope.clone(), s.length, s.palette, trained_rule(s)),
         |(rope, length, palette, rule)| HeatmapData {
             matrix: Rc::new(rope.cos_table(*length)),
             x: Axis::indexed("dimension of q and k", "dim"),
@@ -228,6 +229,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                         loaded with the other.", s.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
+                <RopeCacheAt settings={s.clone()} />
                 <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
@@ -235,8 +237,8 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
 }
 
 const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
-    m − n. Here, the score of q = k = (1, …, 1) against the distance, the mean over random \
-    vectors, and RoFormer's bound on the score's magnitude, a bound that itself decays with \
+    m − n. Here, the score of q = k = (1, …, 1) against the distance and the mean over random \
+    vectors; below, RoFormer's bound on the score's magnitude, which itself shrinks with \
     distance.";
 
 #[function_component(RopeDistanceView)]
@@ -244,8 +246,9 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     // Σ over every pair at every distance: computed a range of distances at a time.
     let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
-        let mut jobs = vec![k.rope.curves_job(k.length, 1024)];
-        if let Some(plain) = k.plain {
+        // RoFormer's bound at every distance: the chart and the CSV use all of them.
+        let mut jobs = vec![k.rope.curves_job(k.length, k.length)];
+        if let Some(plain) = &k.plain {
             jobs.push(plain.curves_job(k.length, 2));
         }
         Sequence::new(jobs)
@@ -253,7 +256,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let computed = use_memo(curves.map(Shared::new), |curves| {
         curves.as_ref().map(|c| rope_distance(&c.0 .0, &c.0 .1))
     });
-    let Some((data, csv_rows)) = (*computed).clone() else {
+    let Some(figure) = (*computed).clone() else {
         return panel(
             "rope-distance",
             "RoPE by distance",
@@ -262,6 +265,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
             html! { <p class="muted" role="status">{ format!("Computing the score at {} distances…", plain(s.length as f64)) }</p> },
         );
     };
+    let csv_rows = figure.rows.clone();
     let csv = csv_export(file_stem(s, "rope_distance"), move || {
         Ok(rope_distance_csv(&csv_rows))
     });
@@ -286,8 +290,8 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         ROPE_DISTANCE_LEAD,
         html! {
             <>
-                <LineCard id="rope-distance-chart" data={Shared::new(data)}
-                    description="RoPE attention score against relative distance for q = k = 1, the mean over random vectors, and the long-term decay bound."
+                <LineCard id="rope-distance-chart" data={Shared::new(figure.scores.clone())}
+                    description="RoPE attention score against relative distance for q = k = 1 and the mean over random vectors."
                     file_stem={file_stem(s, "rope_distance")} csv={Some(csv)} />
                 <div class="explain">
                     <p>{ "Shift both positions by the same amount and each pair turns q and k by \
@@ -295,11 +299,11 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
                         function of m − n alone, for any q and k." }</p>
                     <p class="callout">{ shift_check(s) }</p>
                     <p>{ permuted }</p>
-                    <p class="muted">{ "The bound is not the score itself, nor a rate or an \
-                        average: it caps the magnitude of the score at each distance, and the cap \
-                        shrinks as the distance grows, which is RoFormer's argument that distant \
-                        tokens interact less." }</p>
                 </div>
+                <LineCard id="rope-bound-chart" data={Shared::new(figure.bound.clone())}
+                    description="RoFormer's bound on the magnitude of the score against relative distance, for q = k = 1 and for the random vectors, with the q = k = 1 score beneath it."
+                    file_stem={file_stem(s, "rope_bound")} aspect={0.45} />
+                <p class="explain" id="rope-bound-text">{ figure.bound_text.clone() }</p>
                 <LineCard id="rope-pairs-chart" data={Shared::new(pairs.chart.clone())}
                     description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
                     file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />

@@ -1,12 +1,15 @@
 //! The settings sidebar: the scheme and its own settings, d_model, length, base, and the colour
 //! scale, shared by every view.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::controls::{options, Choice, NumberControl};
 use crate::action::Action;
+use crate::format::group_thousands;
 use crate::plot::colormap::Palette;
-use crate::rope_config::{RopeConfig, PRESETS};
+use crate::rope_config::{RopeConfig, MAX_TEXT, PRESETS};
 use crate::schemes::Scheme;
 use crate::state::{Settings, BASE, D_MODEL, LENGTH, TRAINED_LENGTH};
 
@@ -15,53 +18,79 @@ pub(crate) struct RopeConfigProps {
     pub on_action: Callback<Action>,
 }
 
-/// Published configurations one click away, and a box that reads a pasted config.json.
+/// Published configurations one click away, and a box that reads a pasted config.json. The box
+/// is a plain textarea the app leaves alone while the user types or pastes (no state per
+/// keystroke): it is read only when Apply is pressed, and a paste longer than the reader takes
+/// is refused before it reaches the box.
 #[function_component(RopeConfigBox)]
 pub(crate) fn rope_config_box(props: &RopeConfigProps) -> Html {
-    let text = use_state(String::new);
-    let message = use_state(|| None::<(bool, String)>);
-    let apply = |c: RopeConfig,
-                 what: String,
-                 message: UseStateHandle<Option<(bool, String)>>,
-                 cb: Callback<Action>| {
-        let mut said = vec![format!("Loaded {what}.")];
-        said.extend(c.notes.clone());
-        cb.emit(Action::ApplyRope(Box::new(c)));
-        message.set(Some((true, said.join(" "))));
+    let area = use_node_ref();
+    // (applied, sentence, how many sentences so far: a repeated sentence is still news).
+    let message = use_state(|| None::<(bool, String, u32)>);
+    let said = use_mut_ref(|| 0u32);
+    let say = {
+        let (message, said) = (message.clone(), said.clone());
+        Rc::new(move |ok: bool, text: String| {
+            *said.borrow_mut() += 1;
+            message.set(Some((ok, text, *said.borrow())));
+        })
     };
     let on_preset = {
-        let (cb, message) = (props.on_action.clone(), message.clone());
+        let (cb, say) = (props.on_action.clone(), say.clone());
         Callback::from(move |id: String| {
             if let (Some(p), Some(c)) = (
                 PRESETS.iter().find(|p| p.id == id),
                 crate::rope_config::preset(&id),
             ) {
-                apply(
-                    c,
-                    format!("{} ({})", p.name, p.source),
-                    message.clone(),
-                    cb.clone(),
+                say(true, c.report(&format!("{} ({})", p.name, p.source)));
+                cb.emit(Action::ApplyRope(Box::new(c)));
+            }
+        })
+    };
+    let on_paste = {
+        let say = say.clone();
+        Callback::from(move |e: Event| {
+            if let Some(n) = super::browser::pasted_length(&e).filter(|n| *n > MAX_TEXT as f64) {
+                e.prevent_default();
+                say(
+                    false,
+                    format!(
+                        "That paste is {} characters, longer than {} KB, the most this box \
+                         reads, so it was not pasted. Nothing was changed.",
+                        group_thousands(n as u64),
+                        MAX_TEXT / 1024
+                    ),
                 );
             }
         })
     };
-    let on_input = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(t.value());
-        })
-    };
     let on_apply = {
-        let (cb, message, text) = (props.on_action.clone(), message.clone(), text.clone());
-        Callback::from(move |_: MouseEvent| match RopeConfig::from_json(&text) {
-            Ok(c) => apply(
-                c,
-                "the pasted configuration".into(),
-                message.clone(),
-                cb.clone(),
-            ),
-            Err(e) => message.set(Some((false, e))),
+        let (cb, say, area) = (props.on_action.clone(), say.clone(), area.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(box_) = area.cast::<web_sys::HtmlTextAreaElement>() else {
+                return;
+            };
+            // Measured before the text is copied out of the page: a full box was cut.
+            let held = box_.text_length() as usize;
+            if held >= MAX_TEXT {
+                say(
+                    false,
+                    format!(
+                        "The box is full ({} characters): the text is longer than {} KB, the \
+                         most this box reads, and was cut. Nothing was changed.",
+                        group_thousands(held as u64),
+                        MAX_TEXT / 1024
+                    ),
+                );
+                return;
+            }
+            match RopeConfig::from_json(&box_.value()) {
+                Ok(c) => {
+                    say(true, c.report("the pasted configuration"));
+                    cb.emit(Action::ApplyRope(Box::new(c)));
+                }
+                Err(e) => say(false, e),
+            }
         })
     };
     let mut options: Vec<(AttrValue, AttrValue)> =
@@ -77,13 +106,15 @@ pub(crate) fn rope_config_box(props: &RopeConfigProps) -> Html {
             <details class="control rope-paste">
                 <summary>{ "Paste your config" }</summary>
                 <label for="rope-config" class="control-label">{ "config.json, or its rope_scaling / rope_parameters" }</label>
-                <textarea id="rope-config" rows="5" spellcheck="false" class="rope-config-text"
+                <textarea id="rope-config" ref={area} rows="5" spellcheck="false" class="rope-config-text"
+                    maxlength={MAX_TEXT.to_string()} autocomplete="off"
                     placeholder={r#"{"rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", ...}}"#}
-                    value={(*text).clone()} oninput={on_input} />
+                    onpaste={on_paste} />
                 <button type="button" class="button button-small" id="rope-config-apply" onclick={on_apply}>{ "Apply" }</button>
             </details>
-            if let Some((ok, m)) = &*message {
-                <p class={classes!("note", if *ok { "note-info" } else { "note-error" })} role="status" id="rope-config-note">{ m.clone() }</p>
+            if let Some((ok, m, n)) = &*message {
+                <p class={classes!("note", if *ok { "note-info" } else { "note-error" })} role="status"
+                    id="rope-config-note" data-count={n.to_string()}>{ m.clone() }</p>
             }
         </>
     }

@@ -516,6 +516,9 @@ fn results(props: &ResultsProps) -> Html {
                 description="Heatmap of held-out accuracy, schemes by test length; grey cells have no number."
                 file_stem={stem(s, "heldout")} csv={Some(table_csv)} show_value={true}
                 aspect={0.0} min_height={220.0} max_height={220.0} />
+            { for figures::below_chance_notes(p, s).into_iter().map(|t| html! {
+                <p class="explain train-below-chance">{ t }</p>
+            }) }
 
             if s.task == Task::Agent && done {
                 <DogAndMan runs={p.runs.clone()} />

@@ -67,6 +67,22 @@ test('axe finds nothing on the new notes and the scrolled per-dimension table', 
     await page.press('#rope-check-q', 'Tab');
     await page.locator('#link-note').waitFor();
     for (const v of await audit(page)) found.push(`${theme}, RoPE check: ${v}`);
+
+test('axe finds nothing on the quiz in exam mode, before and after submitting', async () => {
+  const found = [];
+  for (const [theme, width] of [['light', 1400], ['dark', 1400], ['light', 390]]) {
+    const { page, context } = await openApp(app, `?view=quiz&exam=1&theme=${theme}`, {
+      context: { viewport: { width, height: 900 } },
+      ready: (p) => p.waitForSelector('.quiz-card'),
+    });
+    await page.locator('.quiz-option label').first().click();
+    await page.locator('#quiz-answered', { hasText: 'Answered: 1 of' }).waitFor();
+    for (const v of await audit(page)) found.push(`${theme} ${width} before: ${v}`);
+    await page.click('#quiz-submit');
+    for (const v of await audit(page)) found.push(`${theme} ${width} confirming: ${v}`);
+    await page.click('#quiz-submit-yes');
+    await page.waitForSelector('#quiz-summary');
+    for (const v of await audit(page)) found.push(`${theme} ${width} after: ${v}`);
     await context.close();
   }
   assert.deepEqual(found, []);

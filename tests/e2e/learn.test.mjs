@@ -235,3 +235,155 @@ test('in a sandboxed frame that may not save, the quiz still works and says prog
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('question 7 takes the negative offsets its chart shows', async () => {
+  const { page, errors, context } = await open('?view=quiz&question=7');
+  assert.equal(await page.locator('.quiz-card').getAttribute('data-question'), 'negative-dot');
+  await setField(page, '#d-model-value', 64);
+  for (const typed of [`−${negativeOffset()}`, `-${negativeOffset()}`]) {
+    await page.fill('#quiz-input', typed);
+    await page.click('#quiz-check');
+    const said = await feedback(page);
+    assert.match(said, /^Correct\. Measured: .*PE\(p − \d+\)/, `${typed}: ${said}`);
+  }
+  await page.fill('#quiz-input', '−725');
+  await page.click('#quiz-check');
+  assert.match(await feedback(page), /Measured: .*PE\(p − 725\)/);
+  await page.fill('#quiz-input', '5000');
+  await page.click('#quiz-check');
+  assert.match(await feedback(page), /from −1,023 to 1,023/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Text on the page that would reveal whether an answer is right. */
+async function revealing(page) {
+  return page.evaluate(() => {
+    const text = document.body.innerText;
+    return {
+      feedback: document.querySelectorAll('#quiz-feedback, .quiz-see, .quiz-step-right, .quiz-step-wrong').length,
+      words: ['Correct.', 'Not yet.', 'Wrong.', 'The answer:', 'Measured:', 'Score:'].filter((w) => text.includes(w)),
+    };
+  });
+}
+
+test('exam mode: answers recorded, nothing revealed until submitted, then the score and a summary to copy', async () => {
+  const { page, errors, context } = await open('?view=quiz&exam=1');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.server.url).origin });
+  assert.equal(await page.locator('#quiz-title').textContent(), 'Quiz · exam');
+  const total = await page.locator('.quiz-map li').count();
+  assert.equal(await page.locator('#quiz-answered').textContent(), `Answered: 0 of ${total}`);
+  assert.equal(await page.locator('#quiz-start-over').count(), 0, 'no start over in an exam');
+
+  // What the student does: most right, one changed from wrong to right, one wrong, two left out.
+  const LEAVE = new Set(['t5-far', 'reordered-variant']);
+  let right = 0;
+  let answered = 0;
+  let previous = null;
+  for (let n = 1; n <= total; n += 1) {
+    if (n > 1) await page.click('#quiz-next');
+    await page.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), n);
+    const id = await page.locator('.quiz-card').getAttribute('data-question');
+    // Every question starts from its own settings: nothing of the ALiBi task carries on.
+    if (previous === 'steepest-head') assert.equal(await page.locator('#scheme').inputValue(), 'sinusoidal', `${id} after the ALiBi task`);
+    previous = id;
+    if (LEAVE.has(id)) continue;
+    if (SOLVE[id]) {
+      if (id === 'negative-dot') {
+        await setField(page, '#d-model-value', 64);
+        await page.fill('#quiz-input', `−${negativeOffset()}`);
+      } else {
+        await SOLVE[id](page);
+      }
+      await page.click('#quiz-record');
+      await page.locator('#quiz-record', { hasText: 'Record again' }).waitFor();
+      right += 1;
+    } else if (id === 'gpt2') {
+      await page.locator('.quiz-option label', { hasText: '2048' }).click();
+    } else {
+      if (id === 'order') {
+        await page.locator('.quiz-option label', { hasText: 'Different vectors' }).click();
+        await page.locator('#quiz-recorded', { hasText: 'Your answer is recorded' }).waitFor();
+      }
+      await page.locator('.quiz-option label', { hasText: RIGHT[id] }).click();
+      right += 1;
+    }
+    answered += 1;
+    await page.waitForFunction((a) => document.getElementById('quiz-answered')?.textContent.startsWith(`Answered: ${a} of`), answered);
+    assert.deepEqual(await revealing(page), { feedback: 0, words: [] }, `${id} revealed something before submission`);
+  }
+  const labels = await page.locator('.quiz-map button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
+  assert.equal(labels.filter((l) => l.endsWith(', answered')).length, answered, labels.join('; '));
+  assert.equal(labels.filter((l) => l.endsWith('not answered')).length, total - answered);
+
+  // A reload keeps the answers and the clock (this tab's session).
+  await page.reload();
+  await page.waitForSelector('#quiz-answered');
+  assert.equal(await page.locator('#quiz-answered').textContent(), `Answered: ${answered} of ${total}`);
+
+  // Going back to the first question shows the answer recorded last, still unchecked.
+  await page.click('.quiz-map li:first-child button');
+  await page.waitForFunction(() => document.querySelector('.quiz-card')?.dataset.question === 'order');
+  const checked = await page.locator('.quiz-option input:checked + label').textContent();
+  assert.equal(checked, 'Exactly the same vector');
+  assert.deepEqual(await revealing(page), { feedback: 0, words: [] });
+
+  // Submit: it says what is missing and asks first.
+  await page.click('#quiz-submit');
+  assert.match(await page.locator('.quiz-confirm').textContent(), new RegExp(`${total - answered} of ${total} questions have no answer`));
+  await page.click('#quiz-submit-no');
+  assert.deepEqual(await revealing(page), { feedback: 0, words: [] });
+  await page.click('#quiz-submit');
+  await page.click('#quiz-submit-yes');
+  await page.waitForSelector('#quiz-score');
+  assert.match(await page.locator('#quiz-score').textContent(), new RegExp(`^Score: ${right} of ${total} · submitted after \\d`));
+  // Now the verdicts, the right answers and the reasons are shown.
+  assert.match(await feedback(page), /^Correct\./);
+  assert.equal(await page.locator('.quiz-option input:disabled').count(), 4, 'answers cannot change');
+  await page.click(`.quiz-map li:nth-child(9) button`);
+  await page.waitForFunction(() => document.querySelector('.quiz-card')?.dataset.question === 'gpt2');
+  assert.match(await feedback(page), /^Wrong\. The answer: “1024”\./);
+  const mapped = await page.locator('.quiz-map button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
+  assert.equal(mapped.filter((l) => l.endsWith('answered correctly')).length, right);
+
+  // The summary: score, every answer, time, version and link, copied as plain text.
+  const summary = await page.locator('#quiz-summary').inputValue();
+  assert.match(summary, new RegExp(`Score: ${right} of ${total}`));
+  assert.match(summary, /Quiz version: [0-9a-f]{8} \(\d+ questions\)/);
+  assert.match(summary, /Link: http:\/\/127\.0\.0\.1:\d+\/\?view=quiz&exam=1/);
+  assert.match(summary, /Started: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  assert.match(summary, /Time taken: \d+ (s|min)/);
+  assert.match(summary, /\d+\. gpt2 · wrong: “2048” \(right: “1024”\)/);
+  assert.match(summary, /\d+\. order · right: “Exactly the same vector”/);
+  assert.match(summary, /\d+\. t5-far · not answered/);
+  assert.match(summary, /\d+\. negative-dot · right \(task\): typed “−\d+”\. Measured:/);
+  assert.equal(summary.split('\n').filter((l) => / · (right|wrong|not answered)/.test(l)).length, total);
+  await page.click('#quiz-copy-summary');
+  await page.locator('#quiz-copy-status', { hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), summary);
+  // Submitted stays submitted after a reload.
+  await page.reload();
+  await page.waitForSelector('#quiz-score');
+  assert.match(await page.locator('#quiz-score').textContent(), new RegExp(`^Score: ${right} of`));
+  assert.equal(await page.locator('#quiz-submit').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('exam mode embedded in a sandboxed frame works without storage', async () => {
+  const { page, errors, context } = await open();
+  await page.setContent(`<!DOCTYPE html><html><body>
+    <iframe id="f" sandbox="allow-scripts" style="width:1100px;height:900px;border:0"
+      src="${app.server.url}?embed=quiz&exam=1"></iframe></body></html>`);
+  const frame = page.frameLocator('#f');
+  await frame.locator('#quiz-no-storage').waitFor();
+  await frame.locator('.quiz-option label', { hasText: RIGHT.order }).click();
+  await frame.locator('#quiz-answered', { hasText: 'Answered: 1 of' }).waitFor();
+  assert.equal(await frame.locator('#quiz-feedback').count(), 0);
+  await frame.locator('#quiz-submit').click();
+  await frame.locator('#quiz-submit-yes').click();
+  await frame.locator('#quiz-score', { hasText: 'Score: 1 of' }).waitFor();
+  assert.match(await frame.locator('#quiz-summary').inputValue(), /Link: .*exam=1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,169 @@
+// End-to-end checks of small mends: canvas captions wrap and axes keep several ticks on a 390-px
+// phone (set SHOTS=dir to keep the screenshots), RoPE's bound in its own chart and in the CSV,
+// Compare's default partner, lesson step 11's suggestion, and the current step's contrast
+// under the pointer in both themes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useApp, openApp, waitForDraws } from './lib.mjs';
+
+const app = useApp();
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** A chart's caption lines and x tick labels as drawn, with each line's width in the chart font. */
+async function drawnText(page, id) {
+  return page.evaluate(([id, font]) => {
+    const c = document.getElementById(id);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `13px ${font}`;
+    const lines = c.dataset.caption.split('\n');
+    return {
+      width: c.getBoundingClientRect().width,
+      lines,
+      widths: lines.map((l) => ctx.measureText(l).width),
+      ticks: c.dataset.xTicks.split('|'),
+    };
+  }, [id, FONT]);
+}
+
+/** Whether the canvas's right-most `edge` CSS pixels of its top `rows` CSS pixels are blank. */
+async function rightEdgeBlank(page, id, rows, edge = 6) {
+  return page.evaluate(([id, rows, edge]) => {
+    const c = document.getElementById(id);
+    const k = c.width / c.getBoundingClientRect().width;
+    const d = c.getContext('2d').getImageData(c.width - Math.ceil(edge * k), 0, Math.ceil(edge * k), Math.floor(rows * k)).data;
+    const first = d.slice(0, 4).join();
+    for (let i = 0; i < d.length; i += 4) if (d.slice(i, i + 4).join() !== first) return false;
+    return true;
+  }, [id, rows, edge]);
+}
+
+async function shot(page, name) {
+  if (!process.env.SHOTS) return;
+  fs.mkdirSync(process.env.SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(process.env.SHOTS, name), fullPage: true });
+}
+
+test('on a 390-px phone, captions wrap whole and a length-50 axis has several ticks', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets&scheme=rope&length=50', { context: phone, ready: null });
+  for (const id of ['rope-distance-chart', 'rope-bound-chart']) {
+    await waitForDraws(page, id);
+    const t = await drawnText(page, id);
+    assert.ok(t.lines.length >= 2, `${id}: the caption wraps at this width: ${t.lines}`);
+    assert.match(t.lines.join(' · '), /θ base 10000(\D|$)/, `${id}: ${t.lines}`);
+    for (const [i, w] of t.widths.entries()) assert.ok(w <= t.width - 8, `${id}: line "${t.lines[i]}" is ${w} px in ${t.width}`);
+    assert.ok(t.ticks.length >= 4, `${id}: x ticks ${t.ticks}`);
+    assert.deepEqual(t.ticks.slice(0, 3), ['0', '10', '20'], id);
+    // Nothing is drawn into the right edge of the caption rows: no text runs off the canvas.
+    assert.ok(await rightEdgeBlank(page, id, 18 * t.lines.length + 6), `${id}: text reaches the right edge`);
+  }
+  await shot(page, 'rope-distance-390.png');
+  // The rotations dials' long caption wraps too (its header has room for two lines here).
+  await page.goto(`${app.server.url}?view=rotations`);
+  await waitForDraws(page, 'rotation-dials');
+  await shot(page, 'rotations-390.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('RoPE by distance: the bound has its own chart, words that say what it bounds, and CSV columns', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets&scheme=rope&d_model=128&length=100', { ready: null });
+  await waitForDraws(page, 'rope-bound-chart');
+  const text = await page.locator('#rope-bound-text').textContent();
+  assert.match(text, /relative bound with no unit: 32\.5 at distance 0/);
+  assert.match(text, /the bound is 4160 at distance 0, where the score is 128/);
+  assert.doesNotMatch(await page.locator('main').textContent(), /caps the magnitude/);
+  const figure = page.locator('figure', { has: page.locator('#rope-distance-chart') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
+  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(rows[0], 'distance,ones_score,random_mean,relative_bound,ones_bound,random_bound');
+  assert.equal(rows.length, 101);
+  for (const row of rows.slice(1)) {
+    const [, ones, random, relative, onesBound, randomBound] = row.split(',').map(Number);
+    assert.ok(Number.isFinite(relative) && relative > 0, row);
+    assert.ok(Math.abs(ones) <= onesBound && Math.abs(random) <= randomBound, `a bound below its score: ${row}`);
+  }
+  const [, , , rel0, bound0] = rows[1].split(',').map(Number);
+  assert.equal(rel0, 32.5);
+  assert.equal(bound0, 4160);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Compare never sets a scheme beside itself by default, and old links keep their partner', async () => {
+  const { page, errors, context } = await openApp(app, '?view=compare&scheme=rope', { ready: null });
+  await page.waitForSelector('.compare-column h3');
+  assert.equal(await page.locator('#compare-with').inputValue(), 'sinusoidal');
+  const headings = async () => page.locator('.compare-column h3').allTextContents();
+  assert.deepEqual((await headings()).map((h) => h.split(' ')[0]), ['RoPE', 'Sinusoidal']);
+  assert.equal(new URL(page.url()).searchParams.get('with'), null, 'the default is not written');
+  await page.selectOption('#compare-with', 'alibi');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('with') === 'alibi');
+  assert.deepEqual((await headings()).map((h) => h.split(' ')[0]), ['RoPE', 'ALiBi']);
+  // The sinusoidal sidebar still gets RoPE beside it.
+  await page.goto(`${app.server.url}?view=compare`);
+  await page.waitForSelector('.compare-column h3');
+  assert.equal(await page.locator('#compare-with').inputValue(), 'rope');
+  // A link that asked for RoPE beside RoPE keeps it.
+  await page.goto(`${app.server.url}?view=compare&scheme=rope&with=rope`);
+  await page.waitForSelector('.compare-column h3');
+  assert.equal(await page.locator('#compare-with').inputValue(), 'rope');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('lesson step 11 suggests what is not already on screen', async () => {
+  const { page, errors, context } = await openApp(app, '?lesson=11', { ready: null });
+  await page.waitForSelector('#matrix-try-it');
+  assert.equal(await page.locator('#variant').inputValue(), 'tutorial-bug');
+  const hint = await page.locator('#matrix-try-it').textContent();
+  assert.doesNotMatch(hint, /to tutorial-bug/);
+  assert.match(hint, /to paper/);
+  assert.match(await page.locator('.lesson-try').textContent(), /to paper/);
+  // After switching, the hint moves on with the state.
+  await page.selectOption('#variant', 'paper');
+  await page.locator('#matrix-try-it', { hasText: 'to tutorial-bug' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** WCAG contrast of two `rgb(…)` colours. */
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+test('the current step number keeps its contrast under the pointer, in both themes', async () => {
+  for (const theme of ['light', 'dark']) {
+    const { page, errors, context } = await openApp(app, `?lesson=3&theme=${theme}`, { ready: null });
+    const here = page.locator('.lesson-step[aria-current="step"]');
+    await here.waitFor();
+    const colours = () => here.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return [s.color, s.backgroundColor];
+    });
+    const [restText, restBack] = await colours();
+    await here.hover();
+    await page.waitForTimeout(100);
+    const [hoverText, hoverBack] = await colours();
+    assert.ok(contrast(restText, restBack) >= 4.5, `${theme} at rest: ${restText} on ${restBack}`);
+    assert.ok(contrast(hoverText, hoverBack) >= 4.5, `${theme} under the pointer: ${hoverText} on ${hoverBack}`);
+    assert.notEqual(hoverBack, restBack, `${theme}: hovering shows`);
+    // Another step under the pointer is readable too.
+    const other = page.locator('.lesson-step:not([aria-current])').first();
+    await other.hover();
+    const [t, b] = await other.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]);
+    assert.ok(contrast(t, b) >= 4.5, `${theme} other step: ${t} on ${b}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
