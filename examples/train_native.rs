@@ -9,10 +9,10 @@ fn main() {
     println!("{}", s.to_message());
     let t0 = std::time::Instant::now();
     let mut e = Experiment::new(s);
-    let mut ticks = 0;
-    while e.tick() {
-        ticks += 1;
-        if ticks == e.settings.steps {
+    let mut trained = false;
+    while e.advance(&mut |_| false) {
+        if !trained && e.runs.iter().all(|r| r.step == e.settings.steps) {
+            trained = true;
             println!("trained in {:.2} s", t0.elapsed().as_secs_f64());
         }
     }

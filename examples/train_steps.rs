@@ -13,11 +13,12 @@ fn main() {
     };
     let mut e = Experiment::new(s.clone());
     let run = &mut e.runs[0];
+    let mut tape = pe_explorer::train::model::Tape::default();
     let mut times = Vec::new();
     for _ in 0..steps {
         let batch = run.next_batch(&s, fixed);
         let t = std::time::Instant::now();
-        run.optimise(&s, &batch);
+        run.optimise(&s, &batch, &mut tape);
         times.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     times.sort_by(f64::total_cmp);

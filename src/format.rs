@@ -70,3 +70,71 @@ pub fn group_thousands(n: impl Into<u64>) -> String {
 pub fn file_number(v: f64) -> String {
     plain(v).replace(['−', '-'], "m")
 }
+
+/// A duration as people say it, as precise as matters at its size: "under a second", "7 s",
+/// "45 s", "3 min 20 s", "25 min", "2 h 10 min", "14 h", "3 days 4 h". Callers say "about"
+/// where it is an estimate.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return "an unknown time".into();
+    }
+    if seconds < 1.0 {
+        return "under a second".into();
+    }
+    let step = match seconds {
+        s if s < 10.0 => 1.0,
+        s if s < 60.0 => 5.0,
+        s if s < 600.0 => 10.0,
+        s if s < 3600.0 => 60.0,
+        s if s < 36_000.0 => 600.0,
+        s if s < 172_800.0 => 3600.0,
+        _ => 3600.0,
+    };
+    let r = ((seconds / step).round() * step).min(1e12) as u64;
+    let (days, hours, minutes, secs) = (r / 86_400, r % 86_400 / 3600, r % 3600 / 60, r % 60);
+    let unit = |n: u64, u: &str| (n > 0).then(|| format!("{n} {u}"));
+    let parts: Vec<String> = if r < 60 {
+        vec![format!("{r} s")]
+    } else if r < 3600 {
+        [unit(minutes, "min"), unit(secs, "s")]
+            .into_iter()
+            .flatten()
+            .collect()
+    } else if r < 172_800 {
+        [unit(r / 3600, "h"), unit(minutes, "min")]
+            .into_iter()
+            .flatten()
+            .collect()
+    } else {
+        [unit(days, "days"), unit(hours, "h")]
+            .into_iter()
+            .flatten()
+            .collect()
+    };
+    parts.join(" ")
+}
+
+/// Text from a user or a link as a message quotes it: its first 24 characters, control
+/// characters written as escapes (`agent\u0000`, so that nothing is dropped without a trace),
+/// and "…" when there was more. The one place every notice quotes such text.
+pub fn quoted(value: &str) -> String {
+    let head: String = value.chars().take(24).collect();
+    let mut s = escape_controls(&head);
+    if value.chars().nth(24).is_some() {
+        s.push('…');
+    }
+    s
+}
+
+/// Control characters written as escapes (`\u0000`); everything else as it is.
+pub fn escape_controls(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            s.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}

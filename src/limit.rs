@@ -78,7 +78,7 @@ impl Limit {
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '_')
             .collect();
-        let shown: String = text.trim().chars().take(24).collect();
+        let shown = crate::format::quoted(text.trim());
         if cleaned.is_empty() {
             return Err(format!("Type a number for {}.", self.name));
         }
@@ -398,13 +398,7 @@ pub fn parse_vector(text: &str, name: &str) -> Result<Accepted<Vec<f64>>, String
             "Type the numbers of {name}, separated by commas or spaces."
         ));
     }
-    let shown = |part: &str| -> String {
-        let mut s: String = part.chars().take(24).collect();
-        if part.chars().count() > 24 {
-            s.push('…');
-        }
-        s
-    };
+    let shown = crate::format::quoted;
     let mut values = Vec::with_capacity(parts.len().min(VECTOR_MAX_LEN));
     for (i, part) in parts.iter().enumerate() {
         let ascii = part.replace('−', "-");

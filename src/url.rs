@@ -87,13 +87,10 @@ pub fn encode(text: &str) -> String {
     out
 }
 
-/// How a value appears inside a notice: short, and never markup (the UI escapes text anyway).
+/// How a value appears inside a notice: short, control characters escaped, never markup (the
+/// UI escapes text anyway).
 fn shown(value: &str) -> String {
-    let mut s: String = value.chars().filter(|c| !c.is_control()).take(24).collect();
-    if value.chars().count() > 24 {
-        s.push('…');
-    }
-    s
+    crate::format::quoted(value)
 }
 
 /// A parameter's value as the link holds it: written only when it differs from the default's.
@@ -546,13 +543,32 @@ pub fn parse(query: &str) -> Parsed {
     let mut notices = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);
     let query = if query.len() > MAX_QUERY {
-        notices.push(format!(
-            "The link is longer than {MAX_QUERY} characters; the rest was ignored."
-        ));
         let mut end = MAX_QUERY;
         while !query.is_char_boundary(end) {
             end -= 1;
         }
+        // A parameter the cut goes through is dropped whole: half a list of numbers would be
+        // read as a shorter list, a different state without a word.
+        let cut = if query[end..].starts_with('&') {
+            None
+        } else {
+            let start = query[..end].rfind('&').map_or(0, |i| i + 1);
+            let key = query[start..end].split('=').next().unwrap_or("");
+            end = start.saturating_sub(1);
+            Some(decode(key))
+        };
+        notices.push(match cut {
+            Some(key) if !key.is_empty() => format!(
+                "The link is longer than {} characters; the rest was ignored, and so was “{}”, \
+                 which the limit cuts through.",
+                crate::format::group_thousands(MAX_QUERY as u64),
+                shown(&key)
+            ),
+            _ => format!(
+                "The link is longer than {} characters; the rest was ignored.",
+                crate::format::group_thousands(MAX_QUERY as u64)
+            ),
+        });
         &query[..end]
     } else {
         query
@@ -710,8 +726,73 @@ fn changed(p: &Param, s: &Settings, d: &Settings) -> Option<(&'static str, Strin
 
 /// The query string (without `?`) holding every setting that differs from the default, in a
 /// fixed order, plus the embedding parameters when given. In the lesson, the step comes first
-/// and the rest is what differs from the step's own settings.
+/// and the rest is what differs from the step's own settings. It can be longer than a link
+/// keeps: the app writes [`to_link`].
 pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
+    join_pairs(&query_pairs(s, embed))
+}
+
+/// A link the app writes: a query that reads back to the same state, but for what it leaves
+/// out to stay within [`MAX_QUERY`] characters (the parameters named, longest value first;
+/// opened, the link gives them their defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub query: String,
+    pub left_out: Vec<&'static str>,
+}
+
+/// Parameters a link always keeps (short, and what it opens).
+const KEPT: [&str; 5] = ["embed", "controls", "view", "lesson", "question"];
+
+/// The link for these settings: [`to_query`], with the longest values left out until it fits.
+pub fn to_link(s: &Settings, embed: Option<&Embed>) -> Link {
+    let mut pairs = query_pairs(s, embed);
+    let mut query = join_pairs(&pairs);
+    let mut left_out = Vec::new();
+    while query.len() > MAX_QUERY {
+        let longest = (0..pairs.len())
+            .filter(|&i| !KEPT.contains(&pairs[i].0))
+            .max_by_key(|&i| encode(&pairs[i].1).len());
+        let Some(i) = longest else { break };
+        left_out.push(pairs.remove(i).0);
+        query = join_pairs(&pairs);
+    }
+    Link { query, left_out }
+}
+
+/// What the app says when a link leaves something out.
+pub fn left_out_note(keys: &[&str]) -> Option<String> {
+    let names: Vec<String> = keys
+        .iter()
+        .map(|k| match *k {
+            "qv" => "the typed query q".to_string(),
+            "kv" => "the typed key k".to_string(),
+            "a" => "sentence A".to_string(),
+            "b" => "sentence B".to_string(),
+            other => format!("“{other}”"),
+        })
+        .collect();
+    let list = match names.split_last()? {
+        (last, []) => last.clone(),
+        (last, rest) => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(format!(
+        "Not in this link: {list}, too long for the {} characters a link keeps. Opened, the \
+         link shows the default there; everything else is as you see it.",
+        crate::format::group_thousands(MAX_QUERY as u64)
+    ))
+}
+
+fn join_pairs(pairs: &[(&str, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Every parameter [`to_query`] writes, in order.
+fn query_pairs(s: &Settings, embed: Option<&Embed>) -> Vec<(&'static str, String)> {
     let in_lesson = s.view == View::Lesson;
     let in_quiz = s.view == View::Quiz;
     let d = if in_lesson {
@@ -721,7 +802,7 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
     } else {
         Settings::default()
     };
-    let mut out: Vec<(&str, String)> = Vec::new();
+    let mut out: Vec<(&'static str, String)> = Vec::new();
     if in_lesson {
         out.extend(pair(&LESSON, s));
     }
@@ -749,8 +830,5 @@ pub fn to_query(s: &Settings, embed: Option<&Embed>) -> String {
             out.insert(1, ("controls", "none".into()));
         }
     }
-    out.iter()
-        .map(|(k, v)| format!("{k}={}", encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    out
 }

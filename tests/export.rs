@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::export::{format_value, matrix_csv, MAX_CSV_CELLS};
-use pe_explorer::format::group_thousands;
+use pe_explorer::format::{duration, group_thousands, quoted};
 use pe_explorer::math::matrix::{Dense, Matrix};
 use pe_explorer::math::sinusoidal::{Sinusoidal, SinusoidalMatrix, Variant};
 
@@ -163,4 +163,31 @@ fn file_names_name_the_settings_of_the_scheme_shown() {
         file_stem(&base, Scheme::Alibi, "x"),
         file_stem(&other_seed, Scheme::Alibi, "x")
     );
+}
+
+#[test]
+fn durations_read_as_people_say_them() {
+    for (seconds, text) in [
+        (0.4, "under a second"),
+        (7.3, "7 s"),
+        (44.0, "45 s"),
+        (59.0, "1 min"),
+        (200.0, "3 min 20 s"),
+        (1500.0, "25 min"),
+        (7800.0, "2 h 10 min"),
+        (23_288.0, "6 h 30 min"),
+        (50_000.0, "14 h"),
+        (280_000.0, "3 days 6 h"),
+    ] {
+        assert_eq!(duration(seconds), text, "{seconds} s");
+    }
+    assert_eq!(duration(f64::NAN), "an unknown time");
+}
+
+#[test]
+fn quoted_text_is_short_and_shows_control_characters() {
+    assert_eq!(quoted("agent\0"), "agent\\u0000");
+    assert_eq!(quoted("a\tb"), "a\\u0009b");
+    assert_eq!(quoted(&"x".repeat(30)), format!("{}…", "x".repeat(24)));
+    assert_eq!(quoted("<script>"), "<script>");
 }

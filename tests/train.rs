@@ -3,7 +3,7 @@
 //! while sinusoidal and RoPE learn it).
 
 use pe_explorer::math::rng::SplitMix64;
-use pe_explorer::train::experiment::{batch_of, model_config, Experiment, Status};
+use pe_explorer::train::experiment::{batch_of, model_config, planned_work, Experiment, Status};
 use pe_explorer::train::model::{Model, Tape};
 use pe_explorer::train::real::Real;
 use pe_explorer::train::safetensors::{self, Data, Entry};
@@ -40,7 +40,7 @@ fn check_gradients(s: &TrainSettings, scheme: TrainScheme) {
     let mut tape = Tape::default();
     model.forward(&params, &batch, &mut tape).unwrap();
     let mut grads = vec![0.0; params.len()];
-    model.backward(&params, &batch, &tape, &mut grads);
+    model.backward(&params, &batch, &mut tape, &mut grads);
     let loss = |p: &[f64]| {
         let mut t = Tape::default();
         model.forward(p, &batch, &mut t).unwrap().loss
@@ -101,7 +101,7 @@ fn dump<T: Real>(s: &TrainSettings, scheme: TrainScheme) -> Vec<u8> {
     let mut tape = Tape::default();
     let loss = model.forward(&params, &batch, &mut tape).unwrap().loss;
     let mut grads = vec![T::ZERO; params.len()];
-    model.backward(&params, &batch, &tape, &mut grads);
+    model.backward(&params, &batch, &mut tape, &mut grads);
     let mut entries = safetensors::model_entries(&model, &params);
     for t in &model.layout.tensors {
         entries.push(Entry {
@@ -217,9 +217,7 @@ fn curves(e: &Experiment) -> Vec<Vec<(u64, Option<u64>)>> {
 fn the_same_seed_gives_the_same_curves_bit_for_bit_and_another_seed_does_not() {
     let run = |seed| {
         let mut e = Experiment::new(quick(seed));
-        for _ in 0..30 {
-            e.tick();
-        }
+        e.run_to_end();
         e
     };
     let (a, b, c) = (run(3), run(3), run(4));
@@ -300,7 +298,12 @@ fn progress_reports_rebuild_the_runs_on_the_page() {
     let mut reporter = Reporter::default();
     let mut page = Progress::default();
     let mut answers = Vec::new();
-    while e.tick() {
+    // A report after every few pieces of work, as the worker sends one now and then.
+    let mut pieces = 0;
+    while e.advance(&mut |_| {
+        pieces += 1;
+        pieces % 97 != 0
+    }) {
         page.apply(&reporter.report(&e, Phase::Training, 1.0, &answers));
     }
     answers = e.dog_and_man();
@@ -367,4 +370,100 @@ fn the_views_figures_say_what_the_runs_measured() {
         figures::length_headings(&s),
         ["8 (trained)", "16 (2×)", "32 (4×)", "64 (8×)"]
     );
+}
+
+/// One run's status, curve (as bits), held-out counts and weights (as bits).
+type Outcome = (String, Vec<(u64, Option<u64>)>, Vec<u64>, Vec<u32>);
+
+/// Everything an experiment produced, run by run.
+fn outcome(e: &Experiment) -> Vec<Outcome> {
+    e.runs
+        .iter()
+        .zip(curves(e))
+        .map(|(r, curve)| {
+            let cells = r
+                .cells
+                .iter()
+                .flat_map(|c| [c.correct, c.counted, c.examples].map(|x| x as u64))
+                .collect();
+            let weights = r.params.iter().map(|p| p.to_bits()).collect();
+            (format!("{:?}", r.status), curve, cells, weights)
+        })
+        .collect()
+}
+
+/// The worker stops wherever its time slice ends: inside a stage of a forward or backward
+/// pass, between the optimiser's pieces, in the middle of a held-out batch or of drawing the
+/// weights. Stopping after every single piece must give the numbers of never stopping, bit for
+/// bit, whatever the sizes (odd lengths leave odd rows to the matrix kernels).
+#[test]
+fn stopping_after_every_piece_of_work_changes_no_number() {
+    let odd = TrainSettings {
+        layers: 3,
+        heads: 3,
+        d_model: 24,
+        train_len: 5,
+        steps: 6,
+        seed: 7,
+        ..TrainSettings::default()
+    };
+    let copy = TrainSettings {
+        task: Task::Copy,
+        schemes: vec![TrainScheme::Learned, TrainScheme::Rope, TrainScheme::T5],
+        heads: 4,
+        d_model: 40,
+        train_len: 11,
+        steps: 5,
+        ..TrainSettings::default()
+    };
+    for s in [odd, copy] {
+        let mut whole = Experiment::new(s.clone());
+        whole.run_to_end();
+        let mut sliced = Experiment::start(s.clone());
+        let mut stops = 0;
+        while sliced.advance(&mut |_| false) {
+            stops += 1;
+        }
+        assert!(stops > 1000, "only {stops} stops");
+        assert!(whole.runs.iter().all(|r| r.status == Status::Done));
+        assert_eq!(outcome(&whole), outcome(&sliced), "{}", s.to_message());
+        assert_eq!(whole.heldout, sliced.heldout);
+    }
+}
+
+/// The time estimate counts the work the trainer does: the cost every piece reports adds up
+/// to the planned work (held-out tests exactly; training batches are drawn at random lengths,
+/// the plan takes their average).
+#[test]
+fn the_planned_work_is_the_work_the_pieces_report() {
+    for s in [
+        quick(1),
+        TrainSettings {
+            task: Task::First,
+            layers: 1,
+            heads: 4,
+            d_model: 32,
+            train_len: 9,
+            steps: 40,
+            ..TrainSettings::default()
+        },
+    ] {
+        let mut e = Experiment::start(s.clone());
+        let mut reported = 0u64;
+        while e.advance(&mut |cost| {
+            reported += cost;
+            true
+        }) {}
+        let planned = planned_work(&s);
+        let gap = (reported as f64 - planned).abs() / planned;
+        eprintln!(
+            "{}: reported {reported}, planned {planned:.0}",
+            s.to_message()
+        );
+        assert!(gap < 0.05, "reported {reported}, planned {planned}");
+        // Done: the experiment's own measure of its work says so too.
+        let (done, total) = e.work();
+        assert_eq!(done, total);
+        assert!((total - planned).abs() < 1e-6 * planned);
+    }
 }

@@ -9,7 +9,7 @@ use pe_explorer::math::sinusoidal::Variant;
 use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{OffsetSeries, Settings, ThemeChoice, View};
-use pe_explorer::url::{decode, encode, parse, to_query, Embed};
+use pe_explorer::url::{decode, encode, left_out_note, parse, to_link, to_query, Embed, MAX_QUERY};
 use proptest::prelude::*;
 use std::rc::Rc;
 use yew::Reducible;
@@ -373,6 +373,12 @@ proptest! {
         let again = parse(&to_query(&p.settings, p.embed.as_ref()));
         prop_assert_eq!(&again.settings, &p.settings);
         prop_assert!(again.notices.is_empty(), "{:?}", again.notices);
+        // The link the app writes fits, and reads back the same but for what it names.
+        let link = to_link(&p.settings, p.embed.as_ref());
+        prop_assert!(link.query.len() <= MAX_QUERY);
+        if link.left_out.is_empty() {
+            prop_assert_eq!(&parse(&link.query).settings, &p.settings);
+        }
         // Notices stay short, whatever came in.
         prop_assert!(p.notices.iter().all(|n| n.chars().count() < 400));
     }
@@ -382,4 +388,99 @@ proptest! {
         let p = parse(&raw);
         prop_assert!(valid(&p.settings));
     }
+}
+
+/// Control characters in a link are shown escaped in the notice, never dropped, wherever the
+/// value is quoted (the app's own parameters, the Train view's, a number's limit).
+#[test]
+fn notices_show_control_characters_escaped() {
+    for (query, expected) in [
+        ("view=train&task=agent%00", "agent\\u0000"),
+        ("variant=pa%01per", "pa\\u0001per"),
+        ("d_model=1%002", "1\\u00002"),
+        ("steps=4%1B0", "4\\u001b0"),
+    ] {
+        let p = parse(query);
+        assert!(
+            p.notices.iter().any(|n| n.contains(expected)),
+            "{query}: {:?}",
+            p.notices
+        );
+        assert!(
+            p.notices.iter().all(|n| !n.chars().any(char::is_control)),
+            "{query}: {:?}",
+            p.notices
+        );
+    }
+}
+
+/// A typed query of 4,096 numbers is far longer than a link keeps: the link the app writes
+/// leaves it out (and says so), and opens to exactly the same state but the seeded query.
+#[test]
+fn a_link_the_app_writes_reopens_to_the_same_state_or_says_what_it_left_out() {
+    let q: Vec<f64> = (0..4096)
+        .map(|i| (i as f64 * 0.731).sin() * 1234.5678)
+        .collect();
+    let s = settings(vec![
+        Action::SetScheme(Scheme::Rope),
+        Action::SetDModel(4096.0),
+        Action::SetRopeQ(Some(q)),
+        Action::SetRopeK(Some(vec![1.5, -2.0, 3.25])),
+        Action::SetRopeM(7.0),
+    ]);
+    assert!(to_query(&s, None).len() > 40_000);
+    let link = to_link(&s, None);
+    assert!(link.query.len() <= MAX_QUERY, "{}", link.query.len());
+    assert_eq!(link.left_out, ["qv"]);
+    let back = parse(&link.query);
+    assert!(back.notices.is_empty(), "{:?}", back.notices);
+    let mut expected = s.clone();
+    expected.rope_q = None;
+    assert_eq!(back.settings, expected);
+    let note = left_out_note(&link.left_out).unwrap();
+    assert!(
+        note.contains("the typed query q") && note.contains("4,096"),
+        "{note}"
+    );
+    // Within the limit nothing is left out, and the link is the whole query.
+    let short = settings(vec![Action::SetRopeQ(Some(vec![1.0, 2.0]))]);
+    let link = to_link(&short, None);
+    assert!(link.left_out.is_empty() && left_out_note(&link.left_out).is_none());
+    assert_eq!(link.query, to_query(&short, None));
+    // Both vectors too long: both are named, and the rest still opens as it was.
+    let both = settings(vec![
+        Action::SetDModel(4096.0),
+        Action::SetRopeQ(Some(vec![0.123456789; 4096])),
+        Action::SetRopeK(Some(vec![-9.87654321; 4096])),
+        Action::SetLength(777.0),
+    ]);
+    let link = to_link(&both, None);
+    assert_eq!(link.left_out.len(), 2);
+    assert_eq!(parse(&link.query).settings.length, 777);
+    assert!(
+        left_out_note(&link.left_out)
+            .unwrap()
+            .contains("the typed query q and the typed key k")
+            || left_out_note(&link.left_out)
+                .unwrap()
+                .contains("the typed key k and the typed query q")
+    );
+}
+
+/// A link cut at the limit drops the parameter the cut goes through, rather than reading half
+/// a list of numbers as a shorter one.
+#[test]
+fn a_parameter_cut_by_the_limit_is_ignored_whole_and_named() {
+    let long: Vec<String> = (0..2000).map(|i| format!("{}.5", i)).collect();
+    let query = format!("d_model=64&qv={}&m=3", long.join(","));
+    let p = parse(&query);
+    assert_eq!(p.settings.d_model, 64);
+    assert_eq!(p.settings.rope_q, None);
+    assert!(
+        p.notices
+            .iter()
+            .any(|n| n.contains("4,096") && n.contains("“qv”")),
+        "{:?}",
+        p.notices
+    );
 }

@@ -1,5 +1,6 @@
 //! The training worker: runs one experiment at a time off the page's thread, a slice of about
-//! 40 ms at a time (so that pause, stop and new settings are heard between slices), and reports
+//! 40 ms at a time, cut by the clock wherever the work is (so that pause, stop and new settings
+//! are heard between slices, and the page can end the worker at once), and reports
 //! progress to the page every 100 ms or so. Built by trunk as its own wasm module, which the
 //! browser fetches only when the Train view starts a worker.
 
@@ -7,6 +8,7 @@ use std::cell::RefCell;
 
 use js_sys::{Float32Array, Object, Reflect, Uint8Array};
 use pe_explorer::train::experiment::{Answer, Experiment};
+use pe_explorer::train::model::Tape;
 use pe_explorer::train::protocol::{Command, Phase, Reporter};
 use pe_explorer::train::safetensors;
 use wasm_bindgen::prelude::*;
@@ -100,10 +102,14 @@ fn run_slice() {
             return false;
         };
         let start = now();
-        let mut more = true;
-        while more && now() - start < SLICE_MS {
-            more = e.tick();
-        }
+        let deadline = performance_now() + SLICE_MS;
+        // Asked after every piece of work (a quarter of a millisecond at most, at any size):
+        // once the slice's time is up, the work stops where it is and goes on next slice.
+        let mut stopped = false;
+        let more = e.advance(&mut |_| {
+            stopped = stopped || performance_now() >= deadline;
+            !stopped
+        });
         if !more {
             s.answers = e.dog_and_man();
             s.phase = Phase::Done;
@@ -128,7 +134,7 @@ fn handle(text: &str) {
     STATE.with_borrow_mut(|s| match command {
         Command::Start(settings) => {
             *s = State {
-                experiment: Some(Experiment::new(settings)),
+                experiment: Some(Experiment::start(settings)),
                 phase: Phase::Training,
                 ..State::default()
             };
@@ -200,12 +206,13 @@ fn handle(text: &str) {
             // starts, so only forward, backward and the optimiser are counted.
             let mut e = Experiment::new(settings);
             let s = e.settings.clone();
+            let mut tape = Tape::default();
             if let Some(run) = e.runs.first_mut() {
                 let mut times = Vec::with_capacity(steps);
                 for i in 0..steps + 10 {
                     let batch = run.next_batch(&s, fixed);
                     let t = performance_now();
-                    run.optimise(&s, &batch);
+                    run.optimise(&s, &batch, &mut tape);
                     if i >= 10 {
                         times.push(performance_now() - t);
                     }

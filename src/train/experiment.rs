@@ -1,9 +1,14 @@
 //! An experiment: one task, several position schemes, the same initial weights and the same
 //! batches for all of them, trained a step at a time (round robin, so every curve grows
 //! together) and then tested on held-out sets at 1, 2, 4 and 8 times the training length.
+//!
+//! The work goes a little at a time: [`Experiment::advance`] does as much as its `go` allows
+//! and returns, and the next call goes on from the same point — inside a training step (its
+//! forward and backward passes stop between two pieces of a stage) or a held-out batch. Where
+//! the work stops changes no number: every piece computes exactly what the whole would.
 
-use super::model::{Batch, Model, ModelConfig, Position, Stats, Tape};
-use super::optim::{schedule, AdamW};
+use super::model::{attended_pairs, Batch, Model, ModelConfig, Pass, Position, Stats, Tape};
+use super::optim::{schedule, AdamW, OptPass};
 use super::settings::{TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
 use crate::math::rng::SplitMix64;
@@ -18,8 +23,24 @@ pub const CURVE_EXAMPLES: usize = 200;
 pub const CURVE_POINTS: usize = 20;
 /// Test lengths as multiples of the training length.
 pub const LENGTH_FACTORS: [usize; 4] = [1, 2, 4, 8];
-/// Sequences per evaluation slice: small enough to return within a few milliseconds.
-const EVAL_SLICE: usize = 50;
+/// Held-out sequences are evaluated in groups of this many (the groups decide which rows the
+/// matrix kernels treat as a group's last, so they are fixed: results never depend on how the
+/// work was cut).
+const EVAL_GROUP: usize = 50;
+/// Tokens per evaluation batch, about: a group is cut into batches of this size where a cut
+/// keeps the kernels' row blocks where the whole group has them (see [`eval_batch_end`]).
+const EVAL_ROWS: usize = 1024;
+/// The optimiser's cost per parameter, in the units of [`ModelConfig::pass_cost`] (as the
+/// optimiser reports it: a square root and a division each count about 20 multiply-adds).
+const OPTIMISER_COST: f64 = 23.0;
+
+/// Cost units (about one multiply-add each) the training worker gets through per second, and
+/// the fixed cost of one training step of one scheme, in seconds. Measured in headless Chromium
+/// on the 2-core development machine (`ONLY=estimate bash scripts/bench.sh`: it times whole
+/// experiments from the smallest to the largest settings in the page and fits these two
+/// numbers), so [`estimate_seconds`] is what that machine takes; a faster laptop takes less.
+pub const WORK_PER_SECOND: f64 = 4.3e9;
+pub const STEP_OVERHEAD_S: f64 = 2.5e-3;
 
 /// A predicted token and its probability.
 pub type Answer = (u32, f64);
@@ -78,11 +99,43 @@ pub struct Run {
     grads: Vec<f32>,
     opt: AdamW<f32>,
     data: SplitMix64,
-    tape: Tape<f32>,
     pub step: usize,
     pub curve: Vec<Point>,
     pub status: Status,
     pub cells: Vec<Cell>,
+}
+
+/// An evaluation under way: the next example, the batch being run and how far its forward
+/// pass got.
+#[derive(Clone, Debug, Default)]
+struct Eval {
+    next: usize,
+    batch: Option<(Batch, usize, Pass)>,
+    stats: Stats,
+}
+
+/// Where a training step stands.
+#[derive(Clone, Debug)]
+enum StepStage {
+    Forward(Pass),
+    Backward(Pass, f64),
+    Optimise(OptPass, f64),
+    /// The optimiser has stepped; the accuracy curve's point is being measured.
+    Curve(Eval, f64),
+}
+
+/// The work in hand between two calls of [`Experiment::advance`].
+#[derive(Clone, Debug)]
+enum Busy {
+    Step {
+        run: usize,
+        batch: Batch,
+        stage: StepStage,
+    },
+    Test {
+        run: usize,
+        eval: Eval,
+    },
 }
 
 /// Everything an experiment holds.
@@ -93,6 +146,14 @@ pub struct Experiment {
     curve_set: Vec<Example>,
     /// Held-out sets, one per test length.
     pub heldout: Vec<Vec<Example>>,
+    /// The activations of the pass under way (one at a time, whatever the run).
+    tape: Tape<f32>,
+    /// The run whose training step comes next.
+    turn: usize,
+    busy: Option<Busy>,
+    /// What [`Experiment::start`] left to set up: the next run and tensor to draw, and the
+    /// held-out sets still to make.
+    setup: Option<(usize, usize)>,
 }
 
 /// The model a scheme trains, for these settings.
@@ -139,11 +200,111 @@ pub fn batch_of(examples: &[Example]) -> Batch {
     b
 }
 
+/// Where the evaluation batch that starts at example `from` ends. Held-out examples go in
+/// groups of [`EVAL_GROUP`], each once a single batch; a group is now cut into batches of about
+/// [`EVAL_ROWS`] tokens, but only after a sequence that ends a multiple of 4 tokens into the
+/// group. The matrix kernels work in blocks of 4 rows from a batch's first and treat its last
+/// (tokens mod 4) rows apart, so every row is computed exactly as in the whole group.
+fn eval_batch_end(examples: &[Example], from: usize) -> usize {
+    let group_end = ((from / EVAL_GROUP + 1) * EVAL_GROUP).min(examples.len());
+    let into_group: usize = examples[from - from % EVAL_GROUP..from]
+        .iter()
+        .map(|e| e.tokens.len())
+        .sum();
+    let (mut end, mut rows) = (from, 0);
+    while end < group_end {
+        rows += examples[end].tokens.len();
+        end += 1;
+        if rows >= EVAL_ROWS && (into_group + rows) % 4 == 0 {
+            break;
+        }
+    }
+    end
+}
+
+/// Token count and attended query-key pairs of the average training batch (lengths are drawn
+/// evenly from the task's shortest to the training length).
+fn expected_batch(s: &TrainSettings, causal: bool) -> (f64, f64) {
+    let lo = s.task.min_length();
+    let hi = s.train_len.max(lo);
+    let count = (hi - lo + 1) as f64;
+    let tokens: f64 = (lo..=hi).map(|l| l as f64).sum::<f64>() / count;
+    let pairs: f64 = (lo..=hi)
+        .map(|l| attended_pairs(l, causal) as f64)
+        .sum::<f64>()
+        / count;
+    (BATCH as f64 * tokens, BATCH as f64 * pairs)
+}
+
+/// The curve's points that measure accuracy in the first `step` of `steps` steps: every
+/// `steps / 20` steps and the last.
+fn curve_evaluations(step: usize, steps: usize) -> usize {
+    let every = (steps / CURVE_POINTS).max(1);
+    step / every + usize::from(step == steps && steps % every != 0)
+}
+
+/// What one run's work costs: a training step (on the average batch, with the optimiser), one
+/// measurement of the accuracy curve, and the held-out test of a sequence at each test length
+/// (`None` where the model cannot run).
+struct RunCost {
+    step: f64,
+    curve: f64,
+    test: Vec<Option<f64>>,
+}
+
+impl RunCost {
+    fn new(s: &TrainSettings, scheme: TrainScheme) -> RunCost {
+        let c = model_config(s, scheme);
+        let (tokens, pairs) = expected_batch(s, c.causal);
+        let params = super::model::Layout::new(&c).total as f64;
+        let sequence =
+            |len: usize| c.pass_cost(len as f64, attended_pairs(len, c.causal) as f64, false);
+        RunCost {
+            step: c.pass_cost(tokens, pairs, true) + OPTIMISER_COST * params,
+            curve: CURVE_EXAMPLES as f64 * sequence(s.train_len.max(s.task.min_length())),
+            test: LENGTH_FACTORS
+                .iter()
+                .map(|f| f * s.train_len)
+                .map(|len| {
+                    (scheme != TrainScheme::Learned || len <= s.train_len).then(|| sequence(len))
+                })
+                .collect(),
+        }
+    }
+
+    /// Training up to `step` of `steps`: the steps and the curve's measurements among them.
+    fn training(&self, step: usize, steps: usize) -> f64 {
+        step as f64 * self.step + curve_evaluations(step, steps) as f64 * self.curve
+    }
+
+    fn testing(&self) -> f64 {
+        self.test.iter().flatten().map(|t| HELDOUT as f64 * t).sum()
+    }
+}
+
+/// The whole experiment's work, in cost units (about one multiply-add each).
+pub fn planned_work(s: &TrainSettings) -> f64 {
+    s.schemes
+        .iter()
+        .map(|&sc| {
+            let c = RunCost::new(s, sc);
+            c.training(s.steps, s.steps) + c.testing()
+        })
+        .sum()
+}
+
+/// How long the experiment takes on the machine the rates were measured on, in seconds: its
+/// work at [`WORK_PER_SECOND`], plus [`STEP_OVERHEAD_S`] per training step of each scheme.
+pub fn estimate_seconds(s: &TrainSettings) -> f64 {
+    planned_work(s) / WORK_PER_SECOND + (s.steps * s.schemes.len()) as f64 * STEP_OVERHEAD_S
+}
+
 impl Run {
     fn new(s: &TrainSettings, scheme: TrainScheme) -> Run {
         let model = Model::new(model_config(s, scheme), longest_test(s));
-        let params = model.init(s.seed);
         let total = model.layout.total;
+        // Drawn by the experiment's set-up.
+        let params = vec![0.0; total];
         let opt = AdamW::new(&model.layout.tensors, total);
         let cells = LENGTH_FACTORS
             .iter()
@@ -172,7 +333,6 @@ impl Run {
             opt,
             // The same stream for every scheme: they all see the same batches.
             data: SplitMix64::new(s.seed ^ 0x0DA7_A000),
-            tape: Tape::default(),
             step: 0,
             curve: Vec::new(),
             status: Status::Training,
@@ -180,20 +340,87 @@ impl Run {
         }
     }
 
-    /// Forward over examples (in slices), returning correct and counted.
+    /// Forward over examples (in the evaluation's batches), returning correct and counted.
     pub fn evaluate(&mut self, examples: &[Example]) -> Result<Stats, String> {
-        let mut total = Stats::default();
-        for chunk in examples.chunks(EVAL_SLICE) {
-            let st = self
-                .model
-                .forward(&self.params, &batch_of(chunk), &mut self.tape)?;
-            total.correct += st.correct;
-            total.counted += st.counted;
+        let (mut tape, mut eval) = (Tape::default(), Eval::default());
+        loop {
+            if let Some(done) = self.evaluate_part(examples, &mut tape, &mut eval, &mut |_| true) {
+                return done;
+            }
         }
-        Ok(total)
     }
 
-    /// One optimiser step on the next batch.
+    /// Goes on with an evaluation of `examples` until it is done (`Some`: the totals, or the
+    /// first error) or `go` says stop (`None`).
+    fn evaluate_part(
+        &mut self,
+        examples: &[Example],
+        tape: &mut Tape<f32>,
+        eval: &mut Eval,
+        go: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Result<Stats, String>> {
+        loop {
+            match self.evaluate_batch(None, examples, tape, eval, go)? {
+                Err(e) => return Some(Err(e)),
+                Ok((st, _)) => {
+                    eval.stats.correct += st.correct;
+                    eval.stats.counted += st.counted;
+                }
+            }
+            if eval.next >= examples.len() {
+                return Some(Ok(eval.stats));
+            }
+            if !go(0) {
+                return None;
+            }
+        }
+    }
+
+    /// Goes on with the next evaluation batch from `eval.next`: its counts when it is done (and
+    /// `eval.next` moves past it), `None` when `go` says stop first. With `task`, also the
+    /// wrong answers that name the task's rival (see [`Task::rival`]).
+    fn evaluate_batch(
+        &mut self,
+        task: Option<Task>,
+        examples: &[Example],
+        tape: &mut Tape<f32>,
+        eval: &mut Eval,
+        go: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Result<(Stats, usize), String>> {
+        let (batch, end, pass) = eval.batch.get_or_insert_with(|| {
+            let end = eval_batch_end(examples, eval.next);
+            (batch_of(&examples[eval.next..end]), end, Pass::default())
+        });
+        let result = self
+            .model
+            .forward_part(&self.params, batch, tape, pass, go)?;
+        let (start, end) = (eval.next, *end);
+        eval.next = end;
+        eval.batch = None;
+        Some(result.map(|st| {
+            let rival = task.map_or(0, |task| self.rivals(task, &examples[start..end], tape));
+            (st, rival)
+        }))
+    }
+
+    /// Wrong answers that name the task's rival, in the last forward pass over `examples`.
+    fn rivals(&self, task: Task, examples: &[Example], tape: &Tape<f32>) -> usize {
+        let mut rival = 0;
+        let mut row = 0;
+        for e in examples {
+            for target in &e.targets {
+                if let Some(t) = *target {
+                    let (answer, _) = self.model.prediction(tape, row);
+                    if answer != t && task.rival(&e.tokens, t) == Some(answer) {
+                        rival += 1;
+                    }
+                }
+                row += 1;
+            }
+        }
+        rival
+    }
+
     /// The next training batch: `BATCH` sequences of lengths drawn up to the training length,
     /// or all of exactly `fixed` tokens (for benchmarks that compare like with like).
     pub fn next_batch(&mut self, s: &TrainSettings, fixed: Option<usize>) -> Batch {
@@ -206,42 +433,99 @@ impl Run {
         batch_of(&examples)
     }
 
-    /// One optimiser step on `batch`: forward, backward, AdamW at the scheduled rate. Returns
-    /// the batch's loss, or `None` (and marks the run diverged) when the loss or the weights
-    /// stop being finite or the loss grows past any sensible value.
-    pub fn optimise(&mut self, s: &TrainSettings, batch: &Batch) -> Option<f64> {
-        let diverged = |r: &mut Run| {
-            r.status = Status::Diverged { step: r.step };
-            None
-        };
-        let Ok(stats) = self.model.forward(&self.params, batch, &mut self.tape) else {
-            return diverged(self);
-        };
-        let limit = (4.0 * (self.model.config.vocab as f64).ln()).max(10.0);
-        if !stats.loss.is_finite() || stats.loss > limit {
-            return diverged(self);
+    /// One optimiser step on `batch`, all at once (benchmarks): forward, backward, AdamW at the
+    /// scheduled rate. Returns the batch's loss, or `None` (and marks the run diverged) when
+    /// the loss or the weights stop being finite or the loss grows past any sensible value.
+    pub fn optimise(
+        &mut self,
+        s: &TrainSettings,
+        batch: &Batch,
+        tape: &mut Tape<f32>,
+    ) -> Option<f64> {
+        let mut stage = StepStage::Forward(Pass::default());
+        match self.step_part(s, batch, tape, &mut stage, &mut |_| true)? {
+            StepEnd::Stepped(loss) => Some(loss),
+            StepEnd::Diverged => None,
         }
-        self.grads.fill(0.0);
-        self.model
-            .backward(&self.params, batch, &self.tape, &mut self.grads);
-        let lr = schedule(s.lr, self.step, s.steps);
-        let norm = self.opt.step(&mut self.params, &mut self.grads, lr);
-        if !norm.is_finite() || self.params.iter().any(|p| !p.is_finite()) {
-            return diverged(self);
-        }
-        self.step += 1;
-        Some(stats.loss)
     }
 
-    fn train_step(&mut self, s: &TrainSettings, curve_set: &[Example]) {
-        let batch = self.next_batch(s, None);
-        let Some(loss) = self.optimise(s, &batch) else {
-            return;
-        };
+    fn diverge(&mut self) -> Option<StepEnd> {
+        self.status = Status::Diverged { step: self.step };
+        Some(StepEnd::Diverged)
+    }
+
+    /// Goes on with a training step on `batch` up to the optimiser's update: `Some` once the
+    /// weights have moved (or the run diverged), `None` when `go` says stop first.
+    fn step_part(
+        &mut self,
+        s: &TrainSettings,
+        batch: &Batch,
+        tape: &mut Tape<f32>,
+        stage: &mut StepStage,
+        go: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<StepEnd> {
+        loop {
+            match stage {
+                StepStage::Forward(pass) => {
+                    let Ok(stats) = self
+                        .model
+                        .forward_part(&self.params, batch, tape, pass, go)?
+                    else {
+                        return self.diverge();
+                    };
+                    let limit = (4.0 * (self.model.config.vocab as f64).ln()).max(10.0);
+                    if !stats.loss.is_finite() || stats.loss > limit {
+                        return self.diverge();
+                    }
+                    self.grads.fill(0.0);
+                    *stage = StepStage::Backward(Pass::default(), stats.loss);
+                    if !go(0) {
+                        return None;
+                    }
+                }
+                StepStage::Backward(pass, loss) => {
+                    if !self.model.backward_part(
+                        &self.params,
+                        batch,
+                        tape,
+                        &mut self.grads,
+                        pass,
+                        go,
+                    ) {
+                        return None;
+                    }
+                    *stage = StepStage::Optimise(OptPass::default(), *loss);
+                    if !go(0) {
+                        return None;
+                    }
+                }
+                StepStage::Optimise(pass, loss) => {
+                    let loss = *loss;
+                    let lr = schedule(s.lr, self.step, s.steps);
+                    let norm =
+                        self.opt
+                            .step_part(&mut self.params, &mut self.grads, lr, pass, go)?;
+                    if !norm.is_finite() || self.params.iter().any(|p| !p.is_finite()) {
+                        return self.diverge();
+                    }
+                    self.step += 1;
+                    *stage = StepStage::Curve(Eval::default(), loss);
+                    return Some(StepEnd::Stepped(loss));
+                }
+                StepStage::Curve(..) => return None,
+            }
+        }
+    }
+
+    /// Whether the step just taken puts a point on the accuracy curve.
+    fn measures_curve(&self, s: &TrainSettings) -> bool {
         let every = (s.steps / CURVE_POINTS).max(1);
-        let accuracy = (self.step % every == 0 || self.step == s.steps)
-            .then(|| self.evaluate(curve_set).ok())
-            .flatten()
+        self.step % every == 0 || self.step == s.steps
+    }
+
+    /// Adds the step's point to the curve, and moves on to testing after the last step.
+    fn finish_step(&mut self, s: &TrainSettings, loss: f64, accuracy: Option<Stats>) {
+        let accuracy = accuracy
             .filter(|st| st.counted > 0)
             .map(|st| st.correct as f64 / st.counted as f64);
         self.curve.push(Point {
@@ -254,70 +538,23 @@ impl Run {
         }
     }
 
-    /// Like [`Run::evaluate`], also counting the wrong answers that name the task's rival.
-    pub fn evaluate_rivals(
-        &mut self,
-        task: Task,
-        examples: &[Example],
-    ) -> Result<(Stats, usize), String> {
-        let mut total = Stats::default();
-        let mut rival = 0;
-        for chunk in examples.chunks(EVAL_SLICE) {
-            let st = self
-                .model
-                .forward(&self.params, &batch_of(chunk), &mut self.tape)?;
-            total.correct += st.correct;
-            total.counted += st.counted;
-            let mut row = 0;
-            for e in chunk {
-                for target in &e.targets {
-                    if let Some(t) = *target {
-                        let (answer, _) = self.model.prediction(&self.tape, row);
-                        if answer != t && task.rival(&e.tokens, t) == Some(answer) {
-                            rival += 1;
-                        }
-                    }
-                    row += 1;
-                }
-            }
-        }
-        Ok((total, rival))
-    }
-
-    /// Evaluates the next slice of the first unfinished cell; false when the table is full.
-    fn test_slice(&mut self, task: Task, heldout: &[Vec<Example>]) -> bool {
-        let Some(c) = self
-            .cells
+    /// The first held-out cell still to fill.
+    fn cell_to_test(&self) -> Option<usize> {
+        self.cells
             .iter()
             .position(|c| c.missing.is_none() && c.examples < HELDOUT)
-        else {
-            self.status = Status::Done;
-            return false;
-        };
-        let from = self.cells[c].examples;
-        let to = (from + EVAL_SLICE).min(heldout[c].len());
-        match self.evaluate_rivals(task, &heldout[c][from..to]) {
-            Ok((st, rival)) => {
-                let cell = &mut self.cells[c];
-                cell.correct += st.correct;
-                cell.counted += st.counted;
-                cell.rival += rival;
-                cell.examples = to;
-            }
-            Err(e) => self.cells[c].missing = Some(e),
-        }
-        true
     }
 
     /// The model's answer at the last position of each sequence, with its probability.
     pub fn answers(&mut self, sequences: &[Vec<u32>]) -> Vec<Answer> {
+        let mut tape = Tape::default();
         sequences
             .iter()
             .map(|tokens| {
                 let mut b = Batch::new();
                 b.push(tokens, &vec![None; tokens.len()]);
-                match self.model.forward(&self.params, &b, &mut self.tape) {
-                    Ok(_) => self.model.prediction(&self.tape, tokens.len() - 1),
+                match self.model.forward(&self.params, &b, &mut tape) {
+                    Ok(_) => self.model.prediction(&tape, tokens.len() - 1),
                     Err(_) => (0, f64::NAN),
                 }
             })
@@ -329,17 +566,16 @@ impl Run {
     pub fn attention_maps(&mut self, tokens: &[u32]) -> Option<(Vec<f32>, Vec<Answer>)> {
         let mut b = Batch::new();
         b.push(tokens, &vec![None; tokens.len()]);
-        self.model.forward(&self.params, &b, &mut self.tape).ok()?;
+        let mut tape = Tape::default();
+        self.model.forward(&self.params, &b, &mut tape).ok()?;
         let (t, c) = (tokens.len(), &self.model.config);
         let mut maps = Vec::with_capacity(c.layers * c.heads * t * t);
         for l in 0..c.layers {
             for h in 0..c.heads {
-                maps.extend_from_slice(self.tape.attention(l, 0, h, t)?);
+                maps.extend_from_slice(tape.attention(l, 0, h, t)?);
             }
         }
-        let preds = (0..t)
-            .map(|i| self.model.prediction(&self.tape, i))
-            .collect();
+        let preds = (0..t).map(|i| self.model.prediction(&tape, i)).collect();
         Some((maps, preds))
     }
 
@@ -350,90 +586,236 @@ impl Run {
     }
 }
 
+/// How a training step's optimiser part ended.
+enum StepEnd {
+    Stepped(f64),
+    Diverged,
+}
+
 impl Experiment {
+    /// An experiment ready to train (its weights drawn and its held-out sets made).
     pub fn new(settings: TrainSettings) -> Experiment {
+        let mut e = Experiment::start(settings);
+        while e.set_up(&mut |_| true) {}
+        e
+    }
+
+    /// An experiment whose weights and held-out sets are made by [`advance`](Self::advance),
+    /// a piece at a time, before it trains (drawing them takes the largest models about
+    /// 0.3 s).
+    pub fn start(settings: TrainSettings) -> Experiment {
         let s = &settings;
         let runs = s.schemes.iter().map(|&sc| Run::new(s, sc)).collect();
         let curve_set = s
             .task
             .heldout(s.seed ^ 0xC0_0000, s.train_len, CURVE_EXAMPLES);
-        let heldout = LENGTH_FACTORS
-            .iter()
-            .map(|f| s.task.heldout(s.seed, f * s.train_len, HELDOUT))
-            .collect();
         Experiment {
             settings,
             runs,
             curve_set,
-            heldout,
+            heldout: Vec::new(),
+            tape: Tape::default(),
+            turn: 0,
+            busy: None,
+            setup: Some((0, 0)),
         }
     }
 
-    /// One unit of work: a training step for every scheme still training, or else one slice
-    /// of held-out testing. Returns false when everything is done.
-    pub fn tick(&mut self) -> bool {
-        let s = &self.settings;
-        let mut trained = false;
-        for run in &mut self.runs {
-            if run.status == Status::Training {
-                run.train_step(s, &self.curve_set);
-                trained = true;
-            }
-        }
-        if trained {
-            return true;
-        }
-        for run in &mut self.runs {
-            if run.status == Status::Testing && run.test_slice(s.task, &self.heldout) {
-                return true;
+    /// Goes on setting up: true while there is more to do (and `go` said stop).
+    fn set_up(&mut self, go: &mut dyn FnMut(u64) -> bool) -> bool {
+        while let Some((run, tensor)) = self.setup {
+            let s = &self.settings;
+            if run < self.runs.len() {
+                let (before, rest) = self.runs.split_at_mut(run);
+                let r = &mut rest[0];
+                let t = &r.model.layout.tensors[tensor];
+                // Every scheme starts from the same weights where it has the same tensor: copy
+                // it from an earlier run (the same numbers as drawing it again).
+                let earlier = before.iter().find_map(|b| {
+                    b.tensor(&t.name)
+                        .filter(|(_, shape)| **shape == t.shape[..])
+                });
+                let cost = match earlier {
+                    Some((values, _)) => {
+                        r.params[t.range()].copy_from_slice(values);
+                        t.len()
+                    }
+                    None => {
+                        r.model.init_tensor(&mut r.params[t.range()], s.seed, t);
+                        40 * t.len()
+                    }
+                };
+                let next = if tensor + 1 < r.model.layout.tensors.len() {
+                    (run, tensor + 1)
+                } else {
+                    (run + 1, 0)
+                };
+                self.setup = Some(next);
+                if !go(cost as u64) {
+                    return true;
+                }
+            } else {
+                let k = self.heldout.len();
+                let Some(f) = LENGTH_FACTORS.get(k) else {
+                    self.setup = None;
+                    break;
+                };
+                let len = f * s.train_len;
+                self.heldout.push(s.task.heldout(s.seed, len, HELDOUT));
+                if !go((HELDOUT * len * 40) as u64) {
+                    return true;
+                }
             }
         }
         false
     }
 
+    /// Works until everything is done (false) or `go`, told the cost of each piece of work,
+    /// says stop (true: call again to go on from the same point). Every scheme takes a
+    /// training step in turn; once none is training, each one's held-out cells are filled.
+    pub fn advance(&mut self, go: &mut dyn FnMut(u64) -> bool) -> bool {
+        if self.set_up(go) {
+            return true;
+        }
+        loop {
+            let busy = match self.busy.take() {
+                Some(b) => b,
+                None => match self.next_work() {
+                    Some(b) => b,
+                    None => return false,
+                },
+            };
+            if let Some(paused) = self.work_on(busy, go) {
+                self.busy = Some(paused);
+                return true;
+            }
+            if !go(0) {
+                return true;
+            }
+        }
+    }
+
+    /// What comes next: the next training step in turn, or else the next run's testing.
+    fn next_work(&mut self) -> Option<Busy> {
+        let training = |r: &Run| r.status == Status::Training;
+        let n = self.runs.len();
+        let next = (self.turn..n)
+            .chain(0..self.turn.min(n))
+            .find(|&i| training(&self.runs[i]));
+        if let Some(run) = next {
+            let batch = self.runs[run].next_batch(&self.settings, None);
+            return Some(Busy::Step {
+                run,
+                batch,
+                stage: StepStage::Forward(Pass::default()),
+            });
+        }
+        let run = self.runs.iter().position(|r| r.status == Status::Testing)?;
+        Some(Busy::Test {
+            run,
+            eval: Eval::default(),
+        })
+    }
+
+    /// Goes on with one piece of work; `Some` (the same work, further on) when `go` stopped it.
+    fn work_on(&mut self, busy: Busy, go: &mut dyn FnMut(u64) -> bool) -> Option<Busy> {
+        let s = &self.settings;
+        match busy {
+            Busy::Step {
+                run,
+                batch,
+                mut stage,
+            } => {
+                let r = &mut self.runs[run];
+                loop {
+                    if let StepStage::Curve(ref mut eval, loss) = stage {
+                        let st = r.evaluate_part(&self.curve_set, &mut self.tape, eval, go);
+                        let Some(result) = st else {
+                            return Some(Busy::Step { run, batch, stage });
+                        };
+                        r.finish_step(s, loss, result.ok());
+                        self.turn = run + 1;
+                        return None;
+                    }
+                    match r.step_part(s, &batch, &mut self.tape, &mut stage, go) {
+                        None => return Some(Busy::Step { run, batch, stage }),
+                        Some(StepEnd::Diverged) => {
+                            self.turn = run + 1;
+                            return None;
+                        }
+                        Some(StepEnd::Stepped(loss)) if !r.measures_curve(s) => {
+                            r.finish_step(s, loss, None);
+                            self.turn = run + 1;
+                            return None;
+                        }
+                        // The curve's point is measured next, in its own pieces.
+                        Some(StepEnd::Stepped(_)) => {
+                            if !go(0) {
+                                return Some(Busy::Step { run, batch, stage });
+                            }
+                        }
+                    }
+                }
+            }
+            Busy::Test { run, mut eval } => {
+                let r = &mut self.runs[run];
+                while let Some(c) = r.cell_to_test() {
+                    if eval.next == 0 && eval.batch.is_none() {
+                        eval.next = r.cells[c].examples;
+                    }
+                    let heldout = &self.heldout[c];
+                    let Some(result) =
+                        r.evaluate_batch(Some(s.task), heldout, &mut self.tape, &mut eval, go)
+                    else {
+                        return Some(Busy::Test { run, eval });
+                    };
+                    let cell = &mut r.cells[c];
+                    match result {
+                        Ok((st, rival)) => {
+                            cell.correct += st.correct;
+                            cell.counted += st.counted;
+                            cell.rival += rival;
+                            cell.examples = eval.next.min(HELDOUT);
+                        }
+                        Err(e) => cell.missing = Some(e),
+                    }
+                    if cell.examples >= HELDOUT || cell.missing.is_some() {
+                        eval = Eval::default();
+                    }
+                    if !go(0) {
+                        return Some(Busy::Test { run, eval });
+                    }
+                }
+                r.status = Status::Done;
+                None
+            }
+        }
+    }
+
     /// Runs to the end (native tests and benchmarks).
     pub fn run_to_end(&mut self) {
-        while self.tick() {}
+        while self.advance(&mut |_| true) {}
     }
 
-    /// Steps taken over all schemes, and steps asked for.
-    pub fn progress(&self) -> (usize, usize) {
-        let total = self.settings.steps * self.runs.len();
-        let done = self
-            .runs
-            .iter()
-            .map(|r| match r.status {
-                Status::Training => r.step,
-                _ => self.settings.steps,
-            })
-            .sum();
-        (done, total)
-    }
-
-    /// Work done and in all, in token passes (a training token counts three: forward and
-    /// backward), for the time-left estimate.
+    /// Work done and in all, in the cost units of [`planned_work`]: the progress bar and the
+    /// time left at the pace so far.
     pub fn work(&self) -> (f64, f64) {
         let s = &self.settings;
-        let per_step = 3.0 * BATCH as f64 * (s.task.min_length() + s.train_len) as f64 / 2.0;
         let (mut done, mut total) = (0.0, 0.0);
         for r in &self.runs {
-            let test: f64 = r
-                .cells
-                .iter()
-                .filter(|c| c.missing.is_none())
-                .map(|c| (HELDOUT * c.length) as f64)
-                .sum();
-            let train = per_step * s.steps as f64;
+            let cost = RunCost::new(s, r.scheme);
+            let train = cost.training(s.steps, s.steps);
+            let test = cost.testing();
             total += train + test;
             done += match r.status {
-                Status::Training => per_step * r.step as f64,
+                Status::Training => cost.training(r.step, s.steps),
                 Status::Diverged { .. } => train + test,
                 _ => {
                     let tested: f64 = r
                         .cells
                         .iter()
-                        .filter(|c| c.missing.is_none())
-                        .map(|c| (c.examples * c.length) as f64)
+                        .zip(&cost.test)
+                        .filter_map(|(c, t)| t.map(|t| c.examples as f64 * t))
                         .sum();
                     train + tested
                 }

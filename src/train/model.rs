@@ -2,9 +2,16 @@
 //! model puts it, `layers` pre-LayerNorm blocks (multi-head self-attention, then a GELU MLP of
 //! width 4·d_model, each added back to the residual stream), a final LayerNorm and a linear
 //! read-out to the task's tokens. The forward pass keeps what the backward pass needs (a
-//! "tape"); each backward step is written out by hand next to its forward, in the manner of
-//! llm.c, and checked against an independent automatic differentiation (HIPS autograd) and
-//! against finite differences.
+//! "tape"); each backward kernel is written out by hand next to its forward kernel, in the
+//! manner of llm.c, and checked against an independent automatic differentiation (HIPS autograd)
+//! and against finite differences.
+//!
+//! Both passes are lists of stages (`Op`: a layer's matrix product, its attention, a LayerNorm,
+//! a weight's gradient), each applied a range of rows at a time. [`Model::forward_part`] and
+//! [`Model::backward_part`] go on from where a [`Pass`] stands until their `go` says stop, so the
+//! worker can stop within a quarter of a millisecond of work at any model size. Where a pass is
+//! cut changes no number: rows are cut at multiples of 4, where the matrix kernels' blocks
+//! start, and sums over rows keep their order.
 //!
 //! Where each scheme enters:
 //! - sinusoidal, learned: a vector added to the token embedding, once, before the first block;
@@ -17,7 +24,9 @@
 //! Parameters live in one flat vector; [`Layout`] names every tensor in it, with its shape, in
 //! the order the export writes them. Matrices are stored `[in, out]`, so a layer is `x @ W + b`.
 
-use super::real::{linear, linear_backward, Real};
+use std::ops::Range;
+
+use super::real::{gemm, gemm_at_rows, linear, transpose, Real};
 use crate::math::alibi;
 use crate::math::rng::{fnv1a, SplitMix64};
 use crate::math::rope::{Rope, RopePairing, RopeScaling};
@@ -65,6 +74,103 @@ impl ModelConfig {
     }
     pub fn hidden(&self) -> usize {
         4 * self.d_model
+    }
+
+    /// The stages of a forward or backward pass, in order.
+    fn schedule(&self, backward: bool) -> Vec<Op> {
+        let rope = matches!(self.position, Position::Rope { .. });
+        let layers = self.layers;
+        let mut ops = Vec::with_capacity(4 + 12 * layers);
+        if backward {
+            ops.extend([Op::DLogits, Op::DHead, Op::DHeadW, Op::DLnF]);
+            for l in (0..layers).rev() {
+                ops.extend([
+                    Op::DProj(l),
+                    Op::DProjW(l),
+                    Op::DFc(l),
+                    Op::DFcW(l),
+                    Op::DLn2(l),
+                    Op::DOut(l),
+                    Op::DOutW(l),
+                    Op::DAttend(l),
+                ]);
+                if rope {
+                    ops.push(Op::DRotate(l));
+                }
+                ops.extend([Op::DQkv(l), Op::DQkvW(l), Op::DLn1(l)]);
+            }
+            ops.push(Op::DEmbed);
+        } else {
+            ops.push(Op::Embed);
+            for l in 0..layers {
+                ops.extend([Op::Ln1(l), Op::Qkv(l)]);
+                if rope {
+                    ops.push(Op::Rotate(l));
+                }
+                ops.extend([
+                    Op::Attend(l),
+                    Op::Out(l),
+                    Op::Ln2(l),
+                    Op::Fc(l),
+                    Op::Gelu(l),
+                    Op::Proj(l),
+                ]);
+            }
+            ops.extend([Op::LnF, Op::Head, Op::Softmax]);
+        }
+        ops
+    }
+
+    /// What a stage works on, and what one item costs (for `rows` tokens).
+    fn unit(&self, op: Op, rows: usize) -> Unit {
+        let c = self;
+        let (d, h4, v) = (c.d_model as u64, c.hidden() as u64, c.vocab as u64);
+        let dh = c.head_dim() as u64;
+        let (heads, n) = (c.heads as u64, rows as u64);
+        match op {
+            Op::Embed => Unit::Rows(d),
+            Op::Ln1(_) | Op::Ln2(_) | Op::LnF => Unit::Rows(4 * d),
+            Op::Qkv(_) => Unit::Rows(3 * d * d),
+            Op::Rotate(_) | Op::DRotate(_) => Unit::Rows(2 * d),
+            // Per query-key pair and head: a dot product, an exponential, a weighted sum.
+            Op::Attend(_) => Unit::Queries(heads * (2 * dh + 16)),
+            Op::Out(_) => Unit::Rows(d * d),
+            Op::Fc(_) | Op::Proj(_) => Unit::Rows(h4 * d),
+            Op::Gelu(_) => Unit::Rows(16 * h4),
+            Op::Head => Unit::Rows(d * v),
+            Op::Softmax | Op::DLogits => Unit::Rows(3 * v),
+            Op::DHead => Unit::Rows(d * v + v),
+            Op::DHeadW => Unit::WeightRows(c.d_model, n * v),
+            Op::DLnF | Op::DLn2(_) | Op::DLn1(_) => Unit::Rows(8 * d),
+            Op::DProj(_) => Unit::Rows(h4 * d + d + h4),
+            Op::DProjW(_) => Unit::WeightRows(c.hidden(), n * d),
+            Op::DFc(_) => Unit::Rows(h4 * d + h4),
+            Op::DFcW(_) => Unit::WeightRows(c.d_model, n * h4),
+            Op::DOut(_) => Unit::Rows(d * d + d),
+            Op::DOutW(_) => Unit::WeightRows(c.d_model, n * d),
+            Op::DAttend(_) => Unit::Queries(heads * (4 * dh + 8)),
+            Op::DQkv(_) => Unit::Rows(3 * d * d + 3 * d),
+            Op::DQkvW(_) => Unit::WeightRows(c.d_model, n * 3 * d),
+            Op::DEmbed => Unit::Rows(2 * d),
+        }
+    }
+
+    /// The cost of a forward pass over `tokens` tokens whose attention computes `pairs`
+    /// query-key pairs (see [`attended_pairs`]), and with `backward` of its backward pass too,
+    /// in the units the passes report to their `go`.
+    pub fn pass_cost(&self, tokens: f64, pairs: f64, backward: bool) -> f64 {
+        let mut ops = self.schedule(false);
+        if backward {
+            ops.extend(self.schedule(true));
+        }
+        // For one token: a weight row's cost grows with the tokens, as a row's or a query's does.
+        ops.iter()
+            .map(|&op| match self.unit(op, 1) {
+                Unit::Rows(per) => tokens * per as f64,
+                Unit::WeightRows(k, per_token) => k as f64 * per_token as f64 * tokens,
+                Unit::Queries(per_pair) => pairs * per_pair as f64,
+            })
+            .sum()
     }
 }
 
@@ -137,7 +243,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    fn new(c: &ModelConfig) -> Layout {
+    pub fn new(c: &ModelConfig) -> Layout {
         let mut tensors = Vec::new();
         let mut at = 0;
         let mut add = |name: String, shape: Vec<usize>, decay: bool| {
@@ -272,6 +378,24 @@ struct BlockTape<T> {
     act_slope: Vec<T>,
 }
 
+/// The gradients the backward pass carries from one step to the next (scratch, kept so that a
+/// pass can stop between two steps and go on later).
+#[derive(Clone, Debug, Default)]
+struct GradTape<T> {
+    dlogits: Vec<T>,
+    /// The gradient at the final LayerNorm's output.
+    dz: Vec<T>,
+    /// The gradient of the residual stream.
+    dx: Vec<T>,
+    dact: Vec<T>,
+    dln2: Vec<T>,
+    datt: Vec<T>,
+    dqkv: Vec<T>,
+    dln1: Vec<T>,
+    /// The current layer's weight, transposed.
+    wt: Vec<T>,
+}
+
 /// The activations of the last forward pass.
 #[derive(Clone, Debug, Default)]
 pub struct Tape<T> {
@@ -282,9 +406,16 @@ pub struct Tape<T> {
     lnf_rstd: Vec<T>,
     /// Softmax of the logits, row per token.
     pub probs: Vec<T>,
-    /// Where each sequence's attention matrices start in `probs` of a block.
+    /// Where each sequence's attention matrices start in `probs` of a block, and their total.
     att_starts: Vec<usize>,
+    att_total: usize,
+    /// Each token's position within its sequence, and which sequence it is in.
+    pos: Vec<usize>,
+    row_seq: Vec<usize>,
+    /// A sublayer's output before it joins the residual stream.
+    proj: Vec<T>,
     counted: usize,
+    grad: GradTape<T>,
 }
 
 impl<T: Real> Tape<T> {
@@ -293,6 +424,85 @@ impl<T: Real> Tape<T> {
     pub fn attention(&self, layer: usize, seq: usize, head: usize, len: usize) -> Option<&[T]> {
         let start = *self.att_starts.get(seq)? + head * len * len;
         self.blocks.get(layer)?.probs.get(start..start + len * len)
+    }
+}
+
+/// One stage of a pass, applied to a range of its items: token rows (for attention, the
+/// queries: each row's keys are the rows of its sequence it sees); or, for a weight's gradient
+/// (`…W`), rows of that weight (its input dimensions). Cutting a stage at any item (rows at multiples of 4, where the matrix kernels'
+/// row blocks start) gives exactly the numbers of doing it at once, so a pass can stop between
+/// two ranges and go on later with the same result, bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Embed,
+    Ln1(usize),
+    Qkv(usize),
+    Rotate(usize),
+    Attend(usize),
+    Out(usize),
+    Ln2(usize),
+    Fc(usize),
+    Gelu(usize),
+    Proj(usize),
+    LnF,
+    Head,
+    Softmax,
+    DLogits,
+    DHead,
+    DHeadW,
+    DLnF,
+    DProj(usize),
+    DProjW(usize),
+    DFc(usize),
+    DFcW(usize),
+    DLn2(usize),
+    DOut(usize),
+    DOutW(usize),
+    DAttend(usize),
+    DRotate(usize),
+    DQkv(usize),
+    DQkvW(usize),
+    DLn1(usize),
+    DEmbed,
+}
+
+/// What a stage's items are, with the cost of one (in multiply-adds, roughly: elementwise
+/// work counts a few per value).
+enum Unit {
+    Rows(u64),
+    /// Rows of a weight's gradient: how many, and the cost of one.
+    WeightRows(usize, u64),
+    /// Query rows (token rows whose attention is computed): the cost of one query-key pair.
+    Queries(u64),
+}
+
+/// Work between two looks at the clock, in multiply-adds (about a quarter of a millisecond).
+pub const CHUNK_COST: u64 = 1 << 20;
+
+/// How far a forward or backward pass has got, so that it can stop and go on later.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pass {
+    op: usize,
+    at: usize,
+    loss: f64,
+    correct: usize,
+    counted: usize,
+}
+
+impl Pass {
+    pub fn started(&self) -> bool {
+        self.op > 0 || self.at > 0
+    }
+}
+
+/// Query-key pairs a sequence's attention computes (each query sees the keys up to itself
+/// under a causal mask).
+pub fn attended_pairs(len: usize, causal: bool) -> u64 {
+    let len = len as u64;
+    if causal {
+        len * (len + 1) / 2
+    } else {
+        len * len
     }
 }
 
@@ -493,29 +703,36 @@ impl<T: Real> Model<T> {
     /// by 1/√(2·layers), as GPT-2); token embeddings N(0, 1); LayerNorm gains 1; biases 0.
     pub fn init(&self, seed: u64) -> Vec<T> {
         let mut p = vec![T::ZERO; self.layout.total];
-        let residual = 0.02 / (2.0 * self.config.layers.max(1) as f64).sqrt();
         for t in &self.layout.tensors {
-            let mut rng = SplitMix64::new(seed ^ fnv1a(&t.name));
-            let std = if t.name == "tok_emb" {
-                1.0
-            } else if t.name.ends_with("out.weight") || t.name.ends_with("proj.weight") {
-                residual
-            } else if t.name.ends_with("ln1.weight")
-                || t.name.ends_with("ln2.weight")
-                || t.name == "ln_f.weight"
-            {
-                p[t.range()].fill(T::ONE);
-                continue;
-            } else if t.shape.len() == 1 {
-                continue;
-            } else {
-                0.02
-            };
-            for v in &mut p[t.range()] {
-                *v = T::from_f64(std * rng.next_normal());
-            }
+            self.init_tensor(&mut p[t.range()], seed, t);
         }
         p
+    }
+
+    /// One tensor's initial values (see [`init`](Self::init)): they depend on the seed, the
+    /// tensor's name and the number of layers only.
+    pub fn init_tensor(&self, p: &mut [T], seed: u64, t: &Tensor) {
+        let residual = 0.02 / (2.0 * self.config.layers.max(1) as f64).sqrt();
+        let mut rng = SplitMix64::new(seed ^ fnv1a(&t.name));
+        let std = if t.name == "tok_emb" {
+            1.0
+        } else if t.name.ends_with("out.weight") || t.name.ends_with("proj.weight") {
+            residual
+        } else if t.name.ends_with("ln1.weight")
+            || t.name.ends_with("ln2.weight")
+            || t.name == "ln_f.weight"
+        {
+            p.fill(T::ONE);
+            return;
+        } else if t.shape.len() == 1 {
+            p.fill(T::ZERO);
+            return;
+        } else {
+            0.02
+        };
+        for v in p.iter_mut() {
+            *v = T::from_f64(std * rng.next_normal());
+        }
     }
 
     /// Whether the model can place a token at `position` (a learned table has `max_len` rows;
@@ -530,201 +747,405 @@ impl<T: Real> Model<T> {
     /// The forward pass over a batch, keeping the activations in `tape`. Fails (without
     /// computing anything) if a sequence is longer than the model can place.
     pub fn forward(&self, p: &[T], batch: &Batch, tape: &mut Tape<T>) -> Result<Stats, String> {
-        let c = &self.config;
-        let longest = batch.longest();
-        if !self.covers(longest) {
-            return Err(match c.position {
-                Position::Learned => format!(
-                    "no embedding exists for position {}: the learned table has {} rows",
-                    c.max_len, c.max_len
-                ),
-                _ => format!("sequences longer than {} positions", self.max_positions),
-            });
+        let mut pass = Pass::default();
+        loop {
+            if let Some(done) = self.forward_part(p, batch, tape, &mut pass, &mut |_| true) {
+                return done;
+            }
         }
-        let (d, n, v, h4) = (c.d_model, batch.tokens.len(), c.vocab, c.hidden());
-        let lay = &self.layout;
-        tape.blocks.resize_with(c.layers, BlockTape::default);
-        tape.att_starts.clear();
-        let mut at = 0;
-        for (_, len) in batch.spans() {
-            tape.att_starts.push(at);
-            at += c.heads * len * len;
-        }
-        let att_total = at;
+    }
 
-        // Embeddings (plus the absolute position vectors).
-        let mut x = vec![T::ZERO; n * d];
-        let tok = lay.tok.of(p);
-        for (start, len) in batch.spans() {
-            for t in 0..len {
-                let i = start + t;
-                let id = (batch.tokens[i] as usize).min(v - 1);
-                let row = &mut x[i * d..(i + 1) * d];
-                row.copy_from_slice(&tok[id * d..(id + 1) * d]);
-                let extra: Option<&[T]> = match (&c.position, lay.pos) {
-                    (Position::Sinusoidal { .. }, _) => Some(&self.pe[t * d..(t + 1) * d]),
-                    (Position::Learned, Some(pos)) => Some(&pos.of(p)[t * d..(t + 1) * d]),
-                    _ => None,
-                };
-                if let Some(e) = extra {
-                    for (r, e) in row.iter_mut().zip(e) {
-                        *r += *e;
-                    }
-                }
-            }
-        }
+    /// The backward pass of the last forward: adds the gradient of the mean loss to `g`.
+    pub fn backward(&self, p: &[T], batch: &Batch, tape: &mut Tape<T>, g: &mut [T]) {
+        let mut pass = Pass::default();
+        while !self.backward_part(p, batch, tape, g, &mut pass, &mut |_| true) {}
+    }
 
-        for (l, spans) in lay.blocks.iter().enumerate() {
-            let bt = &mut tape.blocks[l];
-            bt.x_in = x;
-            resize(&mut bt.ln1, n * d);
-            resize(&mut bt.ln1_mean, n);
-            resize(&mut bt.ln1_rstd, n);
-            layer_norm(
-                &mut bt.ln1,
-                &mut bt.ln1_mean,
-                &mut bt.ln1_rstd,
-                &bt.x_in,
-                spans.ln1_g.of(p),
-                spans.ln1_b.of(p),
-                d,
-            );
-            resize(&mut bt.qkv, n * 3 * d);
-            linear(
-                &mut bt.qkv,
-                &bt.ln1,
-                spans.w_qkv.of(p),
-                spans.b_qkv.of(p),
-                n,
-                d,
-                3 * d,
-            );
-            if !self.rope_pairs.is_empty() {
-                self.rotate(&mut bt.qkv, batch, false);
+    /// Goes on with a forward pass from where `pass` stands, until it is done (`Some`) or `go`,
+    /// told the cost of each piece of work, says stop (`None`: call again to go on).
+    pub fn forward_part(
+        &self,
+        p: &[T],
+        batch: &Batch,
+        tape: &mut Tape<T>,
+        pass: &mut Pass,
+        go: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Result<Stats, String>> {
+        if !pass.started() {
+            if let Err(e) = self.check_lengths(batch) {
+                return Some(Err(e));
             }
-            resize(&mut bt.probs, att_total);
-            resize(&mut bt.att, n * d);
-            self.attend(p, batch, &tape.att_starts, bt);
-            let mut mid = bt.x_in.clone();
-            let mut proj = vec![T::ZERO; n * d];
-            linear(
-                &mut proj,
-                &bt.att,
-                spans.w_o.of(p),
-                spans.b_o.of(p),
-                n,
-                d,
-                d,
-            );
-            for (m, o) in mid.iter_mut().zip(&proj) {
-                *m += *o;
-            }
-            bt.x_mid = mid;
-            resize(&mut bt.ln2, n * d);
-            resize(&mut bt.ln2_mean, n);
-            resize(&mut bt.ln2_rstd, n);
-            layer_norm(
-                &mut bt.ln2,
-                &mut bt.ln2_mean,
-                &mut bt.ln2_rstd,
-                &bt.x_mid,
-                spans.ln2_g.of(p),
-                spans.ln2_b.of(p),
-                d,
-            );
-            resize(&mut bt.fc, n * h4);
-            linear(
-                &mut bt.fc,
-                &bt.ln2,
-                spans.w_fc.of(p),
-                spans.b_fc.of(p),
-                n,
-                d,
-                h4,
-            );
-            resize(&mut bt.act, n * h4);
-            resize(&mut bt.act_slope, n * h4);
-            for ((a, slope), &u) in bt.act.iter_mut().zip(&mut bt.act_slope).zip(&bt.fc) {
-                (*a, *slope) = gelu_parts(u);
-            }
-            let mut out = bt.x_mid.clone();
-            linear(
-                &mut proj,
-                &bt.act,
-                spans.w_proj.of(p),
-                spans.b_proj.of(p),
-                n,
-                h4,
-                d,
-            );
-            for (o, m) in out.iter_mut().zip(&proj) {
-                *o += *m;
-            }
-            x = out;
+            self.prepare(batch, tape);
         }
-
-        tape.x_out = x;
-        resize(&mut tape.lnf, n * d);
-        resize(&mut tape.lnf_mean, n);
-        resize(&mut tape.lnf_rstd, n);
-        layer_norm(
-            &mut tape.lnf,
-            &mut tape.lnf_mean,
-            &mut tape.lnf_rstd,
-            &tape.x_out,
-            lay.lnf_g.of(p),
-            lay.lnf_b.of(p),
-            d,
-        );
-        resize(&mut tape.probs, n * v);
-        linear(
-            &mut tape.probs,
-            &tape.lnf,
-            lay.w_head.of(p),
-            lay.b_head.of(p),
-            n,
-            d,
-            v,
-        );
-        // Softmax in place, and the loss on the positions that have a target.
-        let mut loss = 0.0f64;
-        let (mut correct, mut counted) = (0, 0);
-        for i in 0..n {
-            let row = &mut tape.probs[i * v..(i + 1) * v];
-            let mut best = 0;
-            for j in 1..v {
-                if row[j] > row[best] {
-                    best = j;
-                }
-            }
-            let max = row[best];
-            let mut sum = T::ZERO;
-            for r in row.iter_mut() {
-                *r = (*r - max).exp();
-                sum += *r;
-            }
-            for r in row.iter_mut() {
-                *r /= sum;
-            }
-            if let Some(target) = batch.targets[i] {
-                let t = (target as usize).min(v - 1);
-                loss -= row[t].to_f64().max(f64::MIN_POSITIVE).ln();
-                counted += 1;
-                if best == t {
-                    correct += 1;
-                }
-            }
+        let ops = self.config.schedule(false);
+        if !self.drive(&ops, batch, pass, go, |op, rows, pass| {
+            self.forward_op(op, p, batch, tape, rows, pass)
+        }) {
+            return None;
         }
-        tape.counted = counted;
-        Ok(Stats {
-            loss: if counted > 0 {
-                loss / counted as f64
+        Some(Ok(Stats {
+            loss: if pass.counted > 0 {
+                pass.loss / pass.counted as f64
             } else {
                 0.0
             },
-            correct,
-            counted,
+            correct: pass.correct,
+            counted: pass.counted,
+        }))
+    }
+
+    /// Goes on with the backward pass of the last forward (see [`forward_part`]); true when it
+    /// is done.
+    ///
+    /// [`forward_part`]: Self::forward_part
+    pub fn backward_part(
+        &self,
+        p: &[T],
+        batch: &Batch,
+        tape: &mut Tape<T>,
+        g: &mut [T],
+        pass: &mut Pass,
+        go: &mut dyn FnMut(u64) -> bool,
+    ) -> bool {
+        if tape.counted == 0 {
+            return true;
+        }
+        let ops = self.config.schedule(true);
+        self.drive(&ops, batch, pass, go, |op, rows, _| {
+            self.backward_op(op, p, batch, tape, g, rows)
         })
+    }
+
+    /// Runs the stages from where `pass` stands, a range of items at a time, asking `go` after
+    /// each; true when the last stage is done.
+    fn drive(
+        &self,
+        ops: &[Op],
+        batch: &Batch,
+        pass: &mut Pass,
+        go: &mut dyn FnMut(u64) -> bool,
+        mut apply: impl FnMut(Op, Range<usize>, &mut Pass),
+    ) -> bool {
+        while let Some(&op) = ops.get(pass.op) {
+            let (end, items, cost) = self.chunk(op, batch, pass.at);
+            apply(op, pass.at..end, pass);
+            if end >= items {
+                pass.op += 1;
+                pass.at = 0;
+            } else {
+                pass.at = end;
+            }
+            if !go(cost) {
+                return pass.op >= ops.len();
+            }
+        }
+        true
+    }
+
+    /// The next range of a stage from `start`: where it ends, how many items the stage has,
+    /// and what the range costs. Rows go in multiples of 4.
+    fn chunk(&self, op: Op, batch: &Batch, start: usize) -> (usize, usize, u64) {
+        let n = batch.tokens.len();
+        let rows = |items: usize, per: u64| {
+            let take = ((CHUNK_COST / per.max(1)) as usize)
+                .max(1)
+                .next_multiple_of(4);
+            let end = (start + take).min(items);
+            (end, items, (end - start) as u64 * per)
+        };
+        match self.config.unit(op, n) {
+            Unit::Rows(per) => rows(n, per),
+            Unit::WeightRows(k, per) => rows(k, per),
+            Unit::Queries(per_pair) => {
+                let (mut end, mut cost) = (start, 0);
+                while end < n && (end == start || cost < CHUNK_COST) {
+                    cost += per_pair * self.keys_seen(batch, end) as u64;
+                    end += 1;
+                }
+                (end, n, cost)
+            }
+        }
+    }
+
+    /// The keys token row `i` attends to: the rows of its sequence up to itself under a causal
+    /// mask, all of them otherwise.
+    fn keys_seen(&self, batch: &Batch, i: usize) -> usize {
+        let s = batch.starts.partition_point(|&x| x <= i).saturating_sub(1);
+        let start = batch.starts[s];
+        if self.config.causal {
+            i - start + 1
+        } else {
+            batch.starts.get(s + 1).map_or(1, |end| end - start)
+        }
+    }
+
+    fn check_lengths(&self, batch: &Batch) -> Result<(), String> {
+        if self.covers(batch.longest()) {
+            return Ok(());
+        }
+        let c = &self.config;
+        Err(match c.position {
+            Position::Learned => format!(
+                "no embedding exists for position {}: the learned table has {} rows",
+                c.max_len, c.max_len
+            ),
+            _ => format!("sequences longer than {} positions", self.max_positions),
+        })
+    }
+
+    /// Sizes the tape for a batch: the blocks, where each sequence's attention matrices go,
+    /// each token's position, and the first layer's input.
+    fn prepare(&self, batch: &Batch, tape: &mut Tape<T>) {
+        let c = &self.config;
+        tape.blocks.resize_with(c.layers, BlockTape::default);
+        tape.att_starts.clear();
+        tape.pos.clear();
+        tape.row_seq.clear();
+        let mut at = 0;
+        for (s, (_, len)) in batch.spans().enumerate() {
+            tape.att_starts.push(at);
+            at += c.heads * len * len;
+            tape.pos.extend(0..len);
+            tape.row_seq.extend(std::iter::repeat_n(s, len));
+        }
+        tape.att_total = at;
+        resize(stream(tape, 0), batch.tokens.len() * c.d_model);
+    }
+
+    fn forward_op(
+        &self,
+        op: Op,
+        p: &[T],
+        batch: &Batch,
+        tape: &mut Tape<T>,
+        r: Range<usize>,
+        pass: &mut Pass,
+    ) {
+        let c = &self.config;
+        let lay = &self.layout;
+        let (d, n, v, h4) = (c.d_model, batch.tokens.len(), c.vocab, c.hidden());
+        let first = r.start == 0;
+        let rows = r.len();
+        let (a, b) = (r.start, r.end);
+        match op {
+            Op::Embed => {
+                let tok = lay.tok.of(p);
+                let Tape {
+                    blocks, x_out, pos, ..
+                } = tape;
+                let x = blocks.first_mut().map_or(x_out, |b| &mut b.x_in);
+                for i in r {
+                    let t = pos[i];
+                    let id = (batch.tokens[i] as usize).min(v - 1);
+                    let row = &mut x[i * d..(i + 1) * d];
+                    row.copy_from_slice(&tok[id * d..(id + 1) * d]);
+                    let extra: Option<&[T]> = match (&c.position, lay.pos) {
+                        (Position::Sinusoidal { .. }, _) => Some(&self.pe[t * d..(t + 1) * d]),
+                        (Position::Learned, Some(pos)) => Some(&pos.of(p)[t * d..(t + 1) * d]),
+                        _ => None,
+                    };
+                    if let Some(e) = extra {
+                        for (r, e) in row.iter_mut().zip(e) {
+                            *r += *e;
+                        }
+                    }
+                }
+            }
+            Op::Ln1(l) | Op::Ln2(l) => {
+                let spans = &lay.blocks[l];
+                let bt = &mut tape.blocks[l];
+                let (out, mean, rstd, x, gain, bias) = if let Op::Ln1(_) = op {
+                    (
+                        &mut bt.ln1,
+                        &mut bt.ln1_mean,
+                        &mut bt.ln1_rstd,
+                        &bt.x_in,
+                        spans.ln1_g,
+                        spans.ln1_b,
+                    )
+                } else {
+                    (
+                        &mut bt.ln2,
+                        &mut bt.ln2_mean,
+                        &mut bt.ln2_rstd,
+                        &bt.x_mid,
+                        spans.ln2_g,
+                        spans.ln2_b,
+                    )
+                };
+                if first {
+                    resize(out, n * d);
+                    resize(mean, n);
+                    resize(rstd, n);
+                }
+                layer_norm(
+                    &mut out[a * d..b * d],
+                    &mut mean[a..b],
+                    &mut rstd[a..b],
+                    &x[a * d..b * d],
+                    gain.of(p),
+                    bias.of(p),
+                    d,
+                );
+            }
+            Op::Qkv(l) => {
+                let spans = &lay.blocks[l];
+                let bt = &mut tape.blocks[l];
+                if first {
+                    resize(&mut bt.qkv, n * 3 * d);
+                }
+                linear(
+                    &mut bt.qkv[a * 3 * d..b * 3 * d],
+                    &bt.ln1[a * d..b * d],
+                    spans.w_qkv.of(p),
+                    spans.b_qkv.of(p),
+                    rows,
+                    d,
+                    3 * d,
+                );
+            }
+            Op::Rotate(l) => {
+                let bt = &mut tape.blocks[l];
+                self.rotate(&mut bt.qkv, &tape.pos, r, false);
+            }
+            Op::Attend(l) => {
+                let bt = &mut tape.blocks[l];
+                if first {
+                    resize(&mut bt.probs, tape.att_total);
+                    resize(&mut bt.att, n * d);
+                }
+                for i in r {
+                    let s = tape.row_seq[i];
+                    self.attend(p, batch, s, i, tape.att_starts[s], bt);
+                }
+            }
+            Op::Out(l) | Op::Proj(l) => {
+                let spans = &lay.blocks[l];
+                let (here, next) = tape.blocks.split_at_mut(l + 1);
+                let bt = &mut here[l];
+                // Attention's output (into the middle of the block) or the MLP's (into the
+                // next block, or the final LayerNorm).
+                let (out, input, k, w, bias, residual) = match op {
+                    Op::Out(_) => (&mut bt.x_mid, &bt.att, d, spans.w_o, spans.b_o, &bt.x_in),
+                    _ => (
+                        next.first_mut().map_or(&mut tape.x_out, |b| &mut b.x_in),
+                        &bt.act,
+                        h4,
+                        spans.w_proj,
+                        spans.b_proj,
+                        &bt.x_mid,
+                    ),
+                };
+                if first {
+                    resize(out, n * d);
+                    resize(&mut tape.proj, n * d);
+                }
+                let proj = &mut tape.proj[a * d..b * d];
+                linear(proj, &input[a * k..b * k], w.of(p), bias.of(p), rows, k, d);
+                // The sublayer's output joins the residual stream.
+                for ((o, x), y) in out[a * d..b * d]
+                    .iter_mut()
+                    .zip(&residual[a * d..b * d])
+                    .zip(proj.iter())
+                {
+                    *o = *x + *y;
+                }
+            }
+            Op::Fc(l) => {
+                let spans = &lay.blocks[l];
+                let bt = &mut tape.blocks[l];
+                if first {
+                    resize(&mut bt.fc, n * h4);
+                }
+                linear(
+                    &mut bt.fc[a * h4..b * h4],
+                    &bt.ln2[a * d..b * d],
+                    spans.w_fc.of(p),
+                    spans.b_fc.of(p),
+                    rows,
+                    d,
+                    h4,
+                );
+            }
+            Op::Gelu(l) => {
+                let bt = &mut tape.blocks[l];
+                if first {
+                    resize(&mut bt.act, n * h4);
+                    resize(&mut bt.act_slope, n * h4);
+                }
+                let range = a * h4..b * h4;
+                for ((value, slope), &u) in bt.act[range.clone()]
+                    .iter_mut()
+                    .zip(&mut bt.act_slope[range.clone()])
+                    .zip(&bt.fc[range])
+                {
+                    (*value, *slope) = gelu_parts(u);
+                }
+            }
+            Op::LnF => {
+                if first {
+                    resize(&mut tape.lnf, n * d);
+                    resize(&mut tape.lnf_mean, n);
+                    resize(&mut tape.lnf_rstd, n);
+                }
+                layer_norm(
+                    &mut tape.lnf[a * d..b * d],
+                    &mut tape.lnf_mean[a..b],
+                    &mut tape.lnf_rstd[a..b],
+                    &tape.x_out[a * d..b * d],
+                    lay.lnf_g.of(p),
+                    lay.lnf_b.of(p),
+                    d,
+                );
+            }
+            Op::Head => {
+                if first {
+                    resize(&mut tape.probs, n * v);
+                }
+                linear(
+                    &mut tape.probs[a * v..b * v],
+                    &tape.lnf[a * d..b * d],
+                    lay.w_head.of(p),
+                    lay.b_head.of(p),
+                    rows,
+                    d,
+                    v,
+                );
+            }
+            Op::Softmax => {
+                // Softmax in place, and the loss on the positions that have a target.
+                for i in r {
+                    let row = &mut tape.probs[i * v..(i + 1) * v];
+                    let mut best = 0;
+                    for j in 1..v {
+                        if row[j] > row[best] {
+                            best = j;
+                        }
+                    }
+                    let max = row[best];
+                    let mut sum = T::ZERO;
+                    for r in row.iter_mut() {
+                        *r = (*r - max).exp();
+                        sum += *r;
+                    }
+                    for r in row.iter_mut() {
+                        *r /= sum;
+                    }
+                    if let Some(target) = batch.targets[i] {
+                        let t = (target as usize).min(v - 1);
+                        pass.loss -= row[t].to_f64().max(f64::MIN_POSITIVE).ln();
+                        pass.counted += 1;
+                        if best == t {
+                            pass.correct += 1;
+                        }
+                    }
+                }
+                if b == n {
+                    tape.counted = pass.counted;
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The predicted token and its probability at row `i` of the last forward pass.
@@ -740,25 +1161,25 @@ impl<T: Real> Model<T> {
         (best as u32, row[best].to_f64())
     }
 
-    /// Rotates each head's query and key pairs by position (`inverse`: back, for gradients).
-    fn rotate(&self, qkv: &mut [T], batch: &Batch, inverse: bool) {
+    /// Rotates each head's query and key pairs in rows `r` by position (`inverse`: back, for
+    /// gradients).
+    fn rotate(&self, qkv: &mut [T], pos: &[usize], r: Range<usize>, inverse: bool) {
         let c = &self.config;
         let (d, dh) = (c.d_model, c.head_dim());
         let pairs = self.rope_pairs.len();
-        for (start, len) in batch.spans() {
-            for t in 0..len {
-                let row = &mut qkv[(start + t) * 3 * d..(start + t + 1) * 3 * d];
-                let cos = &self.rope_cos[t * pairs..(t + 1) * pairs];
-                let sin = &self.rope_sin[t * pairs..(t + 1) * pairs];
-                for part in 0..2 {
-                    for h in 0..c.heads {
-                        let base = part * d + h * dh;
-                        for (i, &(a, b)) in self.rope_pairs.iter().enumerate() {
-                            let (x, y) = (row[base + a], row[base + b]);
-                            let s = if inverse { -sin[i] } else { sin[i] };
-                            row[base + a] = x * cos[i] - y * s;
-                            row[base + b] = x * s + y * cos[i];
-                        }
+        for i in r {
+            let t = pos[i];
+            let row = &mut qkv[i * 3 * d..(i + 1) * 3 * d];
+            let cos = &self.rope_cos[t * pairs..(t + 1) * pairs];
+            let sin = &self.rope_sin[t * pairs..(t + 1) * pairs];
+            for part in 0..2 {
+                for h in 0..c.heads {
+                    let base = part * d + h * dh;
+                    for (i, &(a, b)) in self.rope_pairs.iter().enumerate() {
+                        let (x, y) = (row[base + a], row[base + b]);
+                        let s = if inverse { -sin[i] } else { sin[i] };
+                        row[base + a] = x * cos[i] - y * s;
+                        row[base + b] = x * s + y * cos[i];
                     }
                 }
             }
@@ -780,216 +1201,224 @@ impl<T: Real> Model<T> {
         }
     }
 
-    fn attend(&self, p: &[T], batch: &Batch, att_starts: &[usize], bt: &mut BlockTape<T>) {
+    /// Attention of token row `row`, the query at its place in sequence `s` (whose matrices
+    /// start at `att_start` in the block's `probs`), in every head.
+    fn attend(
+        &self,
+        p: &[T],
+        batch: &Batch,
+        s: usize,
+        row: usize,
+        att_start: usize,
+        bt: &mut BlockTape<T>,
+    ) {
         let c = &self.config;
         let (d, dh) = (c.d_model, c.head_dim());
         let scale = T::from_f64(1.0 / (dh as f64).sqrt());
         let qkv = &bt.qkv;
-        for (s, (start, len)) in batch.spans().enumerate() {
-            for h in 0..c.heads {
-                let probs = &mut bt.probs[att_starts[s] + h * len * len..][..len * len];
-                for i in 0..len {
-                    let q = &qkv[(start + i) * 3 * d + h * dh..][..dh];
-                    let row = &mut probs[i * len..(i + 1) * len];
-                    let visible = if c.causal { i + 1 } else { len };
-                    let mut max = T::NEG_INFINITY;
-                    for (j, slot) in row.iter_mut().enumerate().take(visible) {
-                        let k = &qkv[(start + j) * 3 * d + d + h * dh..][..dh];
-                        let sc = T::dot(q, k) * scale + self.score_bias(p, h, i, j);
-                        *slot = sc;
-                        max = max.max(sc);
-                    }
-                    let mut sum = T::ZERO;
-                    for slot in row.iter_mut().take(visible) {
-                        *slot = (*slot - max).exp();
-                        sum += *slot;
-                    }
-                    for slot in row.iter_mut().take(visible) {
-                        *slot /= sum;
-                    }
-                    let out = &mut bt.att[(start + i) * d + h * dh..][..dh];
-                    for (j, &w) in row.iter().enumerate().take(visible) {
-                        let vv = &qkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh];
-                        T::axpy(out, w, vv);
-                    }
-                }
+        let start = batch.starts[s];
+        let len = batch.starts[s + 1] - start;
+        let i = row - start;
+        for h in 0..c.heads {
+            let probs = &mut bt.probs[att_start + h * len * len..][..len * len];
+            let q = &qkv[(start + i) * 3 * d + h * dh..][..dh];
+            let row = &mut probs[i * len..(i + 1) * len];
+            let visible = if c.causal { i + 1 } else { len };
+            let mut max = T::NEG_INFINITY;
+            for (j, slot) in row.iter_mut().enumerate().take(visible) {
+                let k = &qkv[(start + j) * 3 * d + d + h * dh..][..dh];
+                let sc = T::dot(q, k) * scale + self.score_bias(p, h, i, j);
+                *slot = sc;
+                max = max.max(sc);
             }
-        }
-    }
-
-    /// The backward pass of the last forward: adds the gradient of the mean loss to `g`.
-    pub fn backward(&self, p: &[T], batch: &Batch, tape: &Tape<T>, g: &mut [T]) {
-        let c = &self.config;
-        let lay = &self.layout;
-        let (d, n, v, h4) = (c.d_model, batch.tokens.len(), c.vocab, c.hidden());
-        if tape.counted == 0 {
-            return;
-        }
-        let inv = T::from_f64(1.0 / tape.counted as f64);
-        let mut dlogits = vec![T::ZERO; n * v];
-        for i in 0..n {
-            if let Some(target) = batch.targets[i] {
-                let row = &mut dlogits[i * v..(i + 1) * v];
-                row.copy_from_slice(&tape.probs[i * v..(i + 1) * v]);
-                row[(target as usize).min(v - 1)] -= T::ONE;
-                for r in row.iter_mut() {
-                    *r *= inv;
-                }
+            let mut sum = T::ZERO;
+            for slot in row.iter_mut().take(visible) {
+                *slot = (*slot - max).exp();
+                sum += *slot;
             }
-        }
-        let mut dz = vec![T::ZERO; n * d];
-        {
-            let (gw, gb) = split2(g, lay.w_head, lay.b_head);
-            linear_backward(
-                Some(&mut dz),
-                gw,
-                gb,
-                &dlogits,
-                &tape.lnf,
-                lay.w_head.of(p),
-                n,
-                d,
-                v,
-            );
-        }
-        let mut dx = vec![T::ZERO; n * d];
-        {
-            let (gg, gb) = split2(g, lay.lnf_g, lay.lnf_b);
-            layer_norm_backward(
-                &mut dx,
-                gg,
-                gb,
-                &dz,
-                &tape.x_out,
-                &tape.lnf_mean,
-                &tape.lnf_rstd,
-                lay.lnf_g.of(p),
-                d,
-            );
-        }
-
-        for (l, spans) in lay.blocks.iter().enumerate().rev() {
-            let bt = &tape.blocks[l];
-            // MLP: out = mid + gelu(ln2(mid)·W_fc + b_fc)·W_proj + b_proj.
-            let mut dact = vec![T::ZERO; n * h4];
-            {
-                let (gw, gb) = split2(g, spans.w_proj, spans.b_proj);
-                linear_backward(
-                    Some(&mut dact),
-                    gw,
-                    gb,
-                    &dx,
-                    &bt.act,
-                    spans.w_proj.of(p),
-                    n,
-                    h4,
-                    d,
-                );
+            for slot in row.iter_mut().take(visible) {
+                *slot /= sum;
             }
-            for (da, &slope) in dact.iter_mut().zip(&bt.act_slope) {
-                *da *= slope;
-            }
-            let mut dln2 = vec![T::ZERO; n * d];
-            {
-                let (gw, gb) = split2(g, spans.w_fc, spans.b_fc);
-                linear_backward(
-                    Some(&mut dln2),
-                    gw,
-                    gb,
-                    &dact,
-                    &bt.ln2,
-                    spans.w_fc.of(p),
-                    n,
-                    d,
-                    h4,
-                );
-            }
-            // dx now holds d(out); the residual passes it straight to d(mid).
-            {
-                let (gg, gb) = split2(g, spans.ln2_g, spans.ln2_b);
-                layer_norm_backward(
-                    &mut dx,
-                    gg,
-                    gb,
-                    &dln2,
-                    &bt.x_mid,
-                    &bt.ln2_mean,
-                    &bt.ln2_rstd,
-                    spans.ln2_g.of(p),
-                    d,
-                );
-            }
-            // Attention: mid = x_in + att·W_o + b_o.
-            let mut datt = vec![T::ZERO; n * d];
-            {
-                let (gw, gb) = split2(g, spans.w_o, spans.b_o);
-                linear_backward(
-                    Some(&mut datt),
-                    gw,
-                    gb,
-                    &dx,
-                    &bt.att,
-                    spans.w_o.of(p),
-                    n,
-                    d,
-                    d,
-                );
-            }
-            let mut dqkv = vec![T::ZERO; n * 3 * d];
-            self.attend_backward(batch, &tape.att_starts, bt, &datt, &mut dqkv, g);
-            if !self.rope_pairs.is_empty() {
-                self.rotate(&mut dqkv, batch, true);
-            }
-            let mut dln1 = vec![T::ZERO; n * d];
-            {
-                let (gw, gb) = split2(g, spans.w_qkv, spans.b_qkv);
-                linear_backward(
-                    Some(&mut dln1),
-                    gw,
-                    gb,
-                    &dqkv,
-                    &bt.ln1,
-                    spans.w_qkv.of(p),
-                    n,
-                    d,
-                    3 * d,
-                );
-            }
-            {
-                let (gg, gb) = split2(g, spans.ln1_g, spans.ln1_b);
-                layer_norm_backward(
-                    &mut dx,
-                    gg,
-                    gb,
-                    &dln1,
-                    &bt.x_in,
-                    &bt.ln1_mean,
-                    &bt.ln1_rstd,
-                    spans.ln1_g.of(p),
-                    d,
-                );
-            }
-        }
-
-        // Embeddings.
-        for (start, len) in batch.spans() {
-            for t in 0..len {
-                let i = start + t;
-                let row = &dx[i * d..(i + 1) * d];
-                let id = (batch.tokens[i] as usize).min(v - 1);
-                T::axpy(&mut lay.tok.of_mut(g)[id * d..(id + 1) * d], T::ONE, row);
-                if let Some(pos) = lay.pos {
-                    T::axpy(&mut pos.of_mut(g)[t * d..(t + 1) * d], T::ONE, row);
-                }
+            let out = &mut bt.att[(start + i) * d + h * dh..][..dh];
+            for (j, &w) in row.iter().enumerate().take(visible) {
+                let vv = &qkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh];
+                T::axpy(out, w, vv);
             }
         }
     }
 
     #[allow(clippy::too_many_arguments)]
+    fn backward_op(
+        &self,
+        op: Op,
+        p: &[T],
+        batch: &Batch,
+        tape: &mut Tape<T>,
+        g: &mut [T],
+        r: Range<usize>,
+    ) {
+        let c = &self.config;
+        let lay = &self.layout;
+        let (d, n, v, h4) = (c.d_model, batch.tokens.len(), c.vocab, c.hidden());
+        let first = r.start == 0;
+        let (a, b) = (r.start, r.end);
+        let gr = &mut tape.grad;
+        match op {
+            Op::DLogits => {
+                if first {
+                    resize(&mut gr.dlogits, n * v);
+                }
+                let inv = T::from_f64(1.0 / tape.counted as f64);
+                for i in r {
+                    if let Some(target) = batch.targets[i] {
+                        let row = &mut gr.dlogits[i * v..(i + 1) * v];
+                        row.copy_from_slice(&tape.probs[i * v..(i + 1) * v]);
+                        row[(target as usize).min(v - 1)] -= T::ONE;
+                        for r in row.iter_mut() {
+                            *r *= inv;
+                        }
+                    }
+                }
+            }
+            // A linear layer's input gradient and its bias gradient, by rows:
+            // d(input) = d(output)·Wᵀ, d(bias) = Σ rows of d(output).
+            Op::DHead | Op::DProj(_) | Op::DFc(_) | Op::DOut(_) | Op::DQkv(_) => {
+                let (w, bias, k, m) = match op {
+                    Op::DHead => (lay.w_head, lay.b_head, d, v),
+                    Op::DProj(l) => (lay.blocks[l].w_proj, lay.blocks[l].b_proj, h4, d),
+                    Op::DFc(l) => (lay.blocks[l].w_fc, lay.blocks[l].b_fc, d, h4),
+                    Op::DOut(l) => (lay.blocks[l].w_o, lay.blocks[l].b_o, d, d),
+                    Op::DQkv(l) => (lay.blocks[l].w_qkv, lay.blocks[l].b_qkv, d, 3 * d),
+                    _ => return,
+                };
+                let (din, dout) = match op {
+                    Op::DHead => (&mut gr.dz, &gr.dlogits),
+                    Op::DProj(_) => (&mut gr.dact, &gr.dx),
+                    Op::DFc(_) => (&mut gr.dln2, &gr.dact),
+                    Op::DOut(_) => (&mut gr.datt, &gr.dx),
+                    _ => (&mut gr.dln1, &gr.dqkv),
+                };
+                if first {
+                    transpose(&mut gr.wt, w.of(p), k, m);
+                    resize(din, n * k);
+                }
+                let dout = &dout[a * m..b * m];
+                gemm(&mut din[a * k..b * k], dout, &gr.wt, r.len(), m, k);
+                let gb = bias.of_mut(g);
+                for d_row in dout.chunks_exact(m) {
+                    T::axpy(&mut gb[..m], T::ONE, d_row);
+                }
+                if let Op::DProj(l) = op {
+                    // Through GELU: times its slope at the pre-activation.
+                    let slope = &tape.blocks[l].act_slope[a * k..b * k];
+                    for (da, &s) in din[a * k..b * k].iter_mut().zip(slope) {
+                        *da *= s;
+                    }
+                }
+            }
+            // A weight's gradient, by rows of the weight: dW = inputᵀ·d(output).
+            Op::DHeadW | Op::DProjW(_) | Op::DFcW(_) | Op::DOutW(_) | Op::DQkvW(_) => {
+                let (w, input, dout, k, m) = match op {
+                    Op::DHeadW => (lay.w_head, &tape.lnf, &gr.dlogits, d, v),
+                    Op::DProjW(l) => (lay.blocks[l].w_proj, &tape.blocks[l].act, &gr.dx, h4, d),
+                    Op::DFcW(l) => (lay.blocks[l].w_fc, &tape.blocks[l].ln2, &gr.dact, d, h4),
+                    Op::DOutW(l) => (lay.blocks[l].w_o, &tape.blocks[l].att, &gr.dx, d, d),
+                    Op::DQkvW(l) => (lay.blocks[l].w_qkv, &tape.blocks[l].ln1, &gr.dqkv, d, 3 * d),
+                    _ => return,
+                };
+                gemm_at_rows(w.of_mut(g), input, dout, n, k, m, r);
+            }
+            Op::DLnF | Op::DLn2(_) | Op::DLn1(_) => {
+                let (gain, bias, dout, x, mean, rstd) = match op {
+                    Op::DLnF => (
+                        lay.lnf_g,
+                        lay.lnf_b,
+                        &gr.dz,
+                        &tape.x_out,
+                        &tape.lnf_mean,
+                        &tape.lnf_rstd,
+                    ),
+                    Op::DLn2(l) => {
+                        let bt = &tape.blocks[l];
+                        let s = &lay.blocks[l];
+                        (
+                            s.ln2_g,
+                            s.ln2_b,
+                            &gr.dln2,
+                            &bt.x_mid,
+                            &bt.ln2_mean,
+                            &bt.ln2_rstd,
+                        )
+                    }
+                    Op::DLn1(l) => {
+                        let bt = &tape.blocks[l];
+                        let s = &lay.blocks[l];
+                        (
+                            s.ln1_g,
+                            s.ln1_b,
+                            &gr.dln1,
+                            &bt.x_in,
+                            &bt.ln1_mean,
+                            &bt.ln1_rstd,
+                        )
+                    }
+                    _ => return,
+                };
+                if first && op == Op::DLnF {
+                    resize(&mut gr.dx, n * d);
+                }
+                // The residual passes the gradient on unchanged; the LayerNorm adds its own.
+                let (gg, gb) = split2(g, gain, bias);
+                layer_norm_backward(
+                    &mut gr.dx[a * d..b * d],
+                    gg,
+                    gb,
+                    &dout[a * d..b * d],
+                    &x[a * d..b * d],
+                    &mean[a..b],
+                    &rstd[a..b],
+                    gain.of(p),
+                    d,
+                );
+            }
+            Op::DAttend(l) => {
+                if first {
+                    resize(&mut gr.dqkv, n * 3 * d);
+                }
+                let bt = &tape.blocks[l];
+                // In row order, as the whole pass goes: every key's and value's gradient (and
+                // each T5 bias's) adds up its queries' shares in the same order.
+                for i in r {
+                    let s = tape.row_seq[i];
+                    let at = tape.att_starts[s];
+                    self.attend_backward(batch, s, i, at, bt, &gr.datt, &mut gr.dqkv, g);
+                }
+            }
+            Op::DRotate(_) => self.rotate(&mut gr.dqkv, &tape.pos, r, true),
+            Op::DEmbed => {
+                for i in r {
+                    let t = tape.pos[i];
+                    let row = &gr.dx[i * d..(i + 1) * d];
+                    let id = (batch.tokens[i] as usize).min(v - 1);
+                    T::axpy(&mut lay.tok.of_mut(g)[id * d..(id + 1) * d], T::ONE, row);
+                    if let Some(pos) = lay.pos {
+                        T::axpy(&mut pos.of_mut(g)[t * d..(t + 1) * d], T::ONE, row);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The backward pass of token row `row`'s attention (the query at its place in sequence
+    /// `s`), in every head: adds to `dqkv` (and to the T5 biases' gradient in `g`).
+    #[allow(clippy::too_many_arguments)]
     fn attend_backward(
         &self,
         batch: &Batch,
-        att_starts: &[usize],
+        s: usize,
+        row: usize,
+        att_start: usize,
         bt: &BlockTape<T>,
         datt: &[T],
         dqkv: &mut [T],
@@ -1001,47 +1430,54 @@ impl<T: Real> Model<T> {
         let qkv = &bt.qkv;
         let mut dp = Vec::new();
         let mut dq = Vec::new();
-        for (s, (start, len)) in batch.spans().enumerate() {
-            for h in 0..c.heads {
-                let probs = &bt.probs[att_starts[s] + h * len * len..][..len * len];
-                for i in 0..len {
-                    let visible = if c.causal { i + 1 } else { len };
-                    let row = &probs[i * len..i * len + visible];
-                    let dout = &datt[(start + i) * d + h * dh..][..dh];
-                    // dP_ij = dout_i · v_j, dv_j += P_ij · dout_i.
-                    dp.clear();
-                    let mut weighted = T::ZERO;
-                    for (j, &w) in row.iter().enumerate() {
-                        let vj = &qkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh];
-                        let x = T::dot(dout, vj);
-                        dp.push(x);
-                        weighted += w * x;
-                        T::axpy(
-                            &mut dqkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh],
-                            w,
-                            dout,
-                        );
-                    }
-                    let qi = (start + i) * 3 * d + h * dh;
-                    dq.clear();
-                    dq.resize(dh, T::ZERO);
-                    // Softmax: dS_ij = P_ij·(dP_ij − Σ_j' P_ij'·dP_ij').
-                    for (j, &w) in row.iter().enumerate() {
-                        let ds = w * (dp[j] - weighted);
-                        if let (Position::T5 { .. }, Some(rel)) = (&c.position, self.layout.rel) {
-                            let b = self.buckets[j + self.max_positions - 1 - i];
-                            rel.of_mut(g)[b * c.heads + h] += ds;
-                        }
-                        // dq_i += dS·k_j/√dh (summed here, added once below); dk_j += dS·q_i/√dh.
-                        let dsc = ds * scale;
-                        let kj = (start + j) * 3 * d + d + h * dh;
-                        T::axpy(&mut dq, dsc, &qkv[kj..kj + dh]);
-                        T::axpy(&mut dqkv[kj..kj + dh], dsc, &qkv[qi..qi + dh]);
-                    }
-                    T::axpy(&mut dqkv[qi..qi + dh], T::ONE, &dq);
-                }
+        let start = batch.starts[s];
+        let len = batch.starts[s + 1] - start;
+        let i = row - start;
+        for h in 0..c.heads {
+            let probs = &bt.probs[att_start + h * len * len..][..len * len];
+            let visible = if c.causal { i + 1 } else { len };
+            let row = &probs[i * len..i * len + visible];
+            let dout = &datt[(start + i) * d + h * dh..][..dh];
+            // dP_ij = dout_i · v_j, dv_j += P_ij · dout_i.
+            dp.clear();
+            let mut weighted = T::ZERO;
+            for (j, &w) in row.iter().enumerate() {
+                let vj = &qkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh];
+                let x = T::dot(dout, vj);
+                dp.push(x);
+                weighted += w * x;
+                T::axpy(
+                    &mut dqkv[(start + j) * 3 * d + 2 * d + h * dh..][..dh],
+                    w,
+                    dout,
+                );
             }
+            let qi = (start + i) * 3 * d + h * dh;
+            dq.clear();
+            dq.resize(dh, T::ZERO);
+            // Softmax: dS_ij = P_ij·(dP_ij − Σ_j' P_ij'·dP_ij').
+            for (j, &w) in row.iter().enumerate() {
+                let ds = w * (dp[j] - weighted);
+                if let (Position::T5 { .. }, Some(rel)) = (&c.position, self.layout.rel) {
+                    let b = self.buckets[j + self.max_positions - 1 - i];
+                    rel.of_mut(g)[b * c.heads + h] += ds;
+                }
+                // dq_i += dS·k_j/√dh (summed here, added once below); dk_j += dS·q_i/√dh.
+                let dsc = ds * scale;
+                let kj = (start + j) * 3 * d + d + h * dh;
+                T::axpy(&mut dq, dsc, &qkv[kj..kj + dh]);
+                T::axpy(&mut dqkv[kj..kj + dh], dsc, &qkv[qi..qi + dh]);
+            }
+            T::axpy(&mut dqkv[qi..qi + dh], T::ONE, &dq);
         }
+    }
+}
+
+/// The residual stream entering block `l` (the final LayerNorm's input after the last block).
+fn stream<T>(tape: &mut Tape<T>, l: usize) -> &mut Vec<T> {
+    match tape.blocks.get_mut(l) {
+        Some(b) => &mut b.x_in,
+        None => &mut tape.x_out,
     }
 }
 

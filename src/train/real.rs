@@ -163,6 +163,34 @@ pub fn gemm_at<T: Real>(out: &mut [T], a: &[T], b: &[T], n: usize, k: usize, m: 
     strided(out, a, (1, k), b, k, n, m);
 }
 
+/// Rows `rows` of [`gemm_at`]: `out[rows] += (aᵀ · b)[rows]`. When `rows` starts at a multiple
+/// of 4 these rows come out exactly as the whole product computes them (the kernels work in
+/// blocks of 4 rows from the first), so a weight's gradient can be computed a few rows at a time.
+pub fn gemm_at_rows<T: Real>(
+    out: &mut [T],
+    a: &[T],
+    b: &[T],
+    n: usize,
+    k: usize,
+    m: usize,
+    rows: std::ops::Range<usize>,
+) {
+    assert!(rows.end <= k && out.len() >= k * m && a.len() >= n * k && b.len() >= n * m);
+    if rows.is_empty() {
+        return;
+    }
+    let (r0, count) = (rows.start, rows.len());
+    strided(
+        &mut out[r0 * m..rows.end * m],
+        &a[r0..],
+        (1, k),
+        b,
+        count,
+        n,
+        m,
+    );
+}
+
 /// `out[rows×m] += A · b[inner×m]` where A's element (r, p) is `a[r·rs + p·ps]`.
 fn strided<T: Real>(
     out: &mut [T],

@@ -346,9 +346,5 @@ fn whole((v, note): (f64, Option<String>)) -> (usize, Option<String>) {
 }
 
 fn short(value: &str) -> String {
-    let mut s: String = value.chars().filter(|c| !c.is_control()).take(24).collect();
-    if value.chars().count() > 24 {
-        s.push('…');
-    }
-    s
+    crate::format::quoted(value)
 }

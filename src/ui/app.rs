@@ -18,6 +18,7 @@ use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::settings::SettingsPanel;
 use super::train::TrainView;
+use super::train_session::TrainHost;
 use super::waves::WavesView;
 use crate::action::Action;
 use crate::plot::frame::Theme;
@@ -96,7 +97,7 @@ pub fn app() -> Html {
     {
         let embed = embed.clone();
         use_effect_with((*settings).clone(), move |s| {
-            browser::replace_query(&url::to_query(s, embed.as_ref()));
+            browser::replace_query(&url::to_link(s, embed.as_ref()).query);
         });
     }
 
@@ -126,13 +127,16 @@ pub fn app() -> Html {
     };
     let banner = html! { <Notices notices={(*notices).clone()} on_dismiss={on_dismiss} /> };
 
+    let message = AttrValue::from(settings.train_settings().to_message());
     html! {
         <ContextProvider<Theme> context={theme}>
-            if let Some(e) = embed {
-                <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} />
-            } else {
-                <FullPage settings={(*settings).clone()} {on_action} {banner} />
-            }
+            <TrainHost {message} on_action={on_action.clone()}>
+                if let Some(e) = embed {
+                    <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} />
+                } else {
+                    <FullPage settings={(*settings).clone()} {on_action} {banner} />
+                }
+            </TrainHost>
         </ContextProvider<Theme>>
     }
 }
@@ -154,7 +158,7 @@ fn notices(props: &NoticesProps) -> Html {
         <div class="notices" role="status">
             <p class="notices-title">{ "Some settings in the link were changed:" }</p>
             <ul>
-                { for props.notices.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                { for props.notices.iter().map(|n| html! { <li>{ crate::format::escape_controls(n) }</li> }) }
             </ul>
             <button type="button" class="button button-small" onclick={props.on_dismiss.clone()}>
                 { "Dismiss" }
@@ -256,6 +260,10 @@ fn full_page(props: &PageProps) -> Html {
                     <Share settings={props.settings.clone()} />
                     <ThemeSwitch theme={props.settings.theme} on_action={props.on_action.clone()} />
                 </div>
+                // What the address, Copy link and the embed code leave out, if anything.
+                if let Some(note) = url::left_out_note(&url::to_link(&props.settings, None).left_out) {
+                    <p class="note note-info link-note" id="link-note" role="status">{ note }</p>
+                }
             </header>
             { props.banner.clone() }
             <div class="layout">
@@ -332,7 +340,7 @@ fn embed_page(props: &EmbedProps) -> Html {
             }
         });
     }
-    let full = browser::link(&url::to_query(&props.settings, None));
+    let full = browser::link(&url::to_link(&props.settings, None).query);
     browser::set_root_attribute("data-embed", "true");
     let phone = use_media(PHONE);
     let (open, show, hide) = use_sheet();
@@ -390,7 +398,7 @@ fn share(props: &ShareProps) -> Html {
             );
         })
     };
-    let link = browser::link(&url::to_query(&props.settings, None));
+    let link = browser::link(&url::to_link(&props.settings, None).query);
     let embed = embed_code(&props.settings);
     let close = {
         let shown = shown.clone();
@@ -422,7 +430,7 @@ pub fn embed_code(s: &Settings) -> String {
         view: s.view,
         controls: true,
     };
-    let src = browser::link(&url::to_query(s, Some(&embed)));
+    let src = browser::link(&url::to_link(s, Some(&embed)).query);
     format!(
         "<iframe src=\"{src}\" title=\"Positional Encoding Explorer: {}\" \
          style=\"width:100%;height:720px;border:0\" loading=\"lazy\" \

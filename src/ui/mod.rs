@@ -22,6 +22,7 @@ pub mod rotations;
 pub mod schemes;
 pub mod settings;
 pub mod train;
+pub mod train_session;
 pub mod trainer;
 pub mod waves;
 

@@ -151,7 +151,7 @@ pub fn rope_check(props: &RopeCheckProps) -> Html {
                     },
                     significant(check.attention_factor, 9)) }
             </p>
-            { dims_table(&check, shown_rows) }
+            <DimsTable check={check.clone()} shown={shown_rows} />
             <div class="chart-tools">
                 if check.rows.len() > FIRST_ROWS {
                     <button type="button" class="button" onclick={toggle_all}
@@ -227,24 +227,90 @@ fn scores_table(c: &ScoreCheck) -> Html {
     }
 }
 
-/// The per-dimension table: the first `shown` rows.
-fn dims_table(c: &ScoreCheck, shown: usize) -> Html {
+#[derive(Properties, PartialEq)]
+struct DimsTableProps {
+    check: Rc<ScoreCheck>,
+    /// Rows the table holds: the first 16, or all.
+    shown: usize,
+}
+
+/// Rows drawn beyond those in view, above and below, so that scrolling shows no gap.
+const OVERSCAN: usize = 12;
+/// Rows in view at once, at most (the scroller is 480 px high; a row about 30 px).
+const IN_VIEW: usize = 24;
+/// A row's height before it can be measured, in CSS pixels.
+const ROW_PX: f64 = 30.0;
+
+/// The per-dimension table: the first `shown` rows in a scroller that draws only the rows in
+/// view (with empty rows of the right height for the rest), so that d_model 4,096 costs what
+/// 40 rows cost. Its rows keep their numbers for assistive technology (`aria-rowindex`, of
+/// `aria-rowcount`); the CSV has every row.
+#[function_component(DimsTable)]
+fn dims_table(props: &DimsTableProps) -> Html {
+    let c = &props.check;
+    let scroller = use_node_ref();
+    let top = use_state(|| 0.0f64);
+    let row_px = use_state(|| ROW_PX);
+    let onscroll = {
+        let (scroller, top) = (scroller.clone(), top.clone());
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                top.set(el.scroll_top() as f64);
+            }
+        })
+    };
+    // The real row height, once a row is drawn (fonts and zoom decide it).
+    {
+        let (scroller, row_px) = (scroller.clone(), row_px.clone());
+        use_effect_with(props.shown, move |_| {
+            let measured = scroller
+                .cast::<web_sys::Element>()
+                .and_then(|el| el.query_selector("tbody tr[aria-rowindex]").ok().flatten())
+                .map(|row| row.get_bounding_client_rect().height())
+                .filter(|h| *h > 1.0);
+            if let Some(h) = measured {
+                if (h - *row_px).abs() > 0.5 {
+                    row_px.set(h);
+                }
+            }
+        });
+    }
+    let shown = props.shown.min(c.rows.len());
+    let first = ((*top / *row_px) as usize)
+        .saturating_sub(OVERSCAN)
+        .min(shown);
+    let last = (first + IN_VIEW + 2 * OVERSCAN).min(shown);
+    let spacer = |rows: usize| {
+        (rows > 0).then(|| {
+            html! {
+                <tr class="rope-check-spacer" aria-hidden="true"
+                    style={format!("height:{}px", rows as f64 * *row_px)}>
+                    <td colspan="15"></td>
+                </tr>
+            }
+        })
+    };
     let sub = ["q rotated", "k rotated", "cos m", "sin m", "cos n", "sin n"];
     html! {
         <div class="table-scroll rope-check-dims" id="rope-check-dims" role="region" tabindex="0"
+            ref={scroller} onscroll={onscroll}
             aria-label="Per-dimension table: q, k, and for each pairing q and k rotated with the cos and sin used at m and n">
-            <table class="numbers">
+            <table class="numbers" aria-rowcount={(shown + 2).to_string()}>
                 <caption>
-                    { format!("Per dimension, {} of {} shown", shown, c.rows.len()) }
+                    { if shown > IN_VIEW {
+                        format!("Per dimension, all {} (scroll the table for more)", shown)
+                    } else {
+                        format!("Per dimension, {} of {} shown", shown, c.rows.len())
+                    } }
                 </caption>
                 <thead>
-                    <tr>
+                    <tr aria-rowindex="1">
                         <td></td>
                         <th scope="colgroup" colspan="2">{ "input" }</th>
                         <th scope="colgroup" colspan="6">{ "rotate-half" }</th>
                         <th scope="colgroup" colspan="6">{ "adjacent" }</th>
                     </tr>
-                    <tr>
+                    <tr aria-rowindex="2">
                         <th scope="col">{ "dim" }</th>
                         <th scope="col">{ "q" }</th>
                         <th scope="col">{ "k" }</th>
@@ -252,12 +318,14 @@ fn dims_table(c: &ScoreCheck, shown: usize) -> Html {
                     </tr>
                 </thead>
                 <tbody>
-                    { for c.rows.iter().take(shown).map(|row| html! {
-                        <tr>
+                    { spacer(first).unwrap_or_default() }
+                    { for c.rows[first..last].iter().enumerate().map(|(i, row)| html! {
+                        <tr aria-rowindex={(first + i + 3).to_string()}>
                             <th scope="row">{ row[0] as usize }</th>
                             { for row[1..].iter().map(|v| html! { <td>{ significant(*v, 7) }</td> }) }
                         </tr>
                     }) }
+                    { spacer(shown - last).unwrap_or_default() }
                 </tbody>
             </table>
         </div>

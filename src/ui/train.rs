@@ -1,6 +1,7 @@
 //! Train it yourself: tiny transformers trained in a Web Worker, one per position scheme, on a
 //! task chosen to ask one thing of position; their curves, held-out accuracy at longer lengths,
 //! attention maps, learned tables and answers to "dog bites man", and the models to download.
+//! The run itself lives above the view (`train_session`), so leaving the view keeps it.
 
 use std::rc::Rc;
 
@@ -12,66 +13,17 @@ use super::chart::{CsvExport, Shared};
 use super::controls::{Choice, NumberControl};
 use super::heatmap::{Heatmap, MatrixCard};
 use super::line_chart::LineChart;
-use super::trainer::{FromWorker, Trainer};
+use super::train_session::{Board, TrainSession};
 use crate::action::Action;
-use crate::format::{plain, significant};
-use crate::train::experiment::{Status, HELDOUT};
-use crate::train::figures::{self, Maps};
+use crate::format::{duration, plain, significant};
+use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
+use crate::train::figures;
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
     TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
     WIDTH,
 };
 use crate::train::tasks::{dog_and_man, Task};
-
-/// Everything the worker has told the view.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Board {
-    progress: Progress,
-    /// Attention maps per run, for the example asked for last.
-    maps: Vec<Option<Maps>>,
-    /// The trained learned table: rows, columns, values.
-    learned: Option<(usize, usize, Vec<f64>)>,
-    failure: Option<String>,
-}
-
-enum BoardAction {
-    Report(String),
-    Maps(Maps),
-    Learned(usize, usize, Vec<f64>),
-    Failed(String),
-    Clear,
-}
-
-impl Reducible for Board {
-    type Action = BoardAction;
-
-    fn reduce(self: Rc<Self>, action: BoardAction) -> Rc<Self> {
-        let mut next = (*self).clone();
-        match action {
-            BoardAction::Report(text) => {
-                let before = next.progress.settings.clone();
-                next.progress.apply(&text);
-                if next.progress.settings != before {
-                    next.maps.clear();
-                    next.learned = None;
-                }
-                next.failure = None;
-            }
-            BoardAction::Maps(m) => {
-                let run = m.run;
-                if next.maps.len() <= run {
-                    next.maps.resize(run + 1, None);
-                }
-                next.maps[run] = Some(m);
-            }
-            BoardAction::Learned(r, c, v) => next.learned = Some((r, c, v)),
-            BoardAction::Failed(f) => next.failure = Some(f),
-            BoardAction::Clear => next = Board::default(),
-        }
-        Rc::new(next)
-    }
-}
 
 /// The sequences the attention maps can be drawn for.
 fn examples(s: &TrainSettings) -> Vec<(String, Vec<u32>)> {
@@ -107,101 +59,40 @@ fn words(task: Task, tokens: &[u32]) -> Vec<String> {
     tokens.iter().map(|t| task.word(*t).to_string()).collect()
 }
 
+/// Longest run a link may start without a press, in seconds (estimated).
+const LINK_RUN_LIMIT_S: f64 = 60.0;
+
 #[function_component(TrainView)]
 pub fn train_view(props: &ViewProps) -> Html {
+    let Some(session) = use_context::<TrainSession>() else {
+        return html! { <p class="note note-error">{ "The training run is not available here." }</p> };
+    };
     let s = &props.settings;
     let ts = s.train_settings();
     let message = ts.to_message();
-    let board = use_reducer(Board::default);
-    let trainer = use_mut_ref(|| None::<Trainer>);
+    let board = session.board.clone();
+    let send = session.send.clone();
     let example = use_state(|| 0usize);
     let layer = use_state(|| None::<usize>);
+    let estimate = *use_memo(ts.clone(), estimate_seconds);
 
-    let on_worker = {
-        let board = board.clone();
-        Callback::from(move |m: FromWorker| match m {
-            FromWorker::Progress(text) => board.dispatch(BoardAction::Report(text)),
-            FromWorker::Maps(text, w) => {
-                if let Some(maps) = Maps::parse(&text, w) {
-                    board.dispatch(BoardAction::Maps(maps));
-                }
-            }
-            FromWorker::Tensor(text, values) => {
-                let mut l = text.lines().skip(2);
-                let dims: Vec<usize> = l
-                    .next()
-                    .unwrap_or("")
-                    .split(',')
-                    .filter_map(|d| d.parse().ok())
-                    .collect();
-                if let [r, c] = dims[..] {
-                    if values.len() == r * c {
-                        let v = values.iter().map(|&x| x as f64).collect();
-                        board.dispatch(BoardAction::Learned(r, c, v));
-                    }
-                }
-            }
-            FromWorker::Export(name, bytes) => {
-                if let Err(e) = browser::save_bytes(&name, "application/octet-stream", &bytes) {
-                    board.dispatch(BoardAction::Failed(format!("The download failed: {e}.")));
-                }
-            }
-            FromWorker::Failed(text) => board.dispatch(BoardAction::Failed(text)),
-        })
-    };
-
-    let send = {
-        let (trainer, board, on_worker) = (trainer.clone(), board.clone(), on_worker.clone());
-        Callback::from(move |c: Command| {
-            let mut slot = trainer.borrow_mut();
-            if slot.is_none() {
-                if matches!(c, Command::Pause | Command::Stop) {
-                    return;
-                }
-                match Trainer::spawn(on_worker.clone()) {
-                    Ok(t) => *slot = Some(t),
-                    Err(e) => {
-                        board.dispatch(BoardAction::Failed(format!(
-                            "Training needs a Web Worker, and {e}."
-                        )));
-                        return;
-                    }
-                }
-            }
-            if let Some(t) = slot.as_ref() {
-                t.send(&c);
-            }
-        })
-    };
-
-    // Stop the worker when the view closes.
-    {
-        let trainer = trainer.clone();
-        use_effect_with((), move |_| move || drop(trainer.borrow_mut().take()));
-    }
-    // A link with run=1 starts the experiment when the view opens.
+    // A link with run=1 starts the experiment when the view first opens, unless it would take
+    // more than a minute: then the view says so and waits for a press.
     {
         let (send, run, settings) = (send.clone(), s.train_run, ts.clone());
+        let (acted, fresh) = (
+            session.link_acted.clone(),
+            board.progress.settings.is_empty(),
+        );
         use_effect_with((), move |_| {
-            if run {
+            if run && fresh && !acted.get() && estimate <= LINK_RUN_LIMIT_S {
                 send.emit(Command::Start(settings));
             }
+            acted.set(true);
         });
     }
-    // A change of settings stops a run that belongs to the old ones (its results would no
-    // longer match what the controls say), and the link no longer re-runs anything.
-    {
-        let (send, board, cb) = (send.clone(), board.clone(), props.on_action.clone());
-        use_effect_with(message.clone(), move |message| {
-            let p = &board.progress;
-            if !p.settings.is_empty() && p.settings != *message {
-                send.emit(Command::Stop);
-                board.dispatch(BoardAction::Clear);
-                cb.emit(Action::SetTrainRun(false));
-            }
-        });
-    }
-    // Once trained: the attention maps of the chosen example, and the learned table.
+    // Once trained: the attention maps of the chosen example (unless they are here from
+    // before the view was left), and the learned table.
     let phase = board.progress.phase;
     let examples_list = use_memo(message.clone(), |_| examples(&ts));
     let chosen = (*example).min(examples_list.len().saturating_sub(1));
@@ -213,11 +104,22 @@ pub fn train_view(props: &ViewProps) -> Html {
             .iter()
             .map(|r| r.scheme)
             .collect::<Vec<_>>();
+        let have = |tokens: &[u32]| {
+            (0..schemes.len()).all(|i| {
+                board
+                    .maps
+                    .get(i)
+                    .and_then(|m| m.as_ref())
+                    .is_some_and(|m| m.tokens == tokens)
+            })
+        };
+        let have_maps = tokens.as_deref().is_some_and(have);
+        let have_learned = board.learned.is_some();
         use_effect_with(
             (phase == Phase::Done, chosen, message.clone()),
             move |(done, _, _)| {
                 if *done {
-                    if let Some(tokens) = tokens {
+                    if let Some(tokens) = tokens.filter(|_| !have_maps) {
                         for run in 0..schemes.len() {
                             send.emit(Command::Maps {
                                 run,
@@ -225,7 +127,8 @@ pub fn train_view(props: &ViewProps) -> Html {
                             });
                         }
                     }
-                    if let Some(run) = schemes.iter().position(|s| *s == TrainScheme::Learned) {
+                    let learned = schemes.iter().position(|s| *s == TrainScheme::Learned);
+                    if let Some(run) = learned.filter(|_| !have_learned) {
                         send.emit(Command::Tensor {
                             run,
                             name: "pos_emb".into(),
@@ -274,10 +177,9 @@ pub fn train_view(props: &ViewProps) -> Html {
         Callback::from(move |_: MouseEvent| send.emit(Command::Resume))
     };
     let cancel = {
-        let (trainer, board, cb) = (trainer.clone(), board.clone(), props.on_action.clone());
+        let (clear, cb) = (session.clear.clone(), props.on_action.clone());
         Callback::from(move |_: MouseEvent| {
-            drop(trainer.borrow_mut().take());
-            board.dispatch(BoardAction::Clear);
+            clear.emit(());
             cb.emit(Action::SetTrainRun(false));
         })
     };
@@ -287,6 +189,7 @@ pub fn train_view(props: &ViewProps) -> Html {
     let running = current && phase == Phase::Training;
     let paused = current && phase == Phase::Paused;
     let started = current && !p.runs.is_empty();
+    let declined = s.train_run && estimate > LINK_RUN_LIMIT_S;
 
     html! {
         <section class="panel train" aria-labelledby="train-title"
@@ -367,10 +270,24 @@ pub fn train_view(props: &ViewProps) -> Html {
             if let Some(f) = &board.failure {
                 <p class="note note-error" role="alert">{ f.clone() }</p>
             }
+            if !started && declined {
+                <p class="note note-info" id="train-declined" role="status">
+                    { format!("This link asks to train at once, but these settings would take about \
+                        {} (more than a minute), so nothing started. Press Train to run them; Stop \
+                        pauses at any time.", duration(estimate)) }
+                </p>
+            }
             if !started {
-                <p class="muted">{ "Press Train: with the defaults every scheme trains for 400 steps, \
-                    then each is tested on 1,000 held-out sentences per length, in well under a \
-                    minute on a laptop. The curves appear below as they are trained." }</p>
+                <p class="muted" id="train-estimate">{ format!("Press Train: {} × {} steps, then each \
+                    model is tested on {} held-out {} at {} lengths. Estimated time: about {} (from the \
+                    models' size and the speed measured on a 2-core laptop; yours may be faster or \
+                    slower). The curves appear below as they are trained.",
+                    if ts.schemes.len() == 1 { "one scheme".to_string() } else { format!("{} schemes", ts.schemes.len()) },
+                    crate::format::group_thousands(ts.steps as u64),
+                    crate::format::group_thousands(HELDOUT as u64),
+                    if ts.task == Task::Agent { "sentences" } else { "sequences" },
+                    crate::train::experiment::LENGTH_FACTORS.len(),
+                    duration(estimate)) }</p>
             }
             // Drawn (empty) before training starts, so the first report only fills them in.
             <Results board={board.clone()} started={started} settings={ts.clone()} palette={s.palette}
@@ -389,7 +306,8 @@ struct ProgressProps {
     current: bool,
 }
 
-/// "Training · step 120 of 400 per scheme · 56 steps/s · about 12 s left", with a bar.
+/// "Training: step 120 of 400 for each scheme · 56 steps/s · about 12 s left", with a bar; a
+/// finished run says which schemes diverged, and at which step.
 #[function_component(ProgressLine)]
 fn progress_line(props: &ProgressProps) -> Html {
     let p = &props.progress;
@@ -405,19 +323,38 @@ fn progress_line(props: &ProgressProps) -> Html {
         .unwrap_or(0)
         .max(TrainSettings::from_message(&p.settings).steps);
     let testing = p.runs.iter().any(|r| r.status == Status::Testing);
+    let diverged: Vec<String> = p
+        .runs
+        .iter()
+        .filter_map(|r| match r.status {
+            Status::Diverged { step } => Some(format!("{} at step {step}", r.scheme.label())),
+            _ => None,
+        })
+        .collect();
     let what = match p.phase {
+        Phase::Done if diverged.len() == p.runs.len() => {
+            format!("Diverged: {}", diverged.join(", "))
+        }
+        Phase::Done if !diverged.is_empty() => format!(
+            "Diverged: {}; the other {} finished",
+            diverged.join(", "),
+            p.runs.len() - diverged.len()
+        ),
         Phase::Done => "Done".to_string(),
         Phase::Paused => format!("Stopped at step {steps} of {of}"),
         _ if testing => "Testing on held-out data".to_string(),
         _ => format!("Training: step {steps} of {of} for each scheme"),
     };
     let mut parts = vec![what];
+    if p.phase != Phase::Done && !diverged.is_empty() {
+        parts.push(format!("diverged: {}", diverged.join(", ")));
+    }
     if let Some(r) = p.steps_per_second() {
         parts.push(format!("{} steps/s (all schemes)", significant(r, 3)));
     }
     match (p.phase, p.seconds_left()) {
-        (Phase::Training, Some(left)) => parts.push(format!("about {} s left", left.ceil())),
-        (Phase::Done, _) => parts.push(format!("took {} s", significant(p.elapsed_ms / 1000.0, 3))),
+        (Phase::Training, Some(left)) => parts.push(format!("about {} left", duration(left))),
+        (Phase::Done, _) => parts.push(format!("took {}", duration(p.elapsed_ms / 1000.0))),
         _ => {}
     }
     let fraction = if p.work_total > 0.0 {

@@ -48,6 +48,26 @@ test('axe finds nothing on the Train view\'s results', async () => {
   assert.deepEqual(found, []);
 });
 
+test('axe finds nothing on the new notes and the scrolled per-dimension table', async () => {
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    // A link asking for a run of hours: the note that it did not start.
+    const long = `?view=train&theme=${theme}&run=1&layers=4&attn_heads=4&width=128&train_len=64&steps=10000`;
+    let { page, context } = await openApp(app, long, { ready: (p) => p.waitForSelector('#train-declined') });
+    for (const v of await audit(page)) found.push(`${theme}, declined run: ${v}`);
+    await context.close();
+    // The RoPE check with every one of 4,096 rows, scrolled half way; a link that leaves q out.
+    ({ page, context } = await openApp(app, `?scheme=rope&d_model=4096&length=64&theme=${theme}`, {
+      ready: (p) => p.waitForSelector('#rope-check-dims'),
+    }));
+    await page.getByRole('button', { name: 'Show all 4096 dimensions' }).click();
+    await page.locator('#rope-check-dims').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+    await page.waitForTimeout(200);
+    await page.fill('#rope-check-q', Array.from({ length: 4096 }, (_, i) => String(i + 0.5)).join(','));
+    await page.press('#rope-check-q', 'Tab');
+    await page.locator('#link-note').waitFor();
+    for (const v of await audit(page)) found.push(`${theme}, RoPE check: ${v}`);
+
 test('axe finds nothing on the quiz in exam mode, before and after submitting', async () => {
   const found = [];
   for (const [theme, width] of [['light', 1400], ['dark', 1400], ['light', 390]]) {

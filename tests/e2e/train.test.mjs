@@ -1,7 +1,8 @@
 // End-to-end tests of the Train view: experiments run in a Web Worker (also inside a sandboxed
 // frame), the results table, curves, maps and learned table appear, the same seed gives the
 // same curves bit for bit, an exported model reproduces the page's accuracy in NumPy, hostile
-// values are refused or clamped, and rapid starts and stops leave no worker behind.
+// values are refused or clamped, and rapid starts and stops leave no worker behind. The
+// largest settings, links that ask for long runs, and leaving the view: wedge.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -202,11 +203,14 @@ test('fifty quick starts, stops and changes leave at most one worker, no error, 
   // It still trains.
   await page.click('#train-start');
   await page.waitForFunction(() => /step [1-9]/.test(document.querySelector('.train-status')?.textContent ?? ''));
-  // Leaving the view stops the worker.
+  // Leaving the view keeps the run and its one worker; Clear, back in the view, ends it.
   await page.getByRole('tab', { name: 'Position matrix' }).click();
-  await page.waitForFunction(() => true);
   await page.waitForTimeout(300);
-  assert.equal(page.workers().length, 0, 'the worker stops when the view closes');
+  assert.equal(page.workers().length, 1, 'the run goes on while the view is closed');
+  await page.getByRole('tab', { name: 'Train it yourself' }).click();
+  await page.click('#train-cancel');
+  await page.waitForTimeout(300);
+  assert.equal(page.workers().length, 0, 'Clear ends the worker');
   assert.deepEqual(errors, []);
   await context.close();
 });
