@@ -146,7 +146,7 @@ pub const HOST_SCRIPT: &str = concat!(
     "document.querySelectorAll(\"iframe\").forEach(function(f){if(f.contentWindow===e.source){",
     "f.style.height=Math.ceil(d.height)+\"px\";if(F.indexOf(f)<0)F.push(f);send(f)}})});",
     "addEventListener(\"scroll\",soon,{capture:true,passive:true});addEventListener(\"resize\",soon);",
-    "matchMedia(\"(prefers-color-scheme: dark)\").addEventListener(\"change\",soon);",
+    "var m=matchMedia(\"(prefers-color-scheme: dark)\");if(m.addEventListener)m.addEventListener(\"change\",soon);",
     "var o=new MutationObserver(soon);o.observe(document.documentElement,{attributes:true});",
     "if(document.body)o.observe(document.body,{attributes:true})})();"
 );
