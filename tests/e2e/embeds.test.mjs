@@ -315,3 +315,37 @@ test('buttons that lead to another view open the whole app in a new tab, or give
     await blocked.context.close();
   }
 });
+
+test('the embed dialog: its choices rewrite the code, Escape and a click outside close it', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(env.app.url + '?view=waves&d_model=32');
+  const text = page.locator('#share-text');
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  await page.waitForFunction(() => document.activeElement?.id === 'share-text');
+  assert.match(await text.inputValue(), /\?embed=waves&amp;show=chart&amp;d_model=32&amp;theme=host"/);
+  assert.match(await text.inputValue(), /<script>\(function\(\)\{if\(window\.peExplorerHost\)/);
+  await page.getByLabel('Chart only', { exact: true }).check();
+  await page.getByLabel('Light', { exact: true }).check();
+  await page.getByLabel(/^Frame only, fixed height/).check();
+  const code = await text.inputValue();
+  assert.match(code, /\?embed=waves&amp;show=chart&amp;controls=none&amp;d_model=32&amp;theme=light"/);
+  assert.match(code, /height:520px/);
+  assert.doesNotMatch(code, /<script/);
+  // Escape closes it and gives focus back to the button that opened it.
+  await text.focus();
+  await page.keyboard.press('Escape');
+  await page.locator('.share-box').waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.activeElement?.id === 'share-embed');
+  // A press outside closes it too; the link dialog works the same.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  assert.match(await text.inputValue(), /\?view=waves&d_model=32$/);
+  await page.locator('h1').click();
+  await page.locator('.share-box').waitFor({ state: 'detached' });
+  // Close, with the button.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.locator('#share-close').click();
+  await page.locator('.share-box').waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.activeElement?.id === 'share-link');
+  await context.close();
+});
