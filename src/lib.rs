@@ -2,6 +2,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod embed;
 pub mod export;
 pub mod figures;
 pub mod format;
@@ -12,6 +13,7 @@ pub mod plot;
 pub mod rope_config;
 pub mod schemes;
 pub mod snippets;
+pub mod sources;
 pub mod state;
 pub mod train;
 pub mod ui;

@@ -92,23 +92,35 @@ impl View {
     }
 }
 
-/// Light or dark colours: following the system, or chosen.
+/// Light or dark colours: following the system, the page the panel is embedded in, or chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ThemeChoice {
     #[default]
     Auto,
     Light,
     Dark,
+    /// Embedded: the colours of the page around the frame, as its host script reports them
+    /// (the system's until it does, or where there is no script).
+    Host,
 }
 
 impl ThemeChoice {
-    pub const ALL: [ThemeChoice; 3] = [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark];
+    pub const ALL: [ThemeChoice; 4] = [
+        ThemeChoice::Auto,
+        ThemeChoice::Light,
+        ThemeChoice::Dark,
+        ThemeChoice::Host,
+    ];
+
+    /// The choices of the page header's switch (following a host page means nothing there).
+    pub const SWITCH: [ThemeChoice; 3] = [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark];
 
     pub fn id(self) -> &'static str {
         match self {
             ThemeChoice::Auto => "auto",
             ThemeChoice::Light => "light",
             ThemeChoice::Dark => "dark",
+            ThemeChoice::Host => "host",
         }
     }
 
@@ -121,6 +133,18 @@ impl ThemeChoice {
             ThemeChoice::Auto => "System",
             ThemeChoice::Light => "Light",
             ThemeChoice::Dark => "Dark",
+            ThemeChoice::Host => "Follow the page",
+        }
+    }
+
+    /// Whether the colours are dark, given the system's preference and what the host page
+    /// said (`None`: no host page, or it said nothing).
+    pub fn is_dark(self, system_dark: bool, host_dark: Option<bool>) -> bool {
+        match self {
+            ThemeChoice::Auto => system_dark,
+            ThemeChoice::Light => false,
+            ThemeChoice::Dark => true,
+            ThemeChoice::Host => host_dark.unwrap_or(system_dark),
         }
     }
 }

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::action::{Action, Edit};
+use crate::embed::Show;
 use crate::format::plain;
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
@@ -33,8 +34,21 @@ pub const MAX_QUERY: usize = 4096;
 pub struct Embed {
     /// The one view shown.
     pub view: View,
-    /// Show the shared settings above the panel (`false` with `controls=none`).
+    /// Show the settings (`false` with `controls=none`).
     pub controls: bool,
+    /// The whole panel, or its main chart (`show=chart`).
+    pub show: Show,
+}
+
+impl Embed {
+    /// The whole panel of `view` with its settings, as `?embed=<view>` alone opens it.
+    pub fn panel(view: View) -> Embed {
+        Embed {
+            view,
+            controls: true,
+            show: Show::Panel,
+        }
+    }
 }
 
 /// The result of reading a query string.
@@ -513,7 +527,7 @@ const EXAM: Param = flag!("exam", SetExam, exam);
 const RUN: Param = flag!("run", SetTrainRun, train_run);
 
 /// Parameters read elsewhere (embedding).
-const OTHER: &[&str] = &["embed", "controls"];
+const OTHER: &[&str] = &["embed", "controls", "show"];
 
 /// Every key a link can hold.
 pub fn keys() -> impl Iterator<Item = &'static str> {
@@ -683,6 +697,7 @@ pub fn parse(query: &str) -> Parsed {
         Some(view) => Some(Embed {
             view,
             controls: get("controls") != Some("none"),
+            show: get("show").and_then(Show::from_id).unwrap_or_default(),
         }),
         None => {
             notices.push(format!(
@@ -697,6 +712,19 @@ pub fn parse(query: &str) -> Parsed {
         if v != "none" && v != "all" {
             notices.push(format!(
                 "controls={}: expected none or all; showing the controls.",
+                shown(v)
+            ));
+        }
+    }
+    if let Some(v) = get("show") {
+        if Show::from_id(v).is_none() {
+            notices.push(format!(
+                "show={}: expected chart or panel; showing the whole panel.",
+                shown(v)
+            ));
+        } else if embed.is_none() {
+            notices.push(format!(
+                "show={}: ignored, since the link does not embed a panel.",
                 shown(v)
             ));
         }
@@ -826,8 +854,13 @@ fn query_pairs(s: &Settings, embed: Option<&Embed>) -> Vec<(&'static str, String
     out.extend(changed(&RUN, s, &d));
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
+        let mut at = 1;
+        if e.show != Show::Panel {
+            out.insert(at, ("show", e.show.id().into()));
+            at += 1;
+        }
         if !e.controls {
-            out.insert(1, ("controls", "none".into()));
+            out.insert(at, ("controls", "none".into()));
         }
     }
     out

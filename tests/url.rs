@@ -4,6 +4,7 @@
 
 use pe_explorer::action::Action;
 use pe_explorer::action::Edit;
+use pe_explorer::embed::Show;
 use pe_explorer::math::rope::RopePairing;
 use pe_explorer::math::sinusoidal::Variant;
 use pe_explorer::schemes::rope::Extension;
@@ -143,7 +144,8 @@ fn embedding_is_read() {
         p.embed,
         Some(Embed {
             view: View::Offsets,
-            controls: false
+            controls: false,
+            show: Show::Panel,
         })
     );
     assert_eq!(p.settings.view, View::Offsets);
@@ -151,6 +153,53 @@ fn embedding_is_read() {
     let q = to_query(&p.settings, p.embed.as_ref());
     assert!(q.starts_with("embed=offsets&controls=none"), "{q}");
     assert_eq!(parse(&q).embed, p.embed);
+}
+
+#[test]
+fn a_compact_embed_and_the_host_theme_survive_the_round_trip() {
+    let p = parse("?embed=waves&show=chart&theme=host&base=500");
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let e = p.embed.clone().expect("an embed");
+    assert_eq!(
+        (e.view, e.show, e.controls),
+        (View::Waves, Show::Chart, true)
+    );
+    assert_eq!(p.settings.theme, ThemeChoice::Host);
+    let q = to_query(&p.settings, p.embed.as_ref());
+    assert_eq!(q, "embed=waves&show=chart&base=500&theme=host");
+    let both = parse("?embed=heatmap&controls=none&show=chart");
+    let q = to_query(&both.settings, both.embed.as_ref());
+    assert!(
+        q.starts_with("embed=heatmap&show=chart&controls=none"),
+        "{q}"
+    );
+    assert_eq!(parse(&q).embed, both.embed);
+    // The whole panel is the default and is not written.
+    let panel = parse("?embed=norms&show=panel");
+    assert_eq!(
+        to_query(&panel.settings, panel.embed.as_ref()),
+        "embed=norms"
+    );
+}
+
+#[test]
+fn a_bad_or_misplaced_show_is_named_and_ignored() {
+    let bad = parse("?embed=waves&show=<b>everything</b>");
+    assert_eq!(bad.embed.map(|e| e.show), Some(Show::Panel));
+    assert!(
+        bad.notices
+            .iter()
+            .any(|n| n.starts_with("show=<b>everything")),
+        "{:?}",
+        bad.notices
+    );
+    let alone = parse("?view=waves&show=chart");
+    assert!(alone.embed.is_none());
+    assert!(
+        alone.notices.iter().any(|n| n.contains("does not embed")),
+        "{:?}",
+        alone.notices
+    );
 }
 
 #[test]

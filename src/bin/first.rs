@@ -145,6 +145,10 @@ fn build(doc: &Document, early: Early, query: String) -> Option<()> {
     let _ = root.set_attribute("data-theme", if early.dark { "dark" } else { "light" });
     let app = element(doc, "div", "app early", &body)?;
     app.set_id("early");
+    // The early page is the start: the loading note goes.
+    if let Some(boot) = doc.get_element_by_id("boot") {
+        boot.remove();
+    }
     let header = element(doc, "header", "site-header", &app)?;
     let brand = element(doc, "div", "brand", &header)?;
     element(doc, "h1", "", &brand)?.set_text_content(Some("Positional Encoding Explorer"));
@@ -251,6 +255,14 @@ fn main() {
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = wasm_bindgen_futures::JsFuture::from(loading).await {
             web_sys::console::error_1(&e);
+            // index.html's note says why in a frame that may not load the files (no CORS).
+            let said = web_sys::window()
+                .and_then(|w| js_sys::Reflect::get(&w, &"peExplorerBootFailed".into()).ok())
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .is_some_and(|f| f.call0(&JsValue::NULL).is_ok());
+            if said {
+                return;
+            }
             if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
                 if let Some(body) = doc.body() {
                     if let Some(p) = element(&doc, "p", "fatal", &body) {

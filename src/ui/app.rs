@@ -3,27 +3,30 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, KeyboardEvent, ResizeObserver};
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::addition::AdditionView;
 use super::attention::AttentionView;
 use super::browser;
 use super::compare::CompareView;
+use super::embedded::{use_main_chart, EmbedPage};
+use super::host::use_host;
 use super::lesson::LessonView;
 use super::norms::NormsView;
-use super::phone::{use_media, QuickStrip, PHONE};
+use super::phone::{use_media, use_sheet, Place, QuickStrip, SettingsSheet, PHONE};
 use super::quiz::QuizView;
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
-use super::settings::SettingsPanel;
+use super::share::Share;
+use super::sources::SourcesBlock;
 use super::train::TrainView;
 use super::train_session::TrainHost;
 use super::waves::WavesView;
 use crate::action::Action;
 use crate::plot::frame::Theme;
 use crate::state::{Settings, ThemeChoice, View};
-use crate::url::{self, Embed};
+use crate::url;
 
 /// What every view receives: the settings and a way to change them.
 #[derive(Properties, PartialEq, Clone)]
@@ -79,6 +82,42 @@ fn use_prefers_dark() -> bool {
     *dark
 }
 
+/// A window event and its listener.
+type Listener = (&'static str, Closure<dyn FnMut()>);
+
+/// Whether the page is being printed (charts are drawn light for paper).
+#[hook]
+fn use_printing() -> bool {
+    let printing = use_state(|| false);
+    {
+        let printing = printing.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window();
+            let listeners: Vec<Listener> = [("beforeprint", true), ("afterprint", false)]
+                .into_iter()
+                .map(|(event, on)| {
+                    let printing = printing.clone();
+                    (event, Closure::<dyn FnMut()>::new(move || printing.set(on)))
+                })
+                .collect();
+            if let Some(w) = &window {
+                for (event, l) in &listeners {
+                    let _ = w.add_event_listener_with_callback(event, l.as_ref().unchecked_ref());
+                }
+            }
+            move || {
+                if let Some(w) = window {
+                    for (event, l) in &listeners {
+                        let _ = w
+                            .remove_event_listener_with_callback(event, l.as_ref().unchecked_ref());
+                    }
+                }
+            }
+        });
+    }
+    *printing
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let start = use_memo((), |_| url::parse(&browser::query()));
@@ -102,23 +141,23 @@ pub fn app() -> Html {
     }
 
     let system_dark = use_prefers_dark();
-    let dark = match settings.theme {
-        ThemeChoice::Auto => system_dark,
-        ThemeChoice::Light => false,
-        ThemeChoice::Dark => true,
-    };
+    let host = use_host();
+    let printing = use_printing();
+    let dark = settings.theme.is_dark(system_dark, host.dark) && !printing;
     use_effect_with(dark, |dark| {
         browser::set_root_attribute("data-theme", if *dark { "dark" } else { "light" });
     });
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     // The first-paint module's page goes once this one (and its heatmap) has been drawn: effects
     // run after the children's, in the same task, so no frame shows both or neither.
+    // The same goes for the loading note in index.html (its failure messages never show once
+    // the app is here).
     use_effect_with((), |_| {
-        if let Some(early) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("early"))
-        {
-            early.remove();
+        let document = web_sys::window().and_then(|w| w.document());
+        for id in ["early", "boot"] {
+            if let Some(el) = document.as_ref().and_then(|d| d.get_element_by_id(id)) {
+                el.remove();
+            }
         }
     });
     let on_dismiss = {
@@ -132,7 +171,7 @@ pub fn app() -> Html {
         <ContextProvider<Theme> context={theme}>
             <TrainHost {message} on_action={on_action.clone()}>
                 if let Some(e) = embed {
-                    <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} />
+                    <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} {host} />
                 } else {
                     <FullPage settings={(*settings).clone()} {on_action} {banner} />
                 }
@@ -174,78 +213,13 @@ struct PageProps {
     banner: Html,
 }
 
-/// The settings sheet's state on a phone: whether it is open, and callbacks that open it (moving
-/// focus into it) and close it (moving focus back to the button that opened it).
-#[hook]
-fn use_sheet() -> (bool, Callback<MouseEvent>, Callback<()>) {
-    let open = use_state(|| false);
-    let show = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| {
-            open.set(true);
-            focus_later("sheet-close".into());
-        })
-    };
-    let hide = {
-        let open = open.clone();
-        Callback::from(move |_: ()| {
-            open.set(false);
-            focus_later("quick-settings".into());
-        })
-    };
-    (*open, show, hide)
-}
-
-#[derive(Properties, PartialEq)]
-struct SheetProps {
-    settings: Settings,
-    on_action: Callback<Action>,
-    phone: bool,
-    open: bool,
-    on_close: Callback<()>,
-}
-
-/// The settings: a sidebar on wider screens; on a phone, a sheet over the page, opened from the
-/// strip at the bottom and closed with Done or Escape.
-#[function_component(SettingsSheet)]
-fn settings_sheet(props: &SheetProps) -> Html {
-    let on_key = {
-        let close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                close.emit(());
-            }
-        })
-    };
-    let done = {
-        let close = props.on_close.clone();
-        Callback::from(move |_: MouseEvent| close.emit(()))
-    };
-    let sheet = props.phone;
-    html! {
-        <aside class={classes!("sidebar", sheet.then_some("sheet"))} id="settings-sheet"
-            aria-label="Settings" role={sheet.then_some("dialog")}
-            aria-modal={sheet.then_some("true")} hidden={sheet && !props.open}
-            onkeydown={on_key}>
-            if sheet {
-                <div class="sheet-head">
-                    <p class="sheet-title">{ "Settings" }</p>
-                    <button type="button" class="button button-primary" id="sheet-close" onclick={done}>
-                        { "Done" }
-                    </button>
-                </div>
-            }
-            <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
-        </aside>
-    }
-}
-
 #[function_component(FullPage)]
 fn full_page(props: &PageProps) -> Html {
     let current = props.settings.view;
     let phone = use_media(PHONE);
     let (open, show, hide) = use_sheet();
+    let panel = use_node_ref();
+    use_main_chart(panel.clone(), None);
     html! {
         <div class="app">
             <a class="skip-link" href="#main">{ "Skip to the charts" }</a>
@@ -268,17 +242,19 @@ fn full_page(props: &PageProps) -> Html {
             { props.banner.clone() }
             <div class="layout">
                 <SettingsSheet settings={props.settings.clone()} on_action={props.on_action.clone()}
-                    phone={phone} open={open} on_close={hide} />
+                    place={if phone { Place::Screen } else { Place::Side }} open={open} on_close={hide} />
                 <main class="content" id="main" tabindex="-1">
                     <Tabs current={current} on_action={props.on_action.clone()} />
                     <div class="tab-panel" role="tabpanel" id={format!("panel-{}", current.id())}
-                        aria-labelledby={format!("tab-{}", current.id())}>
+                        aria-labelledby={format!("tab-{}", current.id())} ref={panel}>
                         { view_html(current, ViewProps { settings: props.settings.clone(), on_action: props.on_action.clone() }) }
+                        <SourcesBlock view={current} lesson={props.settings.lesson} scheme={props.settings.scheme} />
                     </div>
                 </main>
             </div>
             <footer class="site-footer">
                 <p>{ "Every number on this page is computed in your browser by the app's own Rust code (compiled to WebAssembly); nothing is sent anywhere." }</p>
+                <p class="print-only">{ format!("Live at {}", browser::link(&url::to_link(&props.settings, None).query)) }</p>
             </footer>
             if phone {
                 <QuickStrip settings={props.settings.clone()} on_action={props.on_action.clone()}
@@ -286,161 +262,6 @@ fn full_page(props: &PageProps) -> Html {
             }
         </div>
     }
-}
-
-#[derive(Properties, PartialEq)]
-struct EmbedProps {
-    settings: Settings,
-    on_action: Callback<Action>,
-    embed: Embed,
-    banner: Html,
-}
-
-/// One panel, no page chrome, filling its frame; it tells the parent page its height.
-#[function_component(EmbedPage)]
-fn embed_page(props: &EmbedProps) -> Html {
-    let root = use_node_ref();
-    let view = props.embed.view;
-    {
-        let root = root.clone();
-        use_effect_with(view, move |view| {
-            let id = view.id();
-            let post = {
-                let root = root.clone();
-                move || {
-                    if let Some(el) = root.cast::<HtmlElement>() {
-                        browser::post_height(el.scroll_height() as f64, id);
-                    }
-                }
-            };
-            post();
-            // Browsers may hold back layout callbacks in a frame from another origin while the
-            // page is busy: post again a little later whatever happens, so the parent always
-            // learns the settled height.
-            for delay in [300, 1200, 3000] {
-                let again = Closure::once_into_js(post.clone());
-                if let Some(w) = web_sys::window() {
-                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                        again.unchecked_ref(),
-                        delay,
-                    );
-                }
-            }
-            let callback = Closure::<dyn FnMut()>::new(post);
-            let observer = root.cast::<HtmlElement>().and_then(|el| {
-                let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-                obs.observe(&el);
-                Some(obs)
-            });
-            move || {
-                if let Some(obs) = observer {
-                    obs.disconnect();
-                }
-                drop(callback);
-            }
-        });
-    }
-    let full = browser::link(&url::to_link(&props.settings, None).query);
-    browser::set_root_attribute("data-embed", "true");
-    let phone = use_media(PHONE);
-    let (open, show, hide) = use_sheet();
-    html! {
-        <div class="embed" ref={root}>
-            { props.banner.clone() }
-            if props.embed.controls && phone {
-                <SettingsSheet settings={props.settings.clone()} on_action={props.on_action.clone()}
-                    phone={true} open={open} on_close={hide} />
-            } else if props.embed.controls {
-                <details class="embed-controls" open=true>
-                    <summary>{ "Settings" }</summary>
-                    <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
-                </details>
-            }
-            <main id="main" class="embed-main">
-                { view_html(view, ViewProps { settings: props.settings.clone(), on_action: props.on_action.clone() }) }
-            </main>
-            <p class="embed-footer">
-                <a href={full} target="_blank" rel="noopener">{ "Open in the Positional Encoding Explorer" }</a>
-            </p>
-            if props.embed.controls && phone {
-                <QuickStrip settings={props.settings.clone()} on_action={props.on_action.clone()}
-                    on_settings={show} expanded={open} />
-            }
-        </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct ShareProps {
-    settings: Settings,
-}
-
-/// "Copy link" and "Copy embed code": copies to the clipboard and shows the text, which can be
-/// copied by hand where the clipboard is not available.
-#[function_component(Share)]
-fn share(props: &ShareProps) -> Html {
-    let shown = use_state(|| None::<(String, String)>);
-    let status = use_state(String::new);
-    let offer = |label: &'static str, text: String| {
-        let (shown, status) = (shown.clone(), status.clone());
-        Callback::from(move |_: MouseEvent| {
-            shown.set(Some((label.to_string(), text.clone())));
-            let status = status.clone();
-            browser::copy_text(
-                text.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        "Copied to the clipboard.".into()
-                    } else {
-                        "Select the text and copy it.".into()
-                    })
-                }),
-            );
-        })
-    };
-    let link = browser::link(&url::to_link(&props.settings, None).query);
-    let embed = embed_code(&props.settings);
-    let close = {
-        let shown = shown.clone();
-        Callback::from(move |_: MouseEvent| shown.set(None))
-    };
-    html! {
-        <div class="share">
-            <button type="button" class="button" onclick={offer("Link to this view", link)}>{ "Copy link" }</button>
-            <button type="button" class="button" onclick={offer("Embed code for this panel", embed)}>{ "Copy embed code" }</button>
-            if let Some((label, text)) = &*shown {
-                <div class="share-box" role="dialog" aria-label={label.clone()}>
-                    <label for="share-text" class="control-label">{ label.clone() }</label>
-                    <textarea id="share-text" readonly=true rows="4" value={text.clone()}
-                        onfocus={Callback::from(|e: FocusEvent| {
-                            let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-                            t.select();
-                        })} />
-                    <p class="note" role="status" aria-live="polite">{ (*status).clone() }</p>
-                    <button type="button" class="button button-small" onclick={close}>{ "Close" }</button>
-                </div>
-            }
-        </div>
-    }
-}
-
-/// The `<iframe>` (and the few lines that size it) a teacher pastes into a course page.
-pub fn embed_code(s: &Settings) -> String {
-    let embed = Embed {
-        view: s.view,
-        controls: true,
-    };
-    let src = browser::link(&url::to_link(s, Some(&embed)).query);
-    format!(
-        "<iframe src=\"{src}\" title=\"Positional Encoding Explorer: {}\" \
-         style=\"width:100%;height:720px;border:0\" loading=\"lazy\" \
-         sandbox=\"allow-scripts allow-downloads allow-popups\"></iframe>\n\
-         <script>addEventListener(\"message\",function(e){{var d=e.data;\
-         if(!d||d.type!==\"{}\")return;document.querySelectorAll(\"iframe\").forEach(\
-         function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}});</script>",
-        s.view.label(),
-        browser::HEIGHT_MESSAGE
-    )
 }
 
 #[derive(Properties, PartialEq)]
@@ -454,7 +275,7 @@ struct ThemeProps {
 fn theme_switch(props: &ThemeProps) -> Html {
     html! {
         <div class="theme-switch" role="group" aria-label="Colour theme">
-            { for ThemeChoice::ALL.iter().map(|&t| {
+            { for ThemeChoice::SWITCH.iter().map(|&t| {
                 let cb = props.on_action.clone();
                 let on = t == props.theme;
                 html! {
@@ -492,7 +313,7 @@ fn tabs(props: &TabsProps) -> Html {
             };
             e.prevent_default();
             on_action.emit(Action::SetView(View::ALL[next]));
-            focus_later(format!("tab-{}", View::ALL[next].id()));
+            browser::focus_later(format!("tab-{}", View::ALL[next].id()));
         })
     };
     html! {
@@ -516,21 +337,5 @@ fn tabs(props: &TabsProps) -> Html {
                 }
             }) }
         </nav>
-    }
-}
-
-/// Moves keyboard focus to an element once it has been rendered.
-fn focus_later(id: String) {
-    let focus = Closure::once_into_js(move || {
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(&id))
-            .and_then(|el| el.dyn_into::<HtmlElement>().ok())
-        {
-            let _ = el.focus();
-        }
-    });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(focus.unchecked_ref(), 0);
     }
 }

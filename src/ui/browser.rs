@@ -1,7 +1,58 @@
-//! Small wrappers over browser APIs: saving files, pixel ratio, performance marks, panics.
+//! Small wrappers over browser APIs: saving files, new tabs, pixel ratio, performance marks,
+//! panics, and the frame an embedded panel sits in.
+
+use std::cell::RefCell;
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
+
+use crate::embed::Permission;
+
+/// A file the app offered to save, for the way out when a frame's sandbox blocks downloads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Saved {
+    pub file_name: String,
+    /// The text of a text file (CSV, code).
+    pub text: Option<String>,
+    /// A `data:` address of an image.
+    pub image: Option<String>,
+    /// Whether the browser was asked to save it (false: known to be blocked, not tried).
+    pub tried: bool,
+}
+
+thread_local! {
+    /// Whether downloads work here, and who hears about saves when they may not (set by an
+    /// embedded panel; a page of its own saves without a word).
+    static SAVES: RefCell<(Permission, Option<yew::Callback<Saved>>)> =
+        const { RefCell::new((Permission::Allowed, None)) };
+}
+
+/// Tells the save functions whether downloads work in this frame and who offers the way out.
+pub fn watch_saves(permission: Permission, listener: Option<yew::Callback<Saved>>) {
+    SAVES.with(|s| *s.borrow_mut() = (permission, listener));
+}
+
+/// Saves through `save` unless downloads are known to be blocked, and tells the listener when
+/// they are or may be.
+fn guarded_save(
+    file_name: &str,
+    text: Option<&str>,
+    image: Option<&str>,
+    save: impl FnOnce() -> Result<(), String>,
+) -> Result<(), String> {
+    let (permission, listener) = SAVES.with(|s| s.borrow().clone());
+    let tried = permission != Permission::Blocked;
+    let result = if tried { save() } else { Ok(()) };
+    if let (Some(listener), true) = (listener, permission != Permission::Allowed) {
+        listener.emit(Saved {
+            file_name: file_name.to_string(),
+            text: text.map(str::to_string),
+            image: image.map(str::to_string),
+            tried,
+        });
+    }
+    result
+}
 
 /// Device pixels per CSS pixel (1 when unknown).
 pub fn pixel_ratio() -> f64 {
@@ -13,16 +64,20 @@ pub fn pixel_ratio() -> f64 {
 
 /// Offers `text` to the user as a file download.
 pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
-    save_parts(
-        file_name,
-        mime,
-        &js_sys::Array::of1(&JsValue::from_str(text)),
-    )
+    guarded_save(file_name, Some(text), None, || {
+        save_parts(
+            file_name,
+            mime,
+            &js_sys::Array::of1(&JsValue::from_str(text)),
+        )
+    })
 }
 
 /// Offers bytes to the user as a file download.
 pub fn save_bytes(file_name: &str, mime: &str, bytes: &js_sys::Uint8Array) -> Result<(), String> {
-    save_parts(file_name, mime, &js_sys::Array::of1(bytes))
+    guarded_save(file_name, None, None, || {
+        save_parts(file_name, mime, &js_sys::Array::of1(bytes))
+    })
 }
 
 fn save_parts(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
@@ -49,7 +104,9 @@ pub fn save_png(file_name: &str, canvas: &HtmlCanvasElement) -> Result<(), Strin
     let url = canvas
         .to_data_url_with_type("image/png")
         .map_err(|_| "the browser could not encode the image".to_string())?;
-    click_download(file_name, &url)
+    guarded_save(file_name, None, Some(&url), || {
+        click_download(file_name, &url)
+    })
 }
 
 fn click_download(file_name: &str, href: &str) -> Result<(), String> {
@@ -196,9 +253,6 @@ pub fn copy_text(text: String, done: yew::Callback<bool>) {
     });
 }
 
-/// The message an embedded panel sends its parent page with its height (see the README).
-pub const HEIGHT_MESSAGE: &str = "pe-explorer:height";
-
 /// Tells the parent page (when there is one) how tall the content is.
 pub fn post_height(height: f64, view: &str) {
     let Some(window) = web_sys::window() else {
@@ -211,7 +265,11 @@ pub fn post_height(height: f64, view: &str) {
         return;
     }
     let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+    let _ = js_sys::Reflect::set(
+        &message,
+        &"type".into(),
+        &crate::embed::HEIGHT_MESSAGE.into(),
+    );
     let _ = js_sys::Reflect::set(&message, &"height".into(), &height.ceil().into());
     let _ = js_sys::Reflect::set(&message, &"view".into(), &view.into());
     // Any origin: the message holds only a height, and sandboxed frames have no origin to name.
@@ -300,4 +358,49 @@ pub fn pasted_length(event: &web_sys::Event) -> Option<f64> {
         .ok()?;
     // `.length` of the string where it is (Reflect.get refuses a primitive string).
     Some(text.length() as f64)
+}
+
+/// Whether the page is inside a frame of another page.
+pub fn framed() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    match window.parent() {
+        Ok(Some(parent)) => parent != window,
+        _ => false,
+    }
+}
+
+/// Opens `url` in a new tab; false when the browser or the frame's sandbox refused.
+pub fn open_tab(url: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    match window.open_with_url_and_target(url, "_blank") {
+        Ok(Some(tab)) => {
+            // The new page must not be able to reach back into this one.
+            let _ = tab.set_opener(&JsValue::NULL);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Moves keyboard focus to the element with `id` once it has been rendered, without scrolling
+/// (in a frame, scrolling to it would scroll the page around the frame too).
+pub fn focus_later(id: String) {
+    let focus = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(focus.unchecked_ref(), 0);
+    }
 }

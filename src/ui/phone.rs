@@ -1,6 +1,10 @@
 //! On a phone (600 CSS px wide or less): the one to three settings that move the view's chart
 //! most, in a strip fixed to the bottom of the screen so that the chart and the slider that
 //! moves it are both in sight; every other setting sits in a sheet that the strip opens.
+//!
+//! In a frame the bottom of the screen is not the reader's: there the strip sits right under
+//! the chart (`inline`), and the sheet opens over the part of the frame the reader sees, or in
+//! the page under the strip when the panel cannot know which part that is.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -8,7 +12,9 @@ use yew::prelude::*;
 
 use super::browser;
 use super::controls::{NumberControl, Toggle};
+use super::settings::SettingsPanel;
 use crate::action::Action;
+use crate::embed::Visible;
 use crate::state::{Limit, Settings, View, BASE, D_MODEL, LENGTH};
 
 /// Widths at which the page takes its phone layout (the same as the stylesheet's).
@@ -99,9 +105,14 @@ pub struct StripProps {
     /// Opens the settings sheet.
     pub on_settings: Callback<MouseEvent>,
     pub expanded: bool,
+    /// In the page under the chart (in a frame, or a compact embed) rather than fixed to the
+    /// bottom of the screen.
+    #[prop_or_default]
+    pub inline: bool,
 }
 
-/// The strip at the bottom of a phone's screen: the view's main sliders and "All settings".
+/// The strip at the bottom of a phone's screen (or under the chart, `inline`): the view's main
+/// sliders and "All settings".
 #[function_component(QuickStrip)]
 pub fn quick_strip(props: &StripProps) -> Html {
     let controls = main_controls(&props.settings);
@@ -119,7 +130,8 @@ pub fn quick_strip(props: &StripProps) -> Html {
         }
     });
     html! {
-        <div class="quick-strip" role="region" aria-label="Main settings of this view">
+        <div class={classes!("quick-strip", props.inline.then_some("quick-inline"))}
+            role="region" aria-label="Main settings of this view">
             <div class="quick-controls" data-count={controls.len().to_string()}>
                 { for controls.into_iter().map(|(id, limit, value, action)| {
                     let cb = props.on_action.clone();
@@ -136,5 +148,102 @@ pub fn quick_strip(props: &StripProps) -> Html {
                 { "All settings" }
             </button>
         </div>
+    }
+}
+
+/// The settings sheet's state: whether it is open, and callbacks that open it (moving focus
+/// into it) and close it (moving focus back to the button that opened it).
+#[hook]
+pub fn use_sheet() -> (bool, Callback<MouseEvent>, Callback<()>) {
+    let open = use_state(|| false);
+    let show = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| {
+            open.set(true);
+            browser::focus_later("sheet-close".into());
+        })
+    };
+    let hide = {
+        let open = open.clone();
+        Callback::from(move |_: ()| {
+            open.set(false);
+            browser::focus_later("quick-settings".into());
+        })
+    };
+    (*open, show, hide)
+}
+
+/// Where the settings are shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place {
+    /// The sidebar beside the view (wide screens).
+    Side,
+    /// A sheet over the whole screen (a phone; or a fixed-height frame, whose screen is the
+    /// frame).
+    Screen,
+    /// A sheet over the part of a frame that the reader sees, as the host script reports it.
+    Frame(Visible),
+    /// Under the strip, in the page (a frame whose visible part is unknown).
+    Inline,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SheetProps {
+    pub settings: Settings,
+    pub on_action: Callback<Action>,
+    pub place: Place,
+    pub open: bool,
+    pub on_close: Callback<()>,
+}
+
+/// The settings: a sidebar on wider screens; elsewhere a sheet, opened from the strip and
+/// closed with Done or Escape.
+#[function_component(SettingsSheet)]
+pub fn settings_sheet(props: &SheetProps) -> Html {
+    let on_key = {
+        let close = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                close.emit(());
+            }
+        })
+    };
+    let done = {
+        let close = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let sheet = props.place != Place::Side;
+    // Over the page (modal) on the screen or over the visible part of a frame; in the page's
+    // flow under the strip otherwise.
+    let modal = matches!(props.place, Place::Screen | Place::Frame(_));
+    let (class, style) = match props.place {
+        Place::Side => ("", None),
+        Place::Screen => ("sheet", None),
+        Place::Frame(v) => (
+            "sheet sheet-frame",
+            Some(format!(
+                "top:{:.0}px;height:{:.0}px",
+                v.top,
+                v.height().max(320.0)
+            )),
+        ),
+        Place::Inline => ("sheet sheet-inline", None),
+    };
+    html! {
+        <aside class={classes!("sidebar", class)} id="settings-sheet" style={style}
+            aria-label="Settings" role={modal.then_some("dialog")}
+            aria-modal={modal.then_some("true")} hidden={sheet && !props.open}
+            onkeydown={on_key}>
+            if sheet {
+                <div class="sheet-head">
+                    <p class="sheet-title">{ "Settings" }</p>
+                    <button type="button" class="button button-primary" id="sheet-close" onclick={done}>
+                        { "Done" }
+                    </button>
+                </div>
+            }
+            <SettingsPanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
+        </aside>
     }
 }

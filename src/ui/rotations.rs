@@ -18,9 +18,9 @@ use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
 use crate::figures::rotations::{dials, rotation_csv, values, RotationInputs};
 use crate::format::significant;
-use crate::math::rotation::{apply, check, pairs, rotation, Pair, Pairing};
+use crate::math::rotation::{apply, check, dial_subset, pairs, rotation, Pair, Pairing};
 use crate::math::sinusoidal::{Sinusoidal, Variant};
-use crate::plot::dials::{dial_at, draw, height_for};
+use crate::plot::dials::{columns_for, dial_at, draw, height_for, DialsData};
 use crate::plot::frame::Theme;
 use crate::state::Settings;
 
@@ -237,6 +237,39 @@ struct DialsProps {
     csv: CsvExport,
 }
 
+/// Dials on a narrow chart (a phone, where fewer than three columns fit): this many, spread from
+/// the fastest to the slowest of those chosen (with the selected pair), so that the dials and
+/// their sliders share one screen.
+const NARROW_DIALS: usize = 4;
+
+/// A narrow chart is laid out as if this wide (two columns of dials) and drawn scaled to fit.
+const NARROW_LAYOUT: f64 = 272.0;
+
+/// The dials kept on a narrow chart, and which pair each shows.
+fn narrow(data: DialsData, shown: Vec<usize>) -> (DialsData, Vec<usize>) {
+    let mut keep = dial_subset(data.dials.len(), NARROW_DIALS);
+    if let Some(sel) = data.selected.filter(|s| !keep.contains(s)) {
+        // The selected pair replaces the kept dial nearest to it.
+        if let Some(nearest) = keep.iter_mut().min_by_key(|k| k.abs_diff(sel)) {
+            *nearest = sel;
+        }
+        keep.sort_unstable();
+    }
+    let selected = data
+        .selected
+        .and_then(|sel| keep.iter().position(|&k| k == sel));
+    let dials = keep.iter().map(|&k| data.dials[k].clone()).collect();
+    let shown = keep.iter().map(|&k| shown[k]).collect();
+    (
+        DialsData {
+            dials,
+            selected,
+            ..data
+        },
+        shown,
+    )
+}
+
 /// The dials canvas: sized to its container, redrawn when settings change; click picks a pair.
 #[function_component(DialsChart)]
 fn dials_chart(props: &DialsProps) -> Html {
@@ -249,27 +282,39 @@ fn dials_chart(props: &DialsProps) -> Html {
         &props.pairs,
         props.selected,
     );
-    // The same width for the height, the drawing and the hit test.
-    let height = height_for(size.width, data.dials.len(), &data.caption);
+    let is_narrow = size.width > 0.0 && columns_for(size.width) < 3;
+    let (data, shown) = if is_narrow {
+        narrow(data, shown)
+    } else {
+        (data, shown)
+    };
+    // The width the dials are laid out for, and the scale from it to the screen: the same for
+    // the height, the drawing and the hit test.
+    let layout = if is_narrow {
+        size.width.max(NARROW_LAYOUT)
+    } else {
+        size.width
+    };
+    let scale = if layout > 0.0 {
+        size.width / layout
+    } else {
+        1.0
+    };
+    let layout_height = height_for(layout, data.dials.len(), &data.caption);
+    let height = layout_height * scale;
     {
         let canvas = canvas.clone();
         let data = data.clone();
         use_effect_with(
-            (data, size, height.to_bits(), theme),
-            move |(data, size, height, theme)| {
+            (data, size, layout.to_bits(), theme),
+            move |(data, size, layout, theme)| {
+                let layout = f64::from_bits(*layout);
                 if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
-                    if draw(
-                        &el,
-                        size.width,
-                        f64::from_bits(*height),
-                        size.ratio,
-                        data,
-                        theme,
-                    )
-                    .is_ok()
-                    {
+                    let layout_height = height_for(layout, data.dials.len(), &data.caption);
+                    let scale = size.width / layout;
+                    if draw(&el, layout, layout_height, size.ratio * scale, data, theme).is_ok() {
                         // The dials fill the canvas: the whole of it is the "plot".
-                        mark_plot(&el, 0.0, 0.0, size.width, f64::from_bits(*height));
+                        mark_plot(&el, 0.0, 0.0, size.width, layout_height * scale);
                         count_draw(&el, "dials-drawn");
                     }
                 }
@@ -277,24 +322,19 @@ fn dials_chart(props: &DialsProps) -> Html {
         );
     }
     let on_pointer = {
-        let (on_pick, shown, width, count) = (
-            props.on_pick.clone(),
-            shown.clone(),
-            size.width,
-            data.dials.len(),
-        );
+        let (on_pick, shown, count) = (props.on_pick.clone(), shown.clone(), data.dials.len());
         let caption = data.caption.clone();
         Callback::from(move |e: PointerEvent| {
-            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-            if let Some(i) = dial_at(width, count, &caption, x, y) {
+            let (x, y) = (e.offset_x() as f64 / scale, e.offset_y() as f64 / scale);
+            if let Some(i) = dial_at(layout, count, &caption, x, y) {
                 on_pick.emit(shown[i]);
             }
         })
     };
     let render_png = {
-        let (data, width) = (data.clone(), size.width);
+        let data = data.clone();
         Callback::from(move |c: HtmlCanvasElement| {
-            draw(&c, width, height, 2.0, &data, &Theme::LIGHT)
+            draw(&c, layout, layout_height, 2.0, &data, &Theme::LIGHT)
         })
     };
     let style = format!("height: {height}px");

@@ -67,6 +67,10 @@ test('axe finds nothing on the new notes and the scrolled per-dimension table', 
     await page.press('#rope-check-q', 'Tab');
     await page.locator('#link-note').waitFor();
     for (const v of await audit(page)) found.push(`${theme}, RoPE check: ${v}`);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
 
 test('axe finds nothing on the quiz in exam mode, before and after submitting', async () => {
   const found = [];
@@ -85,5 +89,65 @@ test('axe finds nothing on the quiz in exam mode, before and after submitting', 
     for (const v of await audit(page)) found.push(`${theme} ${width} after: ${v}`);
     await context.close();
   }
+  assert.deepEqual(found, []);
+});
+
+test('axe finds nothing on the compact embeds (chart and controls, chart only)', async () => {
+  const found = [];
+  for (const [theme, width] of [['light', 1400], ['light', 390], ['dark', 390]]) {
+    for (const view of VIEWS) {
+      for (const extra of ['&show=chart', '&show=chart&controls=none']) {
+        const { page, context } = await openApp(app, `?embed=${view}${extra}&theme=${theme}`, {
+          context: { viewport: { width, height: 900 } },
+          ready: (p) => p.waitForSelector('.embed-main canvas, .quiz-card, #train-start', { timeout: 15000 }),
+        });
+        await page.waitForTimeout(300);
+        for (const v of await audit(page)) found.push(`${view}${extra} (${theme}, ${width}): ${v}`);
+        await context.close();
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test('axe finds nothing on the embed dialog, and in a frame with its sheet or a way-out notice open', async () => {
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    const { page, context } = await openApp(app, `?view=offsets&theme=${theme}`, { ready: (p) => p.waitForSelector('#offsets-chart') });
+    await page.getByRole('button', { name: 'Copy embed code' }).click();
+    await page.locator('#share-text').waitFor();
+    for (const v of await audit(page)) found.push(`dialog (${theme}): ${v}`);
+    await context.close();
+  }
+  // A course page on another origin, the copied code with a strict sandbox, on a phone.
+  const { hostServer, coursePage, embedCode, phone } = await import('./embedhost.mjs');
+  const host = await hostServer();
+  const code = (await embedCode(app.browser, app.server.url, '?view=waves', ['Whole panel'])).replace(/sandbox="[^"]*"/, 'sandbox="allow-scripts"');
+  host.put('/a.html', coursePage(code));
+  const context = await app.browser.newContext(phone(390, 844));
+  const page = await context.newPage();
+  await page.goto(host.url + '/a.html');
+  const handle = await page.locator('iframe').elementHandle();
+  const frame = await handle.contentFrame();
+  await frame.waitForSelector('.embed-main canvas[data-draws]');
+  await page.waitForTimeout(1500);
+  const auditFrame = async (what) => {
+    await frame.addScriptTag({ content: AXE });
+    const result = await frame.evaluate(async () =>
+      // eslint-disable-next-line no-undef
+      axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+    );
+    for (const v of result.violations) found.push(`${what}: ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  await auditFrame('framed panel');
+  await frame.locator('#quick-settings').tap();
+  await frame.locator('#settings-sheet').waitFor({ state: 'visible' });
+  await auditFrame('framed sheet');
+  await frame.locator('#sheet-close').tap();
+  await frame.getByRole('button', { name: /^Download CSV of/ }).first().tap();
+  await frame.locator('.way-out').waitFor();
+  await auditFrame('way-out notice');
+  await context.close();
+  await host.close();
   assert.deepEqual(found, []);
 });

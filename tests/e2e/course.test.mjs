@@ -125,11 +125,22 @@ test('under a sub-path build the app and the example course page load', async ()
   await waitForDraws(page, 'encoding-heatmap');
   assert.equal(await value(page, 'd-model-value'), '16');
   await page.goto(sub.url + 'examples/course.html');
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('iframe')].every((f) => Number(f.dataset.reportedHeight) > 200),
-    null,
-    { timeout: 20000 },
-  );
+  // Every panel loads, and the page's script makes each frame as tall as its panel: no cap cuts
+  // one (the attention panel is over 2,000 px even on a desktop).
+  const frames = page.locator('iframe');
+  const count = await frames.count();
+  assert.ok(count >= 4, `${count} panels`);
+  for (let i = 0; i < count; i++) {
+    const frame = await (await frames.nth(i).elementHandle()).contentFrame();
+    await frame.waitForSelector('.embed-main canvas[data-draws]', { timeout: 20000 });
+  }
+  await page.waitForTimeout(3500);
+  for (let i = 0; i < count; i++) {
+    const handle = await frames.nth(i).elementHandle();
+    const inner = await (await handle.contentFrame()).evaluate(() => document.querySelector('.embed').scrollHeight);
+    const outer = await handle.evaluate((f) => f.getBoundingClientRect().height);
+    assert.ok(Math.abs(inner - outer) <= 2, `panel ${i}: frame ${outer} px for a panel of ${inner} px`);
+  }
   assert.deepEqual(errors, []);
   await context.close();
   await sub.close();

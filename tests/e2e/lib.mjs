@@ -21,9 +21,10 @@ const TYPES = {
 /**
  * Serves `root` on 127.0.0.1 (a free port), optionally under a path prefix such as `/courses/pe/`.
  * With `compress`, as a static host does: a precompressed `.br` or `.gz` beside the file when the
- * browser accepts it, otherwise gzip on the fly for text and wasm.
+ * browser accepts it, otherwise gzip on the fly for text and wasm. With `cors: false`, as a host
+ * that sends no Access-Control-Allow-Origin (a sandboxed frame cannot load the app from it).
  */
-export async function serve(root, prefix = '/', { compress = false } = {}) {
+export async function serve(root, prefix = '/', { compress = false, cors = true } = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let rel = decodeURIComponent(url.pathname);
@@ -49,6 +50,7 @@ export async function serve(root, prefix = '/', { compress = false } = {}) {
       // with CORS requests.
       'access-control-allow-origin': '*',
     };
+    if (!cors) delete headers['access-control-allow-origin'];
     if (compress) {
       const accept = String(req.headers['accept-encoding'] ?? '');
       headers.vary = 'accept-encoding';
@@ -192,4 +194,13 @@ export async function plotHash(page, id) {
     for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
     return h >>> 0;
   }, id);
+}
+
+/** Pages and images in a PDF Chromium wrote (its page and image objects are plain text). */
+export function pdfFacts(buffer) {
+  const text = buffer.toString('latin1');
+  return {
+    pages: (text.match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length,
+    images: (text.match(/\/Subtype\s*\/Image/g) ?? []).length,
+  };
 }

@@ -1,0 +1,73 @@
+//! Every view names its sources, every source is a real link, and the README lists them all.
+
+use pe_explorer::schemes::Scheme;
+use pe_explorer::sources::{scheme_sources, sources, Kind, ALL, ROFORMER, VASWANI};
+use pe_explorer::state::View;
+
+#[test]
+fn every_view_and_scheme_names_papers_and_links() {
+    for view in View::ALL {
+        for scheme in Scheme::ALL {
+            let list = sources(view, View::Matrix, scheme);
+            assert!(!list.is_empty(), "{view:?} with {scheme:?} names no source");
+            assert!(
+                list.iter().any(|s| s.kind == Kind::Paper),
+                "{view:?} with {scheme:?}: no paper"
+            );
+            for (i, s) in list.iter().enumerate() {
+                assert!(
+                    !list[..i].iter().any(|t| t.url == s.url),
+                    "{view:?}: {} twice",
+                    s.url
+                );
+            }
+        }
+    }
+    for scheme in Scheme::ALL {
+        assert!(!scheme_sources(scheme).is_empty());
+    }
+}
+
+#[test]
+fn the_scheme_on_screen_decides() {
+    let rope = sources(View::Offsets, View::Matrix, Scheme::Rope);
+    assert_eq!(rope[0], &ROFORMER);
+    let sinusoidal = sources(View::Matrix, View::Matrix, Scheme::Sinusoidal);
+    assert_eq!(sinusoidal[0], &VASWANI);
+    // The lesson's sources are those of its step's view.
+    assert_eq!(
+        sources(View::Lesson, View::Offsets, Scheme::Rope),
+        rope,
+        "a lesson step showing RoPE by distance"
+    );
+}
+
+#[test]
+fn sources_are_well_formed_and_distinct() {
+    for (i, s) in ALL.iter().enumerate() {
+        assert!(s.url.starts_with("https://"), "{}", s.url);
+        assert!(!s.url.contains(' ') && !s.url.contains('"'), "{}", s.url);
+        assert!(!s.who.is_empty() && !s.title.is_empty());
+        assert!(!ALL[..i].iter().any(|t| t.url == s.url), "{} twice", s.url);
+    }
+    // Every source any view cites is in ALL (the README's list).
+    for view in View::ALL {
+        for scheme in Scheme::ALL {
+            for s in sources(view, view, scheme) {
+                assert!(
+                    ALL.iter().any(|a| a.url == s.url),
+                    "{} is not in ALL",
+                    s.url
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_readme_lists_every_source() {
+    let readme = include_str!("../README.md");
+    for s in ALL {
+        assert!(readme.contains(s.url), "README.md does not list {}", s.url);
+    }
+}
