@@ -1,9 +1,10 @@
 //! The fast block means used for drawing agree with brute-force averages of exact cells.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::math::binning::{add_wave_means, Bins};
+use pe_explorer::math::binning::Bins;
 use pe_explorer::math::matrix::{Dense, Matrix};
 use pe_explorer::math::sinusoidal::{Sinusoidal, SinusoidalMatrix, Variant, Wave};
+use pe_explorer::math::wave::add_wave_means;
 use proptest::prelude::*;
 
 fn brute_force(m: &SinusoidalMatrix, rows: &Bins, cols: &Bins) -> Vec<f32> {

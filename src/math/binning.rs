@@ -6,8 +6,6 @@
 
 use std::ops::Range;
 
-use super::sinusoidal::Wave;
-
 /// How [`Bins`] cut their range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cut {
@@ -169,12 +167,15 @@ fn mean_phasor(omega: f64, n: usize) -> Complex {
 /// which keeps its error near 1e-14 at any length.
 const REANCHOR: usize = 32;
 
-/// Adds to `out[k]` the mean of `wave(p·ω)` over the positions of bin `k`, for every bin.
-pub fn add_wave_means(wave: Wave, omega: f64, bins: &Bins, out: &mut [f64]) {
-    if wave == Wave::Zero {
-        return;
-    }
-    let count = bins.count().min(out.len());
+/// Calls `each(k, (re, im))` with the mean of e^(i·p·ω) over the positions of bin `k`, for
+/// every bin up to `count`: the mean of cos(p·ω) is `re`, that of sin(p·ω) is `im`.
+pub fn for_each_mean_phasor(
+    omega: f64,
+    bins: &Bins,
+    count: usize,
+    mut each: impl FnMut(usize, (f64, f64)),
+) {
+    let count = bins.count().min(count);
     // Every bin holds one of two sizes: two rotations and two mean phasors cover them all.
     let (small, large) = bins.sizes();
     let means = [mean_phasor(omega, small), mean_phasor(omega, large)];
@@ -183,18 +184,14 @@ pub fn add_wave_means(wave: Wave, omega: f64, bins: &Bins, out: &mut [f64]) {
         Complex::polar(large as f64 * omega),
     ];
     let mut phase = Complex::polar(0.0);
-    for (k, slot) in out.iter_mut().enumerate().take(count) {
+    for k in 0..count {
         let range = bins.range(k);
         if k % REANCHOR == 0 {
             phase = Complex::polar(range.start as f64 * omega);
         }
         let which = usize::from(range.len() == large);
         let mean = phase.mul(means[which]);
-        *slot += match wave {
-            Wave::Sin => mean.im,
-            Wave::Cos => mean.re,
-            Wave::Zero => 0.0,
-        };
+        each(k, (mean.re, mean.im));
         phase = phase.mul(steps[which]);
     }
 }

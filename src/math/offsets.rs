@@ -9,12 +9,13 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-use super::binning::{add_wave_means, Bins};
+use super::binning::Bins;
 use super::chunked::Chunked;
 use super::matrix::Matrix;
 use super::sinusoidal::{Column, Sinusoidal, Wave};
 use super::toeplitz::Toeplitz;
 use super::walk::PairWalk;
+use super::wave::add_wave_means;
 
 /// The columns of an encoding sorted by role.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! Waves of position: a column that is sin(p·ω), cos(p·ω) or zero, and a matrix of such columns
 //! drawn through closed-form block means (the sinusoidal encoding, RoPE's cos table).
 
-use super::binning::{add_wave_means, Bins};
+use super::binning::{for_each_mean_phasor, Bins};
 use super::matrix::Matrix;
 use super::walk::PairWalk;
 
@@ -183,4 +183,18 @@ impl Matrix for WaveMatrix {
         }
         out
     }
+}
+
+/// Adds to `out[k]` the mean of `wave(p·ω)` over the positions of bin `k`, for every bin.
+pub fn add_wave_means(wave: Wave, omega: f64, bins: &Bins, out: &mut [f64]) {
+    if wave == Wave::Zero {
+        return;
+    }
+    for_each_mean_phasor(omega, bins, out.len(), |k, (re, im)| {
+        out[k] += match wave {
+            Wave::Sin => im,
+            Wave::Cos => re,
+            Wave::Zero => 0.0,
+        };
+    });
 }
