@@ -8,28 +8,13 @@ use yew::Reducible;
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
+use crate::params::{Change, Edit, ListEdit};
 use crate::plot::colormap::Palette;
 use crate::schemes::Scheme;
 use crate::state::{
     distinct, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH, MAX_ANCHORS,
     MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
 };
-
-/// A change a scheme's module defines for one of its own settings: `apply` stores `value` (a
-/// number, or the place of a choice in its list) and the scheme's `check` then holds every
-/// value to its limits, so the reducer needs no arm per setting.
-#[derive(Clone, Copy, Debug)]
-pub struct Edit {
-    pub key: &'static str,
-    pub value: f64,
-    pub apply: fn(&mut Settings, f64),
-}
-
-impl PartialEq for Edit {
-    fn eq(&self, other: &Edit) -> bool {
-        self.key == other.key && self.value.to_bits() == other.value.to_bits()
-    }
-}
 
 /// A change to the settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,11 +50,8 @@ pub enum Action {
     Edit(Edit),
     /// Applies a model's RoPE configuration (a preset or a pasted config.json).
     ApplyRope(Box<crate::rope_config::RopeConfig>),
-    /// LongRoPE's short (or long) factors, one per pair (held to their limit by RoPE's check).
-    SetLongropeFactors {
-        long: bool,
-        factors: Vec<f64>,
-    },
+    /// A change to a list a scheme owns (LongRoPE's factors per pair), defined in its module.
+    EditList(ListEdit),
     SetCausal(bool),
     SetCompareWith(Scheme),
     SetTheme(ThemeChoice),
@@ -94,6 +76,15 @@ pub enum Action {
     /// The RoPE check's positions m (query) and n (key), clamped to the length.
     SetRopeM(f64),
     SetRopeN(f64),
+}
+
+impl From<Change> for Action {
+    fn from(c: Change) -> Action {
+        match c {
+            Change::Set(e) => Action::Edit(e),
+            Change::SetList(e) => Action::EditList(e),
+        }
+    }
 }
 
 /// A typed vector as the RoPE check stores it: `Some(None)` to go back to the seeded pair,
@@ -191,14 +182,7 @@ impl Reducible for Settings {
             Action::ApplyRope(c) => {
                 c.apply(&mut next);
             }
-            Action::SetLongropeFactors { long, factors } => {
-                let list = if long {
-                    &mut next.rope.long_factor
-                } else {
-                    &mut next.rope.short_factor
-                };
-                *list = factors.into();
-            }
+            Action::EditList(e) => (e.apply)(&mut next, e.values),
             Action::SetCausal(c) => next.causal = c,
             Action::SetCompareWith(v) => next.compare_with = Some(v),
             Action::SetTheme(t) => next.theme = t,

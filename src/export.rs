@@ -4,18 +4,9 @@ use std::fmt::Write;
 
 use crate::format::{group_thousands, significant};
 use crate::math::matrix::Matrix;
-use crate::schemes::Scheme;
-use crate::state::Settings;
 
 /// The most cells a CSV export writes (4096 × 1024, about 45 MB of text).
 pub const MAX_CSV_CELLS: usize = 4096 * 1024;
-
-/// A file name (without extension) for an export of `what`, naming the settings `scheme` reads,
-/// so two figures from different settings never share a name.
-pub fn file_stem(s: &Settings, scheme: Scheme, what: &str) -> String {
-    let settings = scheme.def().file_stem(s);
-    format!("pe_{what}_{settings}")
-}
 
 /// A number with nine significant digits (an exponent for tiny or huge magnitudes); "NaN" for
 /// a cell that does not exist.

@@ -9,6 +9,7 @@ pub mod format;
 pub mod learn;
 pub mod limit;
 pub mod math;
+pub mod params;
 pub mod plot;
 pub mod rope_config;
 pub mod schemes;

@@ -1,7 +1,7 @@
 use wasm_bindgen::prelude::*;
 
 fn main() {
-    pe_explorer::ui::start();
+    pe_explorer::ui::app::start();
 }
 
 /// The sinusoidal matrix computed by the app's own code, for the side-by-side benchmark.

@@ -2,7 +2,7 @@
 //! data; the panel's "Sources" block (`ui/sources.rs`) lists [`sources`] for the view and
 //! scheme on screen, and the README lists [`ALL`] (a test keeps the two in step).
 
-use crate::schemes::Scheme;
+use crate::schemes::kind::Scheme;
 use crate::state::View;
 
 /// A paper or a piece of reference code.
@@ -301,41 +301,17 @@ pub const ALL: &[&Source] = &[
     &SAFETENSORS_CODE,
 ];
 
-/// What a scheme is built on: its papers and the code the app follows.
-pub fn scheme_sources(scheme: Scheme) -> &'static [&'static Source] {
-    match scheme {
-        Scheme::Sinusoidal => &[
-            &VASWANI,
-            &T2T_CODE,
-            &FAIRSEQ_CODE,
-            &GPTJ_CODE,
-            &PYTORCH_EXAMPLES_CODE,
-            &ANNOTATED_CODE,
-            &TF_TUTORIAL_CODE,
-        ],
-        Scheme::Learned => &[&GEHRING, &BERT, &GPT2, &BERT_CODE, &GPT2_CODE],
-        Scheme::Rope => &[
-            &ROFORMER,
-            &LLAMA,
-            &PI,
-            &NTK,
-            &YARN,
-            &LLAMA3,
-            &DEEPSEEK_V3,
-            &NEOX,
-            &ROFORMER_CODE,
-            &LLAMA_CODE,
-            &ROPE_UTILS_CODE,
-        ],
-        Scheme::Alibi => &[&ALIBI, &ALIBI_CODE],
-        Scheme::T5 => &[&T5, &SHAW, &T5_CODE],
-        Scheme::None => &[&HAVIV, &KAZEMNEJAD],
-    }
-}
+/// A scheme's own sources, the first its paper (each scheme's module lists them).
+pub type SchemeSources = fn(Scheme) -> &'static [&'static Source];
 
 /// The sources of `view` showing `scheme`, each once, in the order they are cited. The lesson
 /// shows its step's view (`lesson_view`).
-pub fn sources(view: View, lesson_view: View, scheme: Scheme) -> Vec<&'static Source> {
+pub fn sources(
+    view: View,
+    lesson_view: View,
+    scheme: Scheme,
+    scheme_sources: SchemeSources,
+) -> Vec<&'static Source> {
     let mut out: Vec<&'static Source> = Vec::new();
     let mut add = |list: &[&'static Source]| {
         for s in list {

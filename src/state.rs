@@ -1,15 +1,13 @@
 //! The app's settings and the limits every user-supplied value is held to (the reducer is in
 //! `action`).
 
-use crate::math::alibi::slopes;
 use crate::math::learned::Learned;
 use crate::math::rope::Rope;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
-use crate::math::t5::{T5Bias, T5Buckets};
+use crate::math::t5::T5Bias;
 use crate::plot::colormap::Palette;
-use crate::schemes::rope::RopeSettings;
-use crate::schemes::Scheme;
+use crate::schemes::kind::{Scheme, SchemeSettings};
 use crate::train::settings::TrainSettings;
 
 pub use crate::limit::{
@@ -211,13 +209,9 @@ pub struct Settings {
     pub trained_length: usize,
     /// Seed of the (untrained) learned table.
     pub learned_seed: usize,
-    /// RoPE's own settings (see `schemes::rope`).
-    pub rope: RopeSettings,
-    /// ALiBi: number of heads, and the head shown on its own.
-    pub alibi_heads: usize,
-    pub alibi_head: usize,
-    /// T5: the bucket scheme.
-    pub t5: T5Buckets,
+    /// The settings each scheme owns (RoPE's pairing and extension, ALiBi's heads, T5's
+    /// buckets, …).
+    pub schemes: SchemeSettings,
     /// Attention demo: mask keys after the query (a decoder) or not (an encoder).
     pub causal: bool,
     /// Compare view: the scheme chosen to show next to the current one; `None` shows the
@@ -273,10 +267,7 @@ impl Default for Settings {
             scheme: Scheme::Sinusoidal,
             trained_length: 512,
             learned_seed: 1,
-            rope: RopeSettings::default(),
-            alibi_heads: 8,
-            alibi_head: 0,
-            t5: T5Buckets::default(),
+            schemes: SchemeSettings::default(),
             causal: false,
             compare_with: None,
             theme: ThemeChoice::Auto,
@@ -360,16 +351,17 @@ impl Settings {
         TrainSettings {
             base: self.base,
             variant: self.variant,
-            rope_pairing: self.rope.pairing,
-            t5_buckets: self.t5.num_buckets,
-            t5_max_distance: self.t5.max_distance,
+            rope_pairing: self.schemes.rope.pairing,
+            t5_buckets: self.schemes.t5.num_buckets,
+            t5_max_distance: self.schemes.t5.max_distance,
             ..self.train.clone()
         }
     }
 
     /// RoPE with the current width, base and RoPE settings.
     pub fn rope(&self) -> Rope {
-        self.rope
+        self.schemes
+            .rope
             .rope(self.d_model, self.base, self.trained_length, self.length)
     }
 
@@ -414,25 +406,12 @@ impl Settings {
 
     /// T5's buckets with their seeded biases (the seed is the learned table's).
     pub fn t5_bias(&self) -> T5Bias {
-        T5Bias::seeded(self.t5, self.learned_seed as u64)
-    }
-
-    /// ALiBi's slopes for the current head count.
-    pub fn alibi_slopes(&self) -> Vec<f64> {
-        slopes(self.alibi_heads)
-    }
-
-    /// The slope of the ALiBi head shown on its own.
-    pub fn alibi_slope(&self) -> f64 {
-        let s = self.alibi_slopes();
-        s.get(self.alibi_head.min(s.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or(0.0)
+        T5Bias::seeded(self.schemes.t5, self.learned_seed as u64)
     }
 
     /// The limit of the ALiBi head picker.
     pub fn alibi_head_limit(&self) -> Limit {
-        Limit::linear("head", 0.0, (self.alibi_heads.max(1) - 1) as f64)
+        Limit::linear("head", 0.0, (self.schemes.alibi.heads.max(1) - 1) as f64)
     }
 
     /// The limit of the rotation view's position.

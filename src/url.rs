@@ -12,14 +12,14 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::action::{Action, Edit};
+use crate::action::Action;
 use crate::embed::Show;
-use crate::format::plain;
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
+use crate::params::{self, flag, number, shown, SchemeParam, Value};
 use crate::plot::colormap::Palette;
-use crate::schemes::Scheme;
+use crate::schemes::{Registered, Scheme};
 use crate::state::{
     parse_list, Limit, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH,
     MAX_ANCHORS, MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
@@ -101,129 +101,12 @@ pub fn encode(text: &str) -> String {
     out
 }
 
-/// How a value appears inside a notice: short, control characters escaped, never markup (the
-/// UI escapes text anyway).
-fn shown(value: &str) -> String {
-    crate::format::quoted(value)
-}
+/// What reading one of the app's parameters gives: an action, with a note when the value had
+/// to change, or the notice saying why it was ignored.
+pub type Read = params::Reading<Action>;
 
-/// A parameter's value as the link holds it: written only when it differs from the default's.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// Nothing to write (a list left unset).
-    Unset,
-    Text(String),
-    /// Numbers, compared as numbers (their text is rounded) and written comma-separated.
-    Numbers(Vec<f64>),
-    /// A word, with the place of the value it names among a few (none when no word names the
-    /// value, which is then written as the first word).
-    Word(&'static str, Option<usize>),
-}
-
-impl Value {
-    /// The text written, if any.
-    pub fn text(&self) -> Option<String> {
-        match self {
-            Value::Unset => None,
-            Value::Text(t) => Some(t.clone()),
-            Value::Numbers(v) => Some(v.iter().map(|x| plain(*x)).collect::<Vec<_>>().join(",")),
-            Value::Word(w, _) => Some(w.to_string()),
-        }
-    }
-}
-
-impl From<usize> for Value {
-    fn from(n: usize) -> Value {
-        Value::Text(n.to_string())
-    }
-}
-
-impl From<f64> for Value {
-    fn from(x: f64) -> Value {
-        Value::Numbers(vec![x])
-    }
-}
-
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
-        Value::Text(if b { "1" } else { "0" }.into())
-    }
-}
-
-impl From<&str> for Value {
-    fn from(t: &str) -> Value {
-        Value::Text(t.into())
-    }
-}
-
-/// What reading one parameter gives: an action, with a note when the value had to change, or
-/// the notice saying why it was ignored.
-pub type Read = Result<(Action, Option<String>), String>;
-
-/// One link parameter: its key, how its text is read, and what is written for it.
-pub struct Param {
-    pub key: &'static str,
-    /// Reads the text into an action (checked against the settings read so far), with a note
-    /// when the value had to change.
-    pub read: fn(&str, &Settings) -> Read,
-    /// The value written to the link, when it differs from the default settings' (or from the
-    /// lesson step's or quiz task's starting point).
-    pub write: fn(&Settings) -> Value,
-}
-
-/// A number held to its limit, into the action `set` makes of it, with the limit's note.
-fn number(key: &str, value: &str, limit: Limit, set: impl FnOnce(f64) -> Action) -> Read {
-    let a = limit
-        .parse(value)
-        .map_err(|e| format!("{key}={}: {e}", shown(value)))?;
-    Ok((
-        set(a.value),
-        a.note.map(|n| format!("{key}={}: {n}", shown(value))),
-    ))
-}
-
-/// A number a scheme owns, read through its limit into an [`Edit`].
-pub fn read_edit(
-    key: &'static str,
-    value: &str,
-    limit: Limit,
-    apply: fn(&mut Settings, f64),
-) -> Read {
-    number(key, value, limit, |value| {
-        Action::Edit(Edit { key, value, apply })
-    })
-}
-
-/// One of a scheme's choices, by its id, into an [`Edit`] holding its place among `ids`.
-pub fn read_edit_choice(
-    key: &'static str,
-    value: &str,
-    ids: &[&str],
-    apply: fn(&mut Settings, f64),
-) -> Read {
-    match ids.iter().position(|i| *i == value) {
-        Some(p) => Ok((
-            Action::Edit(Edit {
-                key,
-                value: p as f64,
-                apply,
-            }),
-            None,
-        )),
-        None => Err(format!(
-            "{key}={}: not one of {}; kept the default.",
-            shown(value),
-            ids.join(", ")
-        )),
-    }
-}
-
-/// One of a scheme's flags (1 or 0) into an [`Edit`].
-pub fn read_edit_flag(key: &'static str, value: &str, apply: fn(&mut Settings, f64)) -> Read {
-    let on = flag(key, value)?;
-    let value = if on { 1.0 } else { 0.0 };
-    Ok((Action::Edit(Edit { key, value, apply }), None))
-}
+/// One of the app's link parameters (each scheme's own are [`SchemeParam`]s).
+pub type Param = params::Param<Action>;
 
 fn list(
     key: &str,
@@ -236,17 +119,6 @@ fn list(
         a.value,
         a.note.map(|n| format!("{key}={}: {n}", shown(value))),
     ))
-}
-
-fn flag(key: &str, value: &str) -> Result<bool, String> {
-    match value {
-        "1" | "true" | "on" | "yes" => Ok(true),
-        "0" | "false" | "off" | "no" => Ok(false),
-        _ => Err(format!(
-            "{key}={}: expected 1 or 0; kept the default.",
-            shown(value)
-        )),
-    }
 }
 
 fn pick<T>(
@@ -495,13 +367,49 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
 /// the lesson's step over what was read up to the theme.
 const APPLIED_AFTER: &[(&str, &str)] = &[("variant", "base"), ("view", "theme")];
 
+/// A parameter of either kind: the app's own, or one a scheme owns (read into a [`Change`],
+/// which the reducer applies as an [`Action`]).
+///
+/// [`Change`]: crate::params::Change
+#[derive(Clone, Copy)]
+pub enum Entry {
+    App(&'static Param),
+    Scheme(&'static SchemeParam),
+}
+
+impl Entry {
+    pub fn key(self) -> &'static str {
+        match self {
+            Entry::App(p) => p.key,
+            Entry::Scheme(p) => p.key,
+        }
+    }
+
+    pub fn read(self, value: &str, s: &Settings) -> Read {
+        match self {
+            Entry::App(p) => (p.read)(value, s),
+            Entry::Scheme(p) => (p.read)(value, s).map(|(c, note)| (Action::from(c), note)),
+        }
+    }
+
+    pub fn write(self, s: &Settings) -> Value {
+        match self {
+            Entry::App(p) => (p.write)(s),
+            Entry::Scheme(p) => (p.write)(s),
+        }
+    }
+}
+
 /// The tables read and written in turn: the app's first parameters, each scheme's own (in the
 /// order of [`Scheme::ALL`]), then the rest of the app's.
-pub fn tables() -> Vec<&'static [Param]> {
-    let schemes = Scheme::ALL.iter().map(|s| s.def().params());
-    std::iter::once(PARAMS)
+pub fn tables() -> Vec<Vec<Entry>> {
+    let app = |t: &'static [Param]| t.iter().map(Entry::App).collect::<Vec<_>>();
+    let schemes = Scheme::ALL
+        .iter()
+        .map(|s| s.def().params().iter().map(Entry::Scheme).collect());
+    std::iter::once(app(PARAMS))
         .chain(schemes)
-        .chain([PARAMS_AFTER_SCHEMES])
+        .chain([app(PARAMS_AFTER_SCHEMES)])
         .collect()
 }
 
@@ -531,22 +439,22 @@ const OTHER: &[&str] = &["embed", "controls", "show"];
 
 /// Every key a link can hold.
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    let params = tables().into_iter().flat_map(|t| t.iter());
+    let params = tables().into_iter().flatten();
     params
-        .chain([&LESSON, &QUESTION, &EXAM, &RUN])
-        .map(|p| p.key)
+        .chain([&LESSON, &QUESTION, &EXAM, &RUN].map(Entry::App))
+        .map(Entry::key)
         .chain(TRAIN_KEYS)
         .chain(OTHER.iter().copied())
 }
 
 /// A table's parameters in the order they are applied.
-fn applied(table: &'static [Param]) -> Vec<&'static Param> {
+fn applied(table: Vec<Entry>) -> Vec<Entry> {
     let later = |key: &str| APPLIED_AFTER.iter().any(|(k, _)| *k == key);
     let mut out = Vec::new();
-    for p in table.iter().filter(|p| !later(p.key)) {
-        out.push(p);
-        for (key, _) in APPLIED_AFTER.iter().filter(|(_, after)| *after == p.key) {
-            out.extend(table.iter().find(|q| q.key == *key));
+    for p in table.iter().filter(|p| !later(p.key())) {
+        out.push(*p);
+        for (key, _) in APPLIED_AFTER.iter().filter(|(_, after)| *after == p.key()) {
+            out.extend(table.iter().find(|q| q.key() == *key));
         }
     }
     out
@@ -657,9 +565,9 @@ pub fn parse(query: &str) -> Parsed {
     };
 
     let mut settings = Rc::new(start);
-    let mut apply = |key: &str, read: &dyn Fn(&str, &Settings) -> Read| {
-        if let Some(value) = get(key) {
-            match read(value, &settings) {
+    let mut apply = |p: Entry| {
+        if let Some(value) = get(p.key()) {
+            match p.read(value, &settings) {
                 Ok((a, note)) => {
                     settings = settings.clone().reduce(a);
                     notices.extend(note);
@@ -668,13 +576,13 @@ pub fn parse(query: &str) -> Parsed {
             }
         }
     };
-    apply(LESSON.key, &LESSON.read);
+    apply(Entry::App(&LESSON));
     for p in tables().into_iter().flat_map(applied) {
-        apply(p.key, &p.read);
+        apply(p);
     }
-    apply(QUESTION.key, &QUESTION.read);
-    apply(EXAM.key, &EXAM.read);
-    apply(RUN.key, &RUN.read);
+    for p in [&QUESTION, &EXAM, &RUN] {
+        apply(Entry::App(p));
+    }
     // The Train view's experiment, after the sidebar's base, variant, pairing and buckets, as
     // one group: the width is fitted to the heads once both are read.
     let mut train = settings.train.clone();
@@ -740,13 +648,13 @@ pub fn parse(query: &str) -> Parsed {
 }
 
 /// A parameter's pair for the link, whatever the default.
-fn pair(p: &Param, s: &Settings) -> Option<(&'static str, String)> {
-    (p.write)(s).text().map(|t| (p.key, t))
+fn pair(p: Entry, s: &Settings) -> Option<(&'static str, String)> {
+    p.write(s).text().map(|t| (p.key(), t))
 }
 
 /// A parameter's pair for the link when its value differs from the default's.
-fn changed(p: &Param, s: &Settings, d: &Settings) -> Option<(&'static str, String)> {
-    if (p.write)(s) == (p.write)(d) {
+fn changed(p: Entry, s: &Settings, d: &Settings) -> Option<(&'static str, String)> {
+    if p.write(s) == p.write(d) {
         return None;
     }
     pair(p, s)
@@ -832,26 +740,26 @@ fn query_pairs(s: &Settings, embed: Option<&Embed>) -> Vec<(&'static str, String
     };
     let mut out: Vec<(&'static str, String)> = Vec::new();
     if in_lesson {
-        out.extend(pair(&LESSON, s));
+        out.extend(pair(Entry::App(&LESSON), s));
     }
     if in_quiz {
         if embed.is_none() {
             out.push(("view", View::Quiz.id().into()));
         }
         if s.question != 1 {
-            out.extend(pair(&QUESTION, s));
+            out.extend(pair(Entry::App(&QUESTION), s));
         }
-        out.extend(changed(&EXAM, s, &d));
+        out.extend(changed(Entry::App(&EXAM), s, &d));
     }
-    for p in tables().into_iter().flat_map(|t| t.iter()) {
+    for p in tables().into_iter().flatten() {
         // An embedding names its view, and the quiz's is written above.
-        if p.key == "view" && (embed.is_some() || in_quiz) {
+        if p.key() == "view" && (embed.is_some() || in_quiz) {
             continue;
         }
         out.extend(changed(p, s, &d));
     }
     out.extend(s.train.link_pairs());
-    out.extend(changed(&RUN, s, &d));
+    out.extend(changed(Entry::App(&RUN), s, &d));
     if let Some(e) = embed {
         out.insert(0, ("embed", e.view.id().into()));
         let mut at = 1;

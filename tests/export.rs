@@ -76,9 +76,10 @@ fn oversized_exports_are_refused_with_a_message() {
 
 #[test]
 fn file_names_name_the_settings_of_the_scheme_shown() {
-    use pe_explorer::export::file_stem;
+    use pe_explorer::math::alibi::AlibiHeads;
+    use pe_explorer::schemes::file_stem;
     use pe_explorer::schemes::rope::{Extension, RopeSettings};
-    use pe_explorer::schemes::Scheme;
+    use pe_explorer::schemes::{Scheme, SchemeSettings};
     use pe_explorer::state::Settings;
     let base = Settings::default();
     assert_eq!(
@@ -104,9 +105,12 @@ fn file_names_name_the_settings_of_the_scheme_shown() {
         (
             Scheme::Rope,
             Settings {
-                rope: RopeSettings {
-                    extension: Extension::Ntk,
-                    ..base.rope.clone()
+                schemes: SchemeSettings {
+                    rope: RopeSettings {
+                        extension: Extension::Ntk,
+                        ..base.schemes.rope.clone()
+                    },
+                    ..base.schemes.clone()
                 },
                 ..base.clone()
             },
@@ -121,16 +125,25 @@ fn file_names_name_the_settings_of_the_scheme_shown() {
         (
             Scheme::Alibi,
             Settings {
-                alibi_head: 3,
+                schemes: SchemeSettings {
+                    alibi: AlibiHeads {
+                        head: 3,
+                        ..base.schemes.alibi
+                    },
+                    ..base.schemes.clone()
+                },
                 ..base.clone()
             },
         ),
         (
             Scheme::T5,
             Settings {
-                t5: pe_explorer::math::t5::T5Buckets {
-                    max_distance: 64,
-                    ..base.t5
+                schemes: SchemeSettings {
+                    t5: pe_explorer::math::t5::T5Buckets {
+                        max_distance: 64,
+                        ..base.schemes.t5
+                    },
+                    ..base.schemes.clone()
                 },
                 ..base.clone()
             },

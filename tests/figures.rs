@@ -3,16 +3,18 @@
 //! recomputes.
 
 use pe_explorer::figures::attention::{demo, demo_inputs};
-use pe_explorer::figures::compare::{ColumnInputs, ColumnJob};
+use pe_explorer::figures::compare::ColumnJob;
 use pe_explorer::figures::norms::{norms, NormsInputs};
 use pe_explorer::figures::offsets::{offset_chart, offsets_csv, OffsetInputs};
+use pe_explorer::math::alibi::AlibiHeads;
 use pe_explorer::math::chunked::Chunked;
 use pe_explorer::math::offsets::ClosedForm;
 use pe_explorer::math::sinusoidal::Sinusoidal;
 use pe_explorer::plot::colormap::Palette;
+use pe_explorer::schemes::inputs::ColumnInputs;
 use pe_explorer::schemes::rope::{Extension, RopeSettings};
-use pe_explorer::schemes::Scheme;
-use pe_explorer::snippets::{snippet, Library};
+use pe_explorer::schemes::{snippet, Registered, Scheme, SchemeSettings};
+use pe_explorer::snippets::Library;
 use pe_explorer::state::Settings;
 
 fn sized(d_model: usize, length: usize) -> Settings {
@@ -34,16 +36,13 @@ fn settings(scheme: Scheme) -> Settings {
 
 #[test]
 fn each_scheme_has_one_definition_with_its_own_id() {
-    let mut ids: Vec<&str> = Scheme::ALL.iter().map(|s| s.def().names().id).collect();
+    let mut ids: Vec<&str> = Scheme::ALL.iter().map(|s| s.id()).collect();
     for s in Scheme::ALL {
-        assert_eq!(Scheme::from_id(s.def().names().id), Some(s));
+        assert_eq!(Scheme::from_id(s.id()), Some(s));
         assert!(!s.def().names().label.is_empty() && !s.def().names().entry.is_empty());
         // The export names of two schemes never collide.
-        let stem = pe_explorer::export::file_stem(&settings(s), s, "x");
-        assert!(
-            stem.contains(s.def().names().id) || s == Scheme::Sinusoidal,
-            "{stem}"
-        );
+        let stem = pe_explorer::schemes::file_stem(&settings(s), s, "x");
+        assert!(stem.contains(s.id()) || s == Scheme::Sinusoidal, "{stem}");
         assert!(snippet(&settings(s), Library::NumPy).contains("matrix ="));
     }
     ids.sort();
@@ -74,8 +73,10 @@ fn compare_columns_hold_the_hand_derived_values() {
     assert!((c.curve[0] - 2.0).abs() < 1e-12);
     // ALiBi: −m·k back, masked ahead (causal); head 0 of 8 has slope 1/2.
     let s = Settings {
-        alibi_heads: 8,
-        alibi_head: 0,
+        schemes: SchemeSettings {
+            alibi: AlibiHeads { heads: 8, head: 0 },
+            ..SchemeSettings::default()
+        },
         ..settings(Scheme::Alibi)
     };
     let c = ColumnJob::new(&Scheme::Alibi.def().column(&s)).run();
@@ -92,19 +93,25 @@ fn memo_keys_change_with_every_input_and_only_then() {
     // Llama 3.1's band edges reach the RoPE column and the demo (they once were left out of a
     // hand-kept key, so the column did not move).
     let a = Settings {
-        rope: RopeSettings {
-            extension: Extension::Llama3,
-            factor: 8.0,
-            ..RopeSettings::default()
+        schemes: SchemeSettings {
+            rope: RopeSettings {
+                extension: Extension::Llama3,
+                factor: 8.0,
+                ..RopeSettings::default()
+            },
+            ..SchemeSettings::default()
         },
         trained_length: 8,
         length: 64,
         ..settings(Scheme::Rope)
     };
     let b = Settings {
-        rope: RopeSettings {
-            low_freq: 2.0,
-            ..a.rope.clone()
+        schemes: SchemeSettings {
+            rope: RopeSettings {
+                low_freq: 2.0,
+                ..a.schemes.rope.clone()
+            },
+            ..a.schemes.clone()
         },
         ..a.clone()
     };
@@ -124,7 +131,13 @@ fn memo_keys_change_with_every_input_and_only_then() {
     // What a figure does not read leaves its key alone.
     let c = Settings {
         palette: Palette::ALL[1],
-        alibi_heads: 4,
+        schemes: SchemeSettings {
+            alibi: AlibiHeads {
+                heads: 4,
+                ..a2.schemes.alibi
+            },
+            ..a2.schemes.clone()
+        },
         ..a2.clone()
     };
     assert_eq!(demo_inputs(&a2), demo_inputs(&c));
@@ -132,9 +145,12 @@ fn memo_keys_change_with_every_input_and_only_then() {
     assert_eq!(NormsInputs::of(&a), NormsInputs::of(&c));
     // Partial rotary reaches the demo's head.
     let d = Settings {
-        rope: RopeSettings {
-            rotary_fraction: 0.5,
-            ..a2.rope.clone()
+        schemes: SchemeSettings {
+            rope: RopeSettings {
+                rotary_fraction: 0.5,
+                ..a2.schemes.rope.clone()
+            },
+            ..a2.schemes.clone()
         },
         ..a2.clone()
     };
@@ -207,15 +223,18 @@ fn the_offsets_csv_covers_every_offset_of_the_chart() {
 #[test]
 fn scheme_view_tables_hold_hand_derived_rows() {
     use pe_explorer::figures::rotations::{rotation_csv, RotationInputs};
-    use pe_explorer::figures::schemes::{AlibiDistanceInputs, T5DistanceInputs, T5MatrixInputs};
+    use pe_explorer::figures::schemes::{BiasInputs, T5DistanceInputs, T5MatrixInputs};
     // ALiBi with 2 heads: slopes 2^(−8/2) = 1/16 and 2^(−16/2) = 1/256, so distance 4 costs
     // 1/4 and 1/64.
     let s = Settings {
-        alibi_heads: 2,
+        schemes: SchemeSettings {
+            alibi: AlibiHeads { heads: 2, head: 0 },
+            ..SchemeSettings::default()
+        },
         length: 6,
         ..settings(Scheme::Alibi)
     };
-    let csv = AlibiDistanceInputs::of(&s).csv();
+    let csv = BiasInputs::of(&s).unwrap().csv();
     assert!(csv.starts_with("distance,head_0,head_1\n"));
     let row: Vec<f64> = csv
         .lines()

@@ -404,11 +404,11 @@ fn steepest_head_task() {
     // The steepest head, found from the slopes themselves.
     let s8 = slopes(8);
     let best = (0..8).max_by(|&a, &b| s8[a].total_cmp(&s8[b])).unwrap();
-    let right = task("steepest-head", |s| s.alibi_head = best);
+    let right = task("steepest-head", |s| s.schemes.alibi.head = best);
     assert!(check("steepest-head", &right, "").correct);
     let four = task("steepest-head", |s| {
-        s.alibi_heads = 4;
-        s.alibi_head = best;
+        s.schemes.alibi.heads = 4;
+        s.schemes.alibi.head = best;
     });
     assert!(!check("steepest-head", &four, "").correct);
 }

@@ -179,10 +179,11 @@ proptest! {
 /// (4·10⁹ cells) the views must still compute only the rows they show.
 #[test]
 fn a_learned_table_of_a_million_rows_costs_only_the_rows_shown() {
-    use pe_explorer::figures::compare::{ColumnInputs, ColumnJob};
+    use pe_explorer::figures::compare::ColumnJob;
     use pe_explorer::figures::schemes::{learned_distance, LearnedDistanceInputs};
     use pe_explorer::math::chunked::Chunked;
     use pe_explorer::math::learned::LearnedMatrix;
+    use pe_explorer::schemes::inputs::ColumnInputs;
     let s = pe_explorer::state::Settings {
         trained_length: 1_048_576,
         d_model: 4096,

@@ -6,11 +6,12 @@
 
 use std::rc::Rc;
 
-use pe_explorer::action::{Action, Edit};
+use pe_explorer::action::Action;
 use pe_explorer::export::MAX_CSV_CELLS;
 use pe_explorer::figures::rope::{cache_csv, score_check, ScoreCheck, CHECK_HEADER};
 use pe_explorer::limit::{fit_vector, parse_vector, VECTOR_MAX_LEN};
 use pe_explorer::math::rope::{seeded_pair, Rope, RopePairing, RopeScaling};
+use pe_explorer::params::Edit;
 use pe_explorer::schemes::rope::Extension;
 use pe_explorer::state::Settings;
 use yew::Reducible;
@@ -596,12 +597,12 @@ fn the_check_uses_the_sidebar_rope() {
             Action::Edit(Edit {
                 key: "extension",
                 value: 5.0,
-                apply: |s, _| s.rope.extension = Extension::Yarn,
+                apply: |s, _| s.schemes.rope.extension = Extension::Yarn,
             }),
             Action::Edit(Edit {
                 key: "rotary",
                 value: 0.5,
-                apply: |s, v| s.rope.rotary_fraction = v,
+                apply: |s, v| s.schemes.rope.rotary_fraction = v,
             }),
         ],
     );

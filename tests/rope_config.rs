@@ -31,10 +31,10 @@ fn every_preset_reads_and_llama_3_1_sets_what_its_config_says() {
     );
     assert_eq!(
         (
-            s.rope.extension,
-            s.rope.factor,
-            s.rope.low_freq,
-            s.rope.high_freq
+            s.schemes.rope.extension,
+            s.schemes.rope.factor,
+            s.schemes.rope.low_freq,
+            s.schemes.rope.high_freq
         ),
         (Extension::Llama3, 8.0, 1.0, 4.0)
     );
@@ -67,9 +67,9 @@ fn every_preset_reads_and_llama_3_1_sets_what_its_config_says() {
     assert_eq!(
         (
             ds.d_model,
-            ds.rope.extension,
-            ds.rope.mscale,
-            ds.rope.mscale_all_dim
+            ds.schemes.rope.extension,
+            ds.schemes.rope.mscale,
+            ds.schemes.rope.mscale_all_dim
         ),
         (64, Extension::Yarn, 1.0, 1.0)
     );
@@ -224,7 +224,7 @@ fn an_applied_paste_says_what_it_read_and_each_value_it_clamped() {
     }
     let s = applied(absurd);
     assert_eq!(
-        (s.d_model, s.base, s.rope.factor, s.trained_length),
+        (s.d_model, s.base, s.schemes.rope.factor, s.trained_length),
         (4096, 1e8, 1024.0, 1_048_576)
     );
     // A floor division is said as one.
@@ -245,8 +245,8 @@ fn a_paste_changes_only_what_it_names() {
         trained_length: 8192,
         ..Settings::default()
     };
-    start.rope.extension = Extension::Llama3;
-    start.rope.factor = 8.0;
+    start.schemes.rope.extension = Extension::Llama3;
+    start.schemes.rope.factor = 8.0;
     let start = start;
     let apply = |json: &str| {
         let mut s = start.clone();
@@ -256,24 +256,34 @@ fn a_paste_changes_only_what_it_names() {
     // θ alone: θ changes, nothing else of RoPE's.
     let s = apply(r#"{"rope_theta": 1000000}"#);
     assert_eq!(
-        (s.base, s.d_model, s.rope.extension, s.rope.factor),
+        (
+            s.base,
+            s.d_model,
+            s.schemes.rope.extension,
+            s.schemes.rope.factor
+        ),
         (1e6, 64, Extension::Llama3, 8.0)
     );
     // A bare rope_scaling: the method changes, θ and the width stay.
     let s = apply(r#"{"rope_type": "linear", "factor": 2}"#);
     assert_eq!(
-        (s.base, s.d_model, s.rope.extension, s.rope.factor),
+        (
+            s.base,
+            s.d_model,
+            s.schemes.rope.extension,
+            s.schemes.rope.factor
+        ),
         (500_000.0, 64, Extension::Interpolation, 2.0)
     );
     // A whole config without rope_scaling: plain RoPE, θ 10,000 when it gives none.
     let s = apply(r#"{"hidden_size": 4096, "num_attention_heads": 32}"#);
     assert_eq!(
-        (s.base, s.d_model, s.rope.extension),
+        (s.base, s.d_model, s.schemes.rope.extension),
         (10_000.0, 128, Extension::None)
     );
     // `"rope_scaling": null` names plain RoPE.
     let s = apply(r#"{"rope_scaling": null, "rope_theta": 10000}"#);
-    assert_eq!(s.rope.extension, Extension::None);
+    assert_eq!(s.schemes.rope.extension, Extension::None);
 }
 
 #[test]
@@ -281,7 +291,7 @@ fn current_transformers_rules_for_factors_and_original_lengths() {
     // YaRN: an explicit factor wins over max_position_embeddings / original (Qwen2.5 ×4 over
     // 32,768 with max_position_embeddings 32,768 stays ×4).
     let s = applied(preset("qwen2.5-yarn").unwrap());
-    assert_eq!((s.rope.factor, s.trained_length), (4.0, 32_768));
+    assert_eq!((s.schemes.rope.factor, s.trained_length), (4.0, 32_768));
     // longrope without a factor: max_position_embeddings / original; a root-level original
     // (Phi-3) wins over rope_scaling's.
     let c = RopeConfig::from_json(
@@ -372,8 +382,8 @@ fn longrope_factors_travel_in_the_link_when_they_fit_and_are_left_out_when_not()
     ))
     .unwrap();
     let s = applied(wide);
-    assert_eq!(s.rope.short_factor.len(), 2048);
-    assert!(!factors_in_link(&s.rope));
+    assert_eq!(s.schemes.rope.short_factor.len(), 2048);
+    assert!(!factors_in_link(&s.schemes.rope));
     let q = to_query(&s, None);
     assert!(
         !q.contains("short_factor") && q.contains("extension=longrope"),

@@ -458,7 +458,7 @@ fn gpt_oss_yarn_without_truncation() {
     let s = pasted(
         r#"{"head_dim":64,"rope_theta":150000,"rope_scaling":{"rope_type":"yarn","factor":32.0,"beta_fast":32.0,"beta_slow":1.0,"original_max_position_embeddings":4096,"truncate":false}}"#,
     );
-    assert!(!s.rope.truncate);
+    assert!(!s.schemes.rope.truncate);
     assert_eq!((s.d_model, s.base, s.trained_length), (64, 150_000.0, 4096));
     let rope = s.rope();
     let (inv, af) = yarn(150_000.0, 64, 32.0, 4096.0, 32.0, 1.0, None, false);

@@ -3,10 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::action::Action;
-use pe_explorer::action::Edit;
 use pe_explorer::embed::Show;
 use pe_explorer::math::rope::RopePairing;
 use pe_explorer::math::sinusoidal::Variant;
+use pe_explorer::params::Edit;
 use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{OffsetSeries, Settings, ThemeChoice, View};
@@ -49,14 +49,20 @@ fn every_setting_survives_a_round_trip() {
         Action::SetTrainedLength(256.0),
         Action::SetLearnedSeed(42.0),
         edit("rope_pairing", 0.0, |s, _| {
-            s.rope.pairing = RopePairing::Adjacent
+            s.schemes.rope.pairing = RopePairing::Adjacent
         }),
-        edit("factor", 8.0, |s, v| s.rope.factor = v),
-        edit("heads", 12.0, |s, v| s.alibi_heads = v as usize),
-        edit("head", 11.0, |s, v| s.alibi_head = v as usize),
-        edit("buckets", 64.0, |s, v| s.t5.num_buckets = v as usize),
-        edit("max_distance", 256.0, |s, v| s.t5.max_distance = v as usize),
-        edit("bidirectional", 0.0, |s, _| s.t5.bidirectional = false),
+        edit("factor", 8.0, |s, v| s.schemes.rope.factor = v),
+        edit("heads", 12.0, |s, v| s.schemes.alibi.heads = v as usize),
+        edit("head", 11.0, |s, v| s.schemes.alibi.head = v as usize),
+        edit("buckets", 64.0, |s, v| {
+            s.schemes.t5.num_buckets = v as usize
+        }),
+        edit("max_distance", 256.0, |s, v| {
+            s.schemes.t5.max_distance = v as usize
+        }),
+        edit("bidirectional", 0.0, |s, _| {
+            s.schemes.t5.bidirectional = false
+        }),
         Action::SetAnchors(vec![3, 150, 7]),
         Action::SetNormalised(true),
         Action::SetOffsetSeries(OffsetSeries::Bases),
@@ -72,14 +78,18 @@ fn every_setting_survives_a_round_trip() {
         Action::SetCausal(true),
         Action::SetTrace(1),
         Action::SetCompareWith(Scheme::Alibi),
-        edit("extension", 0.0, |s, _| s.rope.extension = Extension::Yarn),
-        edit("beta_fast", 16.0, |s, v| s.rope.beta_fast = v),
-        edit("beta_slow", 2.0, |s, v| s.rope.beta_slow = v),
-        edit("mscale", 0.707, |s, v| s.rope.mscale = v),
-        edit("mscale_all_dim", 0.5, |s, v| s.rope.mscale_all_dim = v),
-        edit("low_freq", 2.0, |s, v| s.rope.low_freq = v),
-        edit("high_freq", 8.0, |s, v| s.rope.high_freq = v),
-        edit("rotary", 0.25, |s, v| s.rope.rotary_fraction = v),
+        edit("extension", 0.0, |s, _| {
+            s.schemes.rope.extension = Extension::Yarn
+        }),
+        edit("beta_fast", 16.0, |s, v| s.schemes.rope.beta_fast = v),
+        edit("beta_slow", 2.0, |s, v| s.schemes.rope.beta_slow = v),
+        edit("mscale", 0.707, |s, v| s.schemes.rope.mscale = v),
+        edit("mscale_all_dim", 0.5, |s, v| {
+            s.schemes.rope.mscale_all_dim = v
+        }),
+        edit("low_freq", 2.0, |s, v| s.schemes.rope.low_freq = v),
+        edit("high_freq", 8.0, |s, v| s.schemes.rope.high_freq = v),
+        edit("rotary", 0.25, |s, v| s.schemes.rope.rotary_fraction = v),
         Action::SetTrain("task", "copy".into()),
         Action::SetTrain("schemes", "rope,none,alibi".into()),
         Action::SetTrain("layers", "3".into()),
@@ -254,7 +264,7 @@ fn a_quiz_question_is_a_link() {
     );
     assert_eq!(t.settings.scheme, pe_explorer::schemes::Scheme::Alibi);
     let mut moved = t.settings.clone();
-    moved.alibi_head = 0;
+    moved.schemes.alibi.head = 0;
     moved.scheme = pe_explorer::schemes::Scheme::Sinusoidal;
     assert_eq!(parse(&to_query(&moved, None)).settings, moved);
     assert_eq!(
@@ -334,17 +344,17 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
     values.extend(Extension::ALL.map(|v| v.id().to_string()));
     values.extend(Pairing::ALL.map(|v| v.id().to_string()));
     let d = Settings::default();
-    for p in tables().into_iter().flat_map(|t| t.iter()) {
+    for p in tables().into_iter().flatten() {
         let s = values
             .iter()
             .find_map(|v| {
-                let (a, _) = (p.read)(v, &d).ok()?;
+                let (a, _) = p.read(v, &d).ok()?;
                 let s = (*Rc::new(d.clone()).reduce(a)).clone();
                 (s != d).then_some(s)
             })
-            .unwrap_or_else(|| panic!("no value moves {}", p.key));
+            .unwrap_or_else(|| panic!("no value moves {}", p.key()));
         let q = to_query(&s, None);
-        let key = format!("{}=", p.key);
+        let key = format!("{}=", p.key());
         assert!(q.split('&').any(|kv| kv.starts_with(&key)), "{q}");
         let back = parse(&q);
         assert_eq!(back.settings, s, "{q}");
@@ -357,12 +367,12 @@ fn valid(s: &Settings) -> bool {
         && (1..=65_536).contains(&s.length)
         && (10.0..=1e8).contains(&s.base)
         && (1..=1_048_576).contains(&s.trained_length)
-        && (1.0..=1024.0).contains(&s.rope.factor)
-        && [&s.rope.short_factor, &s.rope.long_factor]
+        && (1.0..=1024.0).contains(&s.schemes.rope.factor)
+        && [&s.schemes.rope.short_factor, &s.schemes.rope.long_factor]
             .iter()
             .all(|l| l.len() <= 2048 && l.iter().all(|f| f.is_finite() && *f > 0.0))
         && s.position < s.length
-        && s.alibi_head < s.alibi_heads
+        && s.schemes.alibi.head < s.schemes.alibi.heads
         && s.anchors().iter().all(|p| *p < s.length)
         && s.dims().iter().all(|d| *d < s.d_model)
         && s.sentences

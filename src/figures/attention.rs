@@ -10,10 +10,10 @@ use crate::math::attention::{
     DEMO_MAX_WIDTH,
 };
 use crate::math::matrix::Dense;
-use crate::math::rope::Rope;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::schemes::Scheme;
+use crate::schemes::inputs::PositionInputs;
+use crate::schemes::{Registered, Scheme};
 use crate::state::Settings;
 
 /// A cosine similarity of the two sentences' outputs this close to 1 counts as a tie: the head
@@ -40,52 +40,6 @@ pub struct Demo {
 /// Whether the head gets position information (and from which scheme).
 pub fn positional_on(s: &Settings) -> bool {
     s.attention_position && s.scheme != Scheme::None
-}
-
-/// What a scheme hands the head for one sentence (owned; see [`Positional`] for the roles).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PositionInputs {
-    pub added: Option<Dense>,
-    pub rope: Option<Rope>,
-    pub bias: Option<Dense>,
-}
-
-impl PositionInputs {
-    /// Vectors added to the inputs: row `p` for the token at position `p`.
-    pub fn added(
-        n: usize,
-        width: usize,
-        row: impl Fn(usize) -> Result<Vec<f64>, String>,
-    ) -> Result<Self, String> {
-        let mut data = Vec::with_capacity(n * width);
-        for p in 0..n {
-            data.extend(row(p)?);
-        }
-        Ok(PositionInputs {
-            added: Some(Dense::new(n, width, data)),
-            ..Default::default()
-        })
-    }
-
-    /// A bias added to the score of query i and key j.
-    pub fn bias(n: usize, at: impl Fn(usize, usize) -> f64) -> Self {
-        PositionInputs {
-            bias: Some(Dense::new(
-                n,
-                n,
-                (0..n * n).map(|c| at(c / n, c % n)).collect(),
-            )),
-            ..Default::default()
-        }
-    }
-
-    /// Queries and keys rotated inside the head.
-    pub fn rotary(rope: Rope) -> Self {
-        PositionInputs {
-            rope: Some(rope),
-            ..Default::default()
-        }
-    }
 }
 
 /// Everything the demo's head reads: a memo keyed on this recomputes exactly when the demo
@@ -239,24 +193,27 @@ pub fn verdict(demo: &Demo, s: &Settings) -> String {
              longer equal (1 − cosine = {gap}). Order now matters.{mask}",
             s.scheme.short()
         ),
-        (true, true) if s.scheme == Scheme::Alibi && !s.causal => {
-            if demo.relation == Relation::Reversed {
-                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
-                 sentence B is sentence A read backwards, which keeps every distance. Switch to \
-                 causal attention and the tie breaks."
-                    .into()
+        (true, true) if s.scheme.def().symmetric_without_mask() && !s.causal => {
+            let why = if demo.relation == Relation::Reversed {
+                "sentence B is sentence A read backwards, which keeps every distance"
             } else {
-                "Still a tie: without a causal mask ALiBi only sees the distance |i − j|, and \
-                 in these two sentences every pair of words sits at the same distance. Switch to \
-                 causal attention and the tie breaks."
-                    .into()
-            }
+                "in these two sentences every pair of words sits at the same distance"
+            };
+            format!(
+                "Still a tie: without a causal mask {} only sees the distance |i − j|, and \
+                 {why}. Switch to causal attention and the tie breaks.",
+                s.scheme.short()
+            )
         }
         (true, true) => format!(
             "Almost identical even with {}: at these settings the position signal barely \
-             changes the outputs (the cosine rounds to 1 at six digits). Try a smaller base or \
-             more words.",
-            s.scheme.short()
+             changes the outputs (the cosine rounds to 1 at six digits). {}",
+            s.scheme.short(),
+            if s.scheme.uses_base() {
+                "Try a smaller base or more words."
+            } else {
+                "Try more words."
+            }
         ),
     }
 }

@@ -3,96 +3,21 @@
 //! computed from ([`ColumnInputs`]); that value is also the memo key, so a column recomputes
 //! exactly when something it reads changes.
 
-use std::any::Any;
-use std::fmt::Debug;
 use std::rc::Rc;
 
 use crate::math::chunked::Chunked;
 use crate::math::learned::{Learned, LearnedGram};
 use crate::math::matrix::Matrix;
 use crate::math::offsets::{ClosedForm, SimilarityMatrix};
-use crate::math::rope::{Rope, RopeCurvesJob};
-use crate::math::sinusoidal::Sinusoidal;
+use crate::math::rope::RopeCurvesJob;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series};
+use crate::schemes::inputs::ColumnInputs;
 
 /// Longest learned distance curve, in multiply-adds (each point draws a row of the table).
 const LEARNED_CURVE_WORK: usize = 4_000_000;
-
-/// What a column is computed from: the scheme's own object and the length.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ColumnInputs {
-    /// PE(i)·PE(j) in closed form (added encodings with a formula).
-    Closed(Sinusoidal, usize),
-    /// q·k for q = k = 1 under the rotation.
-    Rotary(Rope, usize),
-    /// P(i)·P(j) of a table drawn row by row.
-    Table(Learned, usize),
-    /// A bias that depends on the signed distance only (any bias scheme fits here), laid
-    /// along the diagonals when the column is computed.
-    Bias {
-        bias: Rc<dyn DistanceBias>,
-        length: usize,
-        what: String,
-    },
-}
-
-impl ColumnInputs {
-    /// A bias `at(params, j − i)` (negative: the key is before the query). The memo compares
-    /// the parameters, not the curve, so a render that changes nothing costs nothing.
-    pub fn bias<P: PartialEq + Debug + 'static>(
-        length: usize,
-        what: impl Into<String>,
-        params: P,
-        at: fn(&P, i64) -> f64,
-    ) -> Self {
-        ColumnInputs::Bias {
-            bias: Rc::new(Curve { params, at }),
-            length,
-            what: what.into(),
-        }
-    }
-}
-
-/// A score bias as a function of the signed distance j − i.
-pub trait DistanceBias: Debug {
-    fn at(&self, offset: i64) -> f64;
-    fn as_any(&self) -> &dyn Any;
-    /// Whether `other` is the same bias: same function, same parameters.
-    fn same(&self, other: &dyn DistanceBias) -> bool;
-}
-
-impl PartialEq for dyn DistanceBias {
-    fn eq(&self, other: &Self) -> bool {
-        self.same(other)
-    }
-}
-
-/// A bias function with its parameters.
-#[derive(Debug)]
-struct Curve<P> {
-    params: P,
-    at: fn(&P, i64) -> f64,
-}
-
-impl<P: PartialEq + Debug + 'static> DistanceBias for Curve<P> {
-    fn at(&self, offset: i64) -> f64 {
-        (self.at)(&self.params, offset)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn same(&self, other: &dyn DistanceBias) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<Self>()
-            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
-    }
-}
 
 /// What position alone contributes to the score between query i and key j (a matrix), and the
 /// same as a curve of distance k = i − j ≥ 0 (a key k positions before the query).

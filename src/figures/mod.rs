@@ -19,7 +19,7 @@ pub mod waves;
 /// figure_inputs! {
 ///     /// The ALiBi distance chart.
 ///     AlibiDistanceInputs {
-///         slopes: Vec<f64> = |s| s.alibi_slopes(),
+///         slopes: Vec<f64> = |s| s.schemes.alibi.slopes(),
 ///         length: usize = |s| s.length,
 ///     }
 /// }

@@ -1,4 +1,4 @@
-//! The scheme views' figures and checks: the learned, RoPE, ALiBi and T5 charts, the numbers
+//! The scheme views' figures and checks: the learned, RoPE and T5 charts, any scheme's bias, the numbers
 //! their checks quote, and the text computed from the settings. No browser dependency; the
 //! views in `ui::schemes` only draw what these return.
 
@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
-use crate::math::alibi::{bias_at_offset, steepest};
+use crate::math::binning::Bins;
 use crate::math::learned::INIT_STD;
-use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing, RopeScaling};
+use crate::math::matrix::{BlockSummary, Matrix};
+use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing};
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
@@ -16,6 +17,7 @@ use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
 use crate::schemes::rope::{Extension, RopeSettings};
+use crate::schemes::{HeadBias, Registered, Scheme};
 use crate::state::Settings;
 
 pub fn trained_rule(s: &Settings) -> Option<(usize, String)> {
@@ -96,58 +98,16 @@ pub fn learned_distance(s: &LearnedDistanceInputs) -> LineChartData {
     }
 }
 
-/// Which rotation angles are new to a model trained on `trained` positions, at `length`.
-pub fn rope_extrapolation(rope: &Rope, length: usize, trained: usize) -> String {
-    let pairs = rope.pair_count();
-    let unseen = rope.unseen_pairs(length, trained);
-    let seen = rope.seen_length(trained);
-    let t = group_thousands(trained as u64);
-    let now = if length as f64 > seen {
-        format!(
-            "At length {}, {unseen} of the {pairs} pairs turn further than they ever did in \
-             training: the model meets rotation angles it has never seen.",
-            group_thousands(length as u64)
-        )
-    } else {
-        format!(
-            "At length {} every angle is one the model saw in training.",
-            group_thousands(length as u64)
-        )
-    };
-    let reach = if seen.is_infinite() {
-        format!("Every pair completed a full turn within {t} positions, so no length is new.")
-    } else if rope.scaling == RopeScaling::None {
-        format!(
-            "Trained on {t} positions, {} of the {pairs} pairs never completed a turn; past {t} \
-             they go further. Position interpolation and NTK-aware scaling (in the settings) slow \
-             them down.",
-            rope.unseen_pairs(usize::MAX, trained)
-        )
-    } else {
-        format!(
-            "With {} ×{}, angles stay inside the trained range up to length {}.",
-            match rope.scaling {
-                RopeScaling::Interpolation(_) => "position interpolation",
-                RopeScaling::Ntk(_) => "NTK-aware scaling",
-                _ => rope.scaling.id(),
-            },
-            plain(rope.scaling.factor()),
-            group_thousands(seen as u64)
-        )
-    };
-    format!("{now} {reach}")
-}
-
 /// The T5 view's lead: where the staircase goes flat, computed for the current buckets.
 pub fn t5_lead(s: &Settings) -> String {
-    let flat = s.t5.saturation_distance();
+    let flat = s.schemes.t5.saturation_distance();
     format!(
         "The bucket of each relative position key − query: a staircase with single steps near \
          zero and ever wider steps further out, flat from distance {} on ({} buckets, {}): every \
          distance from there shares the last bucket, whatever max_distance says.",
         crate::format::group_thousands(flat as u64),
-        s.t5.num_buckets,
-        if s.t5.bidirectional {
+        s.schemes.t5.num_buckets,
+        if s.schemes.t5.bidirectional {
             "bidirectional"
         } else {
             "causal"
@@ -387,19 +347,19 @@ impl RopeDistanceInputs {
     pub fn of(s: &Settings) -> Self {
         RopeDistanceInputs {
             rope: s.rope(),
-            plain: (s.rope.extension != Extension::None).then(|| {
+            plain: (s.schemes.rope.extension != Extension::None).then(|| {
                 let plain = RopeSettings {
                     extension: Extension::None,
-                    ..s.rope.clone()
+                    ..s.schemes.rope.clone()
                 };
                 plain.rope(s.d_model, s.base, s.trained_length, s.length)
             }),
             d_model: s.d_model,
             length: s.length,
             trained_length: s.trained_length,
-            method: match s.rope.extension {
+            method: match s.schemes.rope.extension {
                 Extension::None => String::new(),
-                e => format!(" · {} ×{}", e.label(), plain(s.rope.factor)),
+                e => format!(" · {} ×{}", e.label(), plain(s.schemes.rope.factor)),
             },
         }
     }
@@ -511,88 +471,182 @@ pub fn rope_distance(s: &RopeDistanceInputs, all: &[RopeCurves]) -> RopeDistance
     }
 }
 
-crate::figure_inputs! {
-    /// ALiBi's bias matrices: the chosen head, and a few heads as cards.
-    AlibiMatrixInputs {
-        slopes: Vec<f64> = |s| s.alibi_slopes(),
-        head: usize = |s| s.alibi_head,
-        length: usize = |s| s.length,
-        palette: Palette = |s| s.palette,
-    }
+/// A scheme's score bias, for the shared bias views: every head's bias of query i and key j
+/// as its module defines it ([`HeadBias`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BiasInputs {
+    pub scheme: Scheme,
+    pub bias: HeadBias,
+    pub length: usize,
+    pub trained_length: usize,
+    pub palette: Palette,
 }
 
-impl AlibiMatrixInputs {
+impl BiasInputs {
+    /// The chosen scheme's bias, if it adds one to the scores.
+    pub fn of(s: &Settings) -> Option<BiasInputs> {
+        Some(BiasInputs {
+            scheme: s.scheme,
+            bias: s.scheme.def().bias(s)?,
+            length: s.length,
+            trained_length: s.trained_length,
+            palette: s.palette,
+        })
+    }
+
     /// The heads drawn as cards.
     pub fn shown(&self) -> Vec<usize> {
-        crate::math::rotation::dial_subset(self.slopes.len(), 8)
+        crate::math::rotation::dial_subset(self.bias.heads, 8)
     }
 
-    /// The matrix of head `head`.
+    /// Head `head`'s bias as a function of the key's offset j − i from the query, for biases
+    /// that depend on the distance alone (NaN where masked).
+    fn by_offset(&self, head: usize, k: i64) -> f64 {
+        let (i, j) = if k >= 0 {
+            (0, k as usize)
+        } else {
+            ((-k) as usize, 0)
+        };
+        (self.bias.at)(head, i, j).unwrap_or(f64::NAN)
+    }
+
+    /// The matrix of head `head`: exact block means (a Toeplitz matrix) when the bias depends
+    /// on the distance alone, one computed cell per pixel otherwise.
     pub fn matrix(&self, head: usize) -> HeatmapData {
-        alibi_matrix(self.length, self.slopes[head], head, self.palette)
+        let matrix: Rc<dyn Matrix> = if self.bias.depends_on_query {
+            Rc::new(BiasMatrix {
+                bias: self.bias.clone(),
+                head,
+                length: self.length,
+            })
+        } else {
+            Rc::new(Toeplitz::new(self.length, |k| self.by_offset(head, k)))
+        };
+        let extent = (0..self.length)
+            .step_by((self.length / 512).max(1))
+            .chain([self.length - 1])
+            .filter_map(|i| (self.bias.at)(head, i, 0))
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        HeatmapData {
+            matrix,
+            x: Axis::indexed("key j", "key"),
+            y: Axis::indexed("query i", "query"),
+            scale: ColorScale::symmetric(self.palette, extent.max(1e-9)),
+            colorbar_title: self.bias.unit.into(),
+            caption: format!(
+                "{} head {head} of {} · length {}",
+                self.scheme.short(),
+                self.bias.heads,
+                group_thousands(self.length as u64)
+            ),
+            nouns: ("queries".into(), "keys".into()),
+            rule: None,
+        }
     }
-}
 
-pub fn alibi_matrix(length: usize, slope: f64, head: usize, palette: Palette) -> HeatmapData {
-    HeatmapData {
-        matrix: Rc::new(Toeplitz::new(length, |k| bias_at_offset(slope, k, true))),
-        x: Axis::indexed("key j", "key"),
-        y: Axis::indexed("query i", "query"),
-        scale: ColorScale::symmetric(palette, (slope * (length - 1).max(1) as f64).max(1e-9)),
-        colorbar_title: "bias".into(),
-        caption: format!(
-            "ALiBi head {head} · slope {} · causal",
-            significant(slope, 4)
-        ),
-        nouns: ("queries".into(), "keys".into()),
-        rule: None,
+    /// Queries whose rows the distance chart draws: every one when the bias depends on the
+    /// distance alone (they coincide), else the last query.
+    fn query(&self) -> usize {
+        self.length - 1
     }
-}
 
-crate::figure_inputs! {
-    /// ALiBi's penalty by distance, per head.
-    AlibiDistanceInputs {
-        slopes: Vec<f64> = |s| s.alibi_slopes(),
-        length: usize = |s| s.length,
-        trained_length: usize = |s| s.trained_length,
+    /// Head `h`'s bias at distance `d` = i − j back from the chart's query.
+    fn back(&self, h: usize, d: usize) -> f64 {
+        let i = self.query();
+        if d > i {
+            return f64::NAN;
+        }
+        (self.bias.at)(h, i, i - d).unwrap_or(f64::NAN)
     }
-}
 
-impl AlibiDistanceInputs {
-    /// `distance, head_0, head_1, …`: the bias of every head at every distance back.
+    /// `distance, head_0, head_1, …`: every head's bias at every distance back.
     pub fn csv(&self) -> String {
         let mut header = vec!["distance".to_string()];
-        header.extend((0..self.slopes.len()).map(|h| format!("head_{h}")));
+        header.extend((0..self.bias.heads).map(|h| format!("head_{h}")));
         let rows = (0..self.length).map(|d| {
             let mut row = vec![d as f64];
-            row.extend(self.slopes.iter().map(|m| -m * d as f64));
+            row.extend((0..self.bias.heads).map(|h| self.back(h, d)));
             row
         });
         table_csv(&header, rows)
     }
 }
 
-pub fn alibi_distance(s: &AlibiDistanceInputs) -> LineChartData {
-    let slopes = s.slopes.clone();
-    let shown = crate::math::rotation::dial_subset(slopes.len(), 12);
-    let last = (s.length - 1).max(1) as f64;
+/// A bias that depends on the query as well as the distance: one computed cell per pixel.
+struct BiasMatrix {
+    bias: HeadBias,
+    head: usize,
+    length: usize,
+}
+
+impl Matrix for BiasMatrix {
+    fn rows(&self) -> usize {
+        self.length
+    }
+    fn cols(&self) -> usize {
+        self.length
+    }
+    fn value(&self, row: usize, col: usize) -> f64 {
+        (self.bias.at)(self.head, row, col).unwrap_or(f64::NAN)
+    }
+    fn summary(&self) -> BlockSummary {
+        BlockSummary::Point
+    }
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        let mut out = Vec::with_capacity(rows.count() * cols.count());
+        for r in 0..rows.count() {
+            let row = rows.range(r).start;
+            for c in 0..cols.count() {
+                out.push(self.value(row, cols.range(c).start) as f32);
+            }
+        }
+        out
+    }
+}
+
+/// Every head's bias against the distance back from the query (up to 12 heads).
+pub fn bias_distance(s: &BiasInputs) -> LineChartData {
+    let shown = crate::math::rotation::dial_subset(s.bias.heads, 12);
+    let last = s.query();
+    let step = (last / 2000).max(1);
+    let mut low = 0.0f64;
+    let mut high = 0.0f64;
     let series = shown
         .iter()
         .enumerate()
         .map(|(i, &h)| {
+            let points: Vec<(f64, f64)> = (0..=last)
+                .step_by(step)
+                .chain([last])
+                .map(|d| (d as f64, s.back(h, d)))
+                .filter(|(_, v)| v.is_finite())
+                .collect();
+            for (_, v) in &points {
+                low = low.min(*v);
+                high = high.max(*v);
+            }
             Series::line(
-                format!("head {h} (m = {})", significant(slopes[h], 3)),
+                format!("head {h}"),
                 SERIES_COLORS[i % 7],
-                Points::Pairs(vec![(0.0, 0.0), (last, -slopes[h] * last)]),
+                Points::Pairs(points),
             )
         })
         .collect();
-    let bottom = -steepest(&slopes).max(f64::MIN_POSITIVE) * last;
+    let pad = ((high - low) * 0.05).max(1e-9);
     LineChartData {
         series,
-        x: LineAxis::linear("distance i − j", 0.0, last),
-        y: LineAxis::linear("bias added to the score", bottom * 1.05, -bottom * 0.05),
-        caption: format!("ALiBi bias by distance · {} heads", slopes.len()),
+        x: LineAxis::linear("distance i − j", 0.0, last.max(1) as f64),
+        y: LineAxis::linear("bias added to the score", low - pad, high + pad),
+        caption: format!(
+            "{} bias by distance · {} heads{}",
+            s.scheme.short(),
+            s.bias.heads,
+            if s.bias.depends_on_query {
+                format!(" · query {}", group_thousands(last as u64))
+            } else {
+                String::new()
+            }
+        ),
         guides: Guide::trained(s.trained_length, s.length),
     }
 }

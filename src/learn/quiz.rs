@@ -9,7 +9,7 @@ use crate::math::alibi::{slopes, steepest};
 use crate::math::attention::Relation;
 use crate::math::offsets::closed_form;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
-use crate::schemes::Scheme;
+use crate::schemes::{Registered, Scheme};
 use crate::state::{Settings, View};
 
 /// What a check found: whether the answer is right, and what was measured, in a sentence.
@@ -278,8 +278,8 @@ pub const QUESTIONS: &[Question] = &[
             view: View::Matrix,
             setup: |s| {
                 s.scheme = Scheme::Alibi;
-                s.alibi_heads = 8;
-                s.alibi_head = 7;
+                s.schemes.alibi.heads = 8;
+                s.schemes.alibi.head = 7;
                 s.length = 64;
             },
             input: None,
@@ -507,14 +507,14 @@ fn check_steepest_head(s: &Settings, _: &str) -> Checked {
     if let Err(first) = needs(s, Scheme::Alibi) {
         return first;
     }
-    if s.alibi_heads != 8 {
-        return Checked::wrong(format!("There are {} heads: set 8.", s.alibi_heads));
+    if s.schemes.alibi.heads != 8 {
+        return Checked::wrong(format!("There are {} heads: set 8.", s.schemes.alibi.heads));
     }
-    let all = slopes(s.alibi_heads);
-    let shown = s.alibi_slope();
+    let all = slopes(s.schemes.alibi.heads);
+    let shown = s.schemes.alibi.slope();
     let message = format!(
         "Measured: head {} has slope {} (the steepest of the 8 is {}).",
-        s.alibi_head,
+        s.schemes.alibi.head,
         significant(shown, 4),
         significant(steepest(&all), 4)
     );

@@ -49,3 +49,31 @@ pub fn bias_at_offset(slope: f64, offset: i64, causal: bool) -> f64 {
         -slope * offset.unsigned_abs() as f64
     }
 }
+
+/// The sidebar's ALiBi settings: how many heads, and which one is drawn on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AlibiHeads {
+    pub heads: usize,
+    pub head: usize,
+}
+
+impl Default for AlibiHeads {
+    fn default() -> Self {
+        AlibiHeads { heads: 8, head: 0 }
+    }
+}
+
+impl AlibiHeads {
+    /// The slopes of every head, as `get_slopes`.
+    pub fn slopes(&self) -> Vec<f64> {
+        slopes(self.heads)
+    }
+
+    /// The slope of the head drawn on its own.
+    pub fn slope(&self) -> f64 {
+        let s = self.slopes();
+        s.get(self.head.min(s.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0.0)
+    }
+}

@@ -58,6 +58,8 @@ pub enum BlockSummary {
     Mean,
     /// One of the cells it covers (for random tables, where a mean hides everything).
     Sample,
+    /// The cell at its corner (for functions computed cell by cell, too costly to average).
+    Point,
 }
 
 /// A small dense matrix held in memory, row-major.

@@ -168,6 +168,9 @@ impl HeatmapLayout {
                     '.',
                     " it covers (a sample: the table is random, so a mean would be grey).",
                 ),
+            BlockSummary::Point => note
+                .replace("is the mean of", "shows the first of")
+                .replace('.', " it covers (each cell is computed on its own)."),
         })
     }
 

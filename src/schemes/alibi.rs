@@ -1,25 +1,22 @@
-//! ALiBi's linear distance penalty (BLOOM, MPT): math in `math::alibi`, views in `ui::schemes`.
+//! ALiBi's linear distance penalty (BLOOM, MPT): math in `math::alibi`, drawn by the shared
+//! bias views.
 
-use yew::{html, Callback, Html};
+use std::rc::Rc;
 
-use super::{edit, view, Names, Positions, SchemeDef, Views};
-use crate::action::Action;
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
-use crate::format::group_thousands;
+use super::def::{Control, HeadBias, Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
+use crate::format::{group_thousands, significant};
 use crate::math::alibi::{bias, bias_at_offset};
+use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{Lib, Library};
+use crate::sources::{Source, ALIBI, ALIBI_CODE};
 use crate::state::{Settings, ALIBI_HEADS};
-use crate::ui::controls::NumberControl;
-use crate::ui::schemes::{AlibiDistanceView, AlibiMatrixView};
-use crate::url::{read_edit, Param, Value};
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "alibi",
             short: "ALiBi",
             label: "ALiBi linear bias (BLOOM, MPT)",
             entry: "Added to the attention scores in every layer: a penalty that grows linearly with the \
@@ -30,7 +27,7 @@ impl SchemeDef for Def {
     fn file_stem(&self, s: &Settings) -> String {
         format!(
             "alibi_heads{}_head{}_len{}",
-            s.alibi_heads, s.alibi_head, s.length
+            s.schemes.alibi.heads, s.schemes.alibi.head, s.length
         )
     }
 
@@ -38,17 +35,18 @@ impl SchemeDef for Def {
         code(s, &Lib::of(library))
     }
 
-    fn params(&self) -> &'static [Param] {
+    fn params(&self) -> &'static [SchemeParam] {
         PARAMS
     }
 
     fn check(&self, s: &mut Settings) {
-        s.alibi_heads = ALIBI_HEADS.accept(s.alibi_heads as f64).value as usize;
-        s.alibi_head = s.alibi_head.min(s.alibi_heads - 1);
+        let a = &mut s.schemes.alibi;
+        a.heads = ALIBI_HEADS.accept(a.heads as f64).value as usize;
+        a.head = a.head.min(a.heads - 1);
     }
 
     fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
-        let (slope, causal) = (s.alibi_slope(), s.causal);
+        let (slope, causal) = (s.schemes.alibi.slope(), s.causal);
         Ok(PositionInputs::bias(n, |i, j| {
             bias(slope, i, j, causal).unwrap_or(f64::NAN)
         }))
@@ -61,10 +59,10 @@ impl SchemeDef for Def {
     }
 
     fn column(&self, s: &Settings) -> ColumnInputs {
-        let m = s.alibi_slope();
+        let m = s.schemes.alibi.slope();
         ColumnInputs::bias(
             s.length,
-            format!("bias of head {}", s.alibi_head),
+            format!("bias of head {}", s.schemes.alibi.head),
             m,
             |m, k| bias_at_offset(*m, k, true),
         )
@@ -79,22 +77,80 @@ impl SchemeDef for Def {
         )
     }
 
-    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
-        html! {
-            <>
-                <NumberControl id="alibi-heads" limit={ALIBI_HEADS} value={s.alibi_heads as f64}
-                    on_change={edit(cb, "heads", |s, x| s.alibi_heads = x as usize)} hint="attention heads" />
-                <NumberControl id="alibi-head" limit={s.alibi_head_limit()} value={s.alibi_head as f64}
-                    on_change={edit(cb, "head", |s, x| s.alibi_head = x as usize)} hint="the head shown alone" />
-            </>
-        }
+    fn symmetric_without_mask(&self) -> bool {
+        true
     }
 
-    fn views(&self) -> Views {
-        Views {
-            matrix: view::<AlibiMatrixView>,
-            distance: view::<AlibiDistanceView>,
-        }
+    fn controls(&self, s: &Settings) -> Vec<Control> {
+        let a = s.schemes.alibi;
+        vec![
+            Control::Number {
+                id: "alibi-heads",
+                key: "heads",
+                limit: ALIBI_HEADS,
+                value: a.heads as f64,
+                hint: "attention heads".into(),
+                apply: |s, x| s.schemes.alibi.heads = x as usize,
+            },
+            Control::Number {
+                id: "alibi-head",
+                key: "head",
+                limit: s.alibi_head_limit(),
+                value: a.head as f64,
+                hint: "the head shown alone".into(),
+                apply: |s, x| s.schemes.alibi.head = x as usize,
+            },
+        ]
+    }
+
+    fn views(&self) -> ViewKind {
+        ViewKind::Bias
+    }
+
+    fn bias(&self, s: &Settings) -> Option<HeadBias> {
+        let slopes = s.schemes.alibi.slopes();
+        let list = slopes
+            .iter()
+            .map(|v| significant(*v, 3))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let steep = slopes.iter().copied().fold(0.0, f64::max);
+        let far = 2 * s.trained_length;
+        Some(HeadBias {
+            heads: slopes.len(),
+            head: s.schemes.alibi.head,
+            key: self.file_stem(s),
+            at: Rc::new(move |h, i, j| bias(slopes[h], i, j, true)),
+            unit: "bias",
+            about: vec![
+                "ALiBi gives the model no position vectors at all. Each head adds −m·(i − j) to \
+                 the score of query i and key j: the further back the key, the larger the \
+                 penalty. The masked upper triangle (future keys, in a decoder) is drawn as \
+                 undefined."
+                    .into(),
+                format!(
+                    "Slopes for {} heads (the reference get_slopes): {list}.",
+                    s.schemes.alibi.heads
+                ),
+                "For a power-of-two head count the slopes are a geometric sequence starting at \
+                 2^(−8/n); otherwise the slopes of the next smaller power of two are followed by \
+                 every other slope of the next larger one. Steep heads look only at recent \
+                 tokens; shallow heads can reach far back."
+                    .into(),
+            ],
+            far: format!(
+                "Past the trained length the lines simply continue: at distance {far} the \
+                 steepest head subtracts {} from the score, twice what it did at the trained \
+                 length. Nothing new appears, which is why ALiBi extrapolates gracefully: far \
+                 tokens just fade further.",
+                crate::format::plain(steep * far as f64)
+            ),
+            depends_on_query: false,
+        })
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[&ALIBI, &ALIBI_CODE]
     }
 }
 
@@ -130,8 +186,8 @@ fn code(s: &Settings, lib: &Lib) -> String {
          i = {name}.arange(length, {float})[:, None]  # query\n\
          j = {name}.arange(length, {float})[None, :]  # key\n\
          matrix = {where_}(j <= i, -slope * (i - j), {nan_value})  # causal: future keys masked\n",
-        s.alibi_heads,
-        s.alibi_head,
+        s.schemes.alibi.heads,
+        s.schemes.alibi.head,
         s.length,
         float = lib.float
     )
@@ -139,7 +195,7 @@ fn code(s: &Settings, lib: &Lib) -> String {
 
 /// ALiBi's link parameters: the head count, then the head shown (checked against the count).
 #[rustfmt::skip]
-pub const PARAMS: &[Param] = &[
-    Param { key: "heads", read: |v, _| read_edit("heads", v, ALIBI_HEADS, |s, x| s.alibi_heads = x as usize), write: |s| Value::from(s.alibi_heads) },
-    Param { key: "head", read: |v, s| read_edit("head", v, s.alibi_head_limit(), |s, x| s.alibi_head = x as usize), write: |s| Value::from(s.alibi_head) },
+pub const PARAMS: &[SchemeParam] = &[
+    SchemeParam { key: "heads", read: |v, _| read_edit("heads", v, ALIBI_HEADS, |s, x| s.schemes.alibi.heads = x as usize), write: |s| Value::from(s.schemes.alibi.heads) },
+    SchemeParam { key: "head", read: |v, s| read_edit("head", v, s.alibi_head_limit(), |s, x| s.schemes.alibi.head = x as usize), write: |s| Value::from(s.schemes.alibi.head) },
 ];

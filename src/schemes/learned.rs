@@ -1,24 +1,17 @@
 //! A learned table of absolute positions (BERT, GPT-2), shown untrained: math in
 //! `math::learned`, views in `ui::schemes`.
 
-use yew::{html, Callback, Html};
-
-use super::{view, Names, Positions, SchemeDef, Views};
-use crate::action::Action;
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
+use super::def::{Control, Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
 use crate::snippets::Library;
+use crate::sources::{Source, BERT, BERT_CODE, GEHRING, GPT2, GPT2_CODE};
 use crate::state::{Settings, SEED};
-use crate::ui::controls::NumberControl;
-use crate::ui::schemes::{LearnedDistanceView, LearnedMatrixView};
-use crate::ui::settings::numeric;
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "learned",
             short: "learned",
             label: "Learned absolute (BERT, GPT-2)",
             entry:
@@ -84,18 +77,23 @@ impl SchemeDef for Def {
         )
     }
 
-    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
-        html! {
-            <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
-                on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws another untrained table" />
-        }
+    fn controls(&self, s: &Settings) -> Vec<Control> {
+        vec![Control::Number {
+            id: "seed",
+            key: "seed",
+            limit: SEED,
+            value: s.learned_seed as f64,
+            hint: "draws another untrained table".into(),
+            apply: |s, x| s.learned_seed = x as usize,
+        }]
     }
 
-    fn views(&self) -> Views {
-        Views {
-            matrix: view::<LearnedMatrixView>,
-            distance: view::<LearnedDistanceView>,
-        }
+    fn views(&self) -> ViewKind {
+        ViewKind::Learned
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[&GEHRING, &BERT, &GPT2, &BERT_CODE, &GPT2_CODE]
     }
 }
 

@@ -1,18 +1,16 @@
 //! No position information: the baseline the other schemes are measured against.
 
-use super::{Names, Positions, SchemeDef, Views};
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
+use super::def::{Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
 use crate::snippets::Library;
+use crate::sources::{Source, HAVIV, KAZEMNEJAD};
 use crate::state::Settings;
-use crate::ui::schemes::none_panel;
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "none",
             short: "none",
             label: "None",
             entry: "Nowhere: the model sees a bag of words (a decoder's causal mask alone still leaks some \
@@ -48,10 +46,11 @@ impl SchemeDef for Def {
         "Nothing changes: there was no position information to begin with.".into()
     }
 
-    fn views(&self) -> Views {
-        Views {
-            matrix: |_| none_panel("matrix"),
-            distance: |_| none_panel("distance"),
-        }
+    fn views(&self) -> ViewKind {
+        ViewKind::Nothing
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[&HAVIV, &KAZEMNEJAD]
     }
 }

@@ -1,34 +1,32 @@
 //! Rotary position embedding (RoFormer; GPT-NeoX, LLaMA) and the ways checkpoints extend it:
-//! math in `math::rope`, the per-pair figure in `figures::rope`, configs in `rope_config`,
-//! views in `ui::schemes`.
+//! math in `math::rope`, its settings in `schemes::rope_settings`, the per-pair figure in
+//! `figures::rope`, configs in `rope_config`, views in `ui::schemes`.
 
 use std::rc::Rc;
 
-use yew::{classes, html, Callback, Html};
-
-use super::{edit, edit_choice, view, Names, Positions, SchemeDef, Views};
-use crate::action::Action;
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
-use crate::figures::schemes::rope_extrapolation;
+use super::def::{Control, Names, Panel, Positions, Preset, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
+use super::kind::Scheme;
+pub use super::rope_settings::*;
 use crate::format::{file_number, group_thousands, plain, significant};
 use crate::limit::{Limit, BASE, D_MODEL, LENGTH, TRAINED_LENGTH};
 use crate::math::rope::{Rope, RopePairing, RopeScaling};
+use crate::params::{
+    read_edit, read_edit_choice, read_edit_flag, Change, ListEdit, Read, SchemeParam, Value,
+};
 use crate::rope_config::{Method, RopeConfig};
-use crate::schemes::Scheme;
 use crate::snippets::{py, Lib, Library};
+use crate::sources::{
+    Source, DEEPSEEK_V3, LLAMA, LLAMA3, LLAMA_CODE, NEOX, NTK, PI, ROFORMER, ROFORMER_CODE,
+    ROPE_UTILS_CODE, YARN,
+};
 use crate::state::Settings;
-use crate::ui::controls::{options, Choice, NumberControl, Segmented, Toggle};
-use crate::ui::schemes::{RopeDistanceView, RopeTableView};
-use crate::ui::settings::RopeConfigBox;
-use crate::url::{read_edit, read_edit_choice, read_edit_flag, Param, Read, Value};
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "rope",
             short: "RoPE",
             label: "RoPE rotary (RoFormer, LLaMA)",
             entry: "Rotates the queries and keys inside every attention layer, so the score of query m and \
@@ -56,19 +54,19 @@ impl SchemeDef for Def {
         code(s, &Lib::of(library))
     }
 
-    fn params(&self) -> &'static [Param] {
+    fn params(&self) -> &'static [SchemeParam] {
         PARAMS
     }
 
     fn check(&self, s: &mut Settings) {
-        s.rope = s.rope.clone().checked();
+        s.schemes.rope = s.schemes.rope.clone().checked();
     }
 
     fn attention_inputs(&self, s: &Settings, _n: usize, width: usize) -> Positions {
         let r = s.rope();
         Ok(PositionInputs::rotary(
             crate::math::rope::Rope::new(width, s.base, r.pairing, r.scaling)
-                .with_rotary_fraction(s.rope.rotary_fraction),
+                .with_rotary_fraction(s.schemes.rope.rotary_fraction),
         ))
     }
 
@@ -86,296 +84,220 @@ impl SchemeDef for Def {
         format!(
             "{} Position interpolation squeezes long inputs back into the trained range; \
              NTK-aware scaling slows the slow pairs most.",
-            rope_extrapolation(&s.rope(), s.length, s.trained_length)
+            extrapolation(&s.rope(), s.length, s.trained_length)
         )
     }
 
-    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
-        let preset = |value: f64, text: &'static str| {
-            let cb = cb.clone();
-            html! {
-                <button type="button" class={classes!("button", "button-small", (s.base == value).then_some("button-active"))}
-                    aria-pressed={(s.base == value).to_string()}
-                    onclick={Callback::from(move |_| cb.emit(Action::SetBase(value)))}>
-                    { text }
-                </button>
-            }
+    fn controls(&self, s: &Settings) -> Vec<Control> {
+        let r = &s.schemes.rope;
+        let preset = |value: f64, text: &'static str| Preset {
+            text,
+            active: s.base == value,
+            value,
         };
-        let truncate = {
-            let set = edit(cb, "truncate", |s, x| s.rope.truncate = x != 0.0);
-            Callback::from(move |v: bool| set.emit(if v { 1.0 } else { 0.0 }))
-        };
-        html! {
-            <>
-                <div class="control presets" role="group" aria-label="θ presets">
-                    { preset(10_000.0, "θ = 10,000 (LLaMA 1–2)") }
-                    { preset(500_000.0, "θ = 500,000 (LLaMA 3)") }
-                </div>
-                <Choice id="rope-pairing" label="Pairing" selected={s.rope.pairing.id()}
-                    options={options(&RopePairing::ALL, RopePairing::id, RopePairing::label)}
-                    on_change={edit_choice(cb, "rope_pairing", &RopePairing::ALL.map(RopePairing::id), |s, p| s.rope.pairing = RopePairing::ALL[p as usize])} />
-                <div class="control">
-                    <Segmented name="extension" legend="Context extension"
-                        options={Extension::ALL.iter().map(|e| (e.id().into(), e.label().into())).collect::<Vec<_>>()}
-                        selected={s.rope.extension.id()}
-                        on_change={edit_choice(cb, "extension", &Extension::ALL.map(Extension::id), |s, p| s.rope.extension = Extension::ALL[p as usize])} />
-                    if s.rope.extension != Extension::None {
-                        <p class="control-help">{ extension_help(s) }</p>
-                    }
-                </div>
-                if s.rope.extension != Extension::None {
-                    <NumberControl id="rope-factor" limit={ROPE_FACTOR} value={s.rope.factor}
-                        on_change={edit(cb, "factor", |s, x| s.rope.factor = x)}
-                        hint={if s.rope.extension == Extension::LongRope { "s: sets the attention factor" } else { "how much longer" }} />
-                }
-                if s.rope.extension == Extension::Llama3 {
-                    <NumberControl id="rope-low" limit={LOW_FREQ} value={s.rope.low_freq}
-                        on_change={edit(cb, "low_freq", |s, x| s.rope.low_freq = x)} hint="low_freq_factor" />
-                    <NumberControl id="rope-high" limit={HIGH_FREQ} value={s.rope.high_freq}
-                        on_change={edit(cb, "high_freq", |s, x| s.rope.high_freq = x)} hint="high_freq_factor" />
-                }
-                if s.rope.extension == Extension::Yarn {
-                    <NumberControl id="beta-fast" limit={BETA_FAST} value={s.rope.beta_fast}
-                        on_change={edit(cb, "beta_fast", |s, x| s.rope.beta_fast = x)} hint="beta_fast: left alone above" />
-                    <NumberControl id="beta-slow" limit={BETA_SLOW} value={s.rope.beta_slow}
-                        on_change={edit(cb, "beta_slow", |s, x| s.rope.beta_slow = x)} hint="beta_slow: interpolated below" />
-                    <NumberControl id="mscale" limit={MSCALE} value={s.rope.mscale}
-                        on_change={edit(cb, "mscale", |s, x| s.rope.mscale = x)} hint="DeepSeek's mscale (0: unset)" />
-                    <NumberControl id="mscale-all-dim" limit={MSCALE_ALL_DIM} value={s.rope.mscale_all_dim}
-                        on_change={edit(cb, "mscale_all_dim", |s, x| s.rope.mscale_all_dim = x)} hint="mscale_all_dim (0: unset)" />
-                    <div class="control">
-                        <Toggle id="rope-truncate" label="truncate: round the ramp's ends to whole pairs"
-                            checked={s.rope.truncate} on_change={truncate} />
-                    </div>
-                }
-                if matches!(s.rope.extension, Extension::Yarn | Extension::LongRope) {
-                    <NumberControl id="rope-attention-factor" limit={ATTENTION_FACTOR} value={s.rope.attention_factor}
-                        on_change={edit(cb, "attention_factor", |s, x| s.rope.attention_factor = x)}
-                        hint="attention_factor (0: from the formula)" />
-                }
-                <NumberControl id="rotary-fraction" limit={ROTARY_FRACTION} value={s.rope.rotary_fraction}
-                    on_change={edit(cb, "rotary", |s, x| s.rope.rotary_fraction = x)}
-                    hint={rotated_text(s)} />
-                <RopeConfigBox on_action={cb.clone()} />
-            </>
-        }
-    }
-
-    fn views(&self) -> Views {
-        Views {
-            matrix: view::<RopeTableView>,
-            distance: view::<RopeDistanceView>,
-        }
-    }
-}
-
-/// RoPE's own settings: which dimensions rotate together, the extension method with its
-/// numbers, and the share of each head that rotates.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RopeSettings {
-    pub pairing: RopePairing,
-    /// How positions past the trained length are handled, and by what factor.
-    pub extension: Extension,
-    pub factor: f64,
-    /// Llama 3.1's `low_freq_factor` and `high_freq_factor`.
-    pub low_freq: f64,
-    pub high_freq: f64,
-    /// YaRN's ramp ends (`beta_fast`, `beta_slow`) and DeepSeek's `mscale` and
-    /// `mscale_all_dim` (0: not given).
-    pub beta_fast: f64,
-    pub beta_slow: f64,
-    pub mscale: f64,
-    pub mscale_all_dim: f64,
-    /// YaRN: round the ramp's ends to whole pairs (transformers' default; gpt-oss: false).
-    pub truncate: bool,
-    /// YaRN and LongRoPE: an explicit `attention_factor` (0: the method's formula).
-    pub attention_factor: f64,
-    /// LongRoPE's factor per pair, up to the original length and past it (float32 values, as
-    /// transformers holds them; empty: 1 for every pair).
-    pub short_factor: Rc<[f64]>,
-    pub long_factor: Rc<[f64]>,
-    /// The share of each head's dimensions rotated (GPT-NeoX's `rotary_pct`, Phi's
-    /// `partial_rotary_factor`).
-    pub rotary_fraction: f64,
-}
-
-impl Default for RopeSettings {
-    fn default() -> Self {
-        RopeSettings {
-            pairing: RopePairing::RotateHalf,
-            extension: Extension::None,
-            factor: 4.0,
-            low_freq: 1.0,
-            high_freq: 4.0,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            truncate: true,
-            attention_factor: 0.0,
-            short_factor: Rc::from(Vec::new()),
-            long_factor: Rc::from(Vec::new()),
-            rotary_fraction: 1.0,
-        }
-    }
-}
-
-impl RopeSettings {
-    /// Every number inside its limits, and llama3's band the right way round (it divides by
-    /// high − low).
-    pub fn checked(self) -> Self {
-        let mut r = RopeSettings {
-            factor: ROPE_FACTOR.accept(self.factor).value,
-            low_freq: LOW_FREQ.accept(self.low_freq).value,
-            high_freq: HIGH_FREQ.accept(self.high_freq).value,
-            beta_fast: BETA_FAST.accept(self.beta_fast).value,
-            beta_slow: BETA_SLOW.accept(self.beta_slow).value,
-            mscale: MSCALE.accept(self.mscale).value,
-            mscale_all_dim: MSCALE_ALL_DIM.accept(self.mscale_all_dim).value,
-            attention_factor: ATTENTION_FACTOR.accept(self.attention_factor).value,
-            rotary_fraction: ROTARY_FRACTION.accept(self.rotary_fraction).value,
-            ..self
-        };
-        if r.high_freq <= r.low_freq {
-            r.high_freq = (r.low_freq * 2.0).min(HIGH_FREQ.max);
-            if r.high_freq <= r.low_freq {
-                r.low_freq = r.high_freq / 2.0;
-            }
-        }
-        for list in [&mut r.short_factor, &mut r.long_factor] {
-            if list.len() > MAX_LONGROPE_FACTORS
-                || list
+        let mut out = vec![
+            Control::Presets {
+                label: "θ presets",
+                key: "base",
+                items: vec![
+                    preset(10_000.0, "θ = 10,000 (LLaMA 1–2)"),
+                    preset(500_000.0, "θ = 500,000 (LLaMA 3)"),
+                ],
+                apply: |s, x| s.base = BASE.accept(x).value,
+            },
+            Control::Choice {
+                id: "rope-pairing",
+                key: "rope_pairing",
+                label: "Pairing",
+                options: RopePairing::ALL
                     .iter()
-                    .any(|f| !(f.is_finite() && LONGROPE_FACTOR.accept(*f).note.is_none()))
-            {
-                *list = list
-                    .iter()
-                    .take(MAX_LONGROPE_FACTORS)
-                    .map(|f| LONGROPE_FACTOR.accept(*f).value as f32 as f64)
-                    .collect();
-            }
-        }
-        r
-    }
-
-    /// RoPE at this width and base; `original` is the length the model was trained on and
-    /// `length` the current one (dynamic NTK grows the base past the original, and LongRoPE
-    /// takes its long factors past it).
-    pub fn rope(&self, d_model: usize, base: f64, original: usize, length: usize) -> Rope {
-        let factor = self.factor;
-        let explicit = (self.attention_factor > 0.0).then_some(self.attention_factor);
-        let scaling = match self.extension {
-            Extension::None => RopeScaling::None,
-            Extension::Interpolation => RopeScaling::Interpolation(factor),
-            Extension::Ntk => RopeScaling::Ntk(factor),
-            Extension::Dynamic => RopeScaling::DynamicNtk {
-                factor,
-                original,
-                length,
+                    .map(|p| (p.id(), p.label()))
+                    .collect(),
+                selected: r.pairing.id(),
+                buttons: false,
+                help: Vec::new(),
+                apply: |s, p| s.schemes.rope.pairing = RopePairing::ALL[p as usize],
             },
-            Extension::Llama3 => RopeScaling::Llama3 {
-                factor,
-                low: self.low_freq,
-                high: self.high_freq,
-                original,
+            Control::Choice {
+                id: "extension",
+                key: "extension",
+                label: "Context extension",
+                options: Extension::ALL.iter().map(|e| (e.id(), e.label())).collect(),
+                selected: r.extension.id(),
+                buttons: true,
+                help: (r.extension != Extension::None)
+                    .then(|| extension_help(s))
+                    .into_iter()
+                    .collect(),
+                apply: |s, p| s.schemes.rope.extension = Extension::ALL[p as usize],
             },
-            Extension::Yarn => RopeScaling::Yarn {
-                factor,
-                original,
-                beta_fast: self.beta_fast,
-                beta_slow: self.beta_slow,
-                mscale: self.mscale,
-                mscale_all_dim: self.mscale_all_dim,
-                attention_factor: explicit,
-                truncate: self.truncate,
-            },
-            Extension::LongRope => RopeScaling::LongRope {
-                short: self.short_factor.clone(),
-                long: self.long_factor.clone(),
-                original,
-                length,
-                factor,
-                attention_factor: explicit,
-            },
+        ];
+        let number = |id, key, limit, value, hint: &str, apply| Control::Number {
+            id,
+            key,
+            limit,
+            value,
+            hint: hint.into(),
+            apply,
         };
-        Rope::new(d_model, base, self.pairing, scaling).with_rotary_fraction(self.rotary_fraction)
-    }
-}
-
-/// RoPE's context extension, as chosen in the UI (the factor is a separate setting).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Extension {
-    #[default]
-    None,
-    Interpolation,
-    Ntk,
-    /// Hugging Face's "dynamic": NTK with a base that grows with the length past the original.
-    Dynamic,
-    /// Llama 3.1's "llama3" rescaling.
-    Llama3,
-    Yarn,
-    /// Phi-3's "longrope": a factor per pair, short and long.
-    LongRope,
-}
-
-impl Extension {
-    pub const ALL: [Extension; 7] = [
-        Extension::None,
-        Extension::Interpolation,
-        Extension::Ntk,
-        Extension::Dynamic,
-        Extension::Llama3,
-        Extension::Yarn,
-        Extension::LongRope,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Extension::None => "none",
-            Extension::Interpolation => "pi",
-            Extension::Ntk => "ntk",
-            Extension::Dynamic => "dynamic",
-            Extension::Llama3 => "llama3",
-            Extension::Yarn => "yarn",
-            Extension::LongRope => "longrope",
+        if r.extension != Extension::None {
+            let hint = if r.extension == Extension::LongRope {
+                "s: sets the attention factor"
+            } else {
+                "how much longer"
+            };
+            out.push(number(
+                "rope-factor",
+                "factor",
+                ROPE_FACTOR,
+                r.factor,
+                hint,
+                |s, x| s.schemes.rope.factor = x,
+            ));
         }
-    }
-
-    pub fn from_id(id: &str) -> Option<Extension> {
-        Extension::ALL.into_iter().find(|e| e.id() == id)
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Extension::None => "none",
-            Extension::Interpolation => "position interpolation",
-            Extension::Ntk => "NTK-aware base",
-            Extension::Dynamic => "dynamic NTK",
-            Extension::Llama3 => "Llama 3.1 (llama3)",
-            Extension::Yarn => "YaRN",
-            Extension::LongRope => "LongRoPE (Phi-3)",
+        if r.extension == Extension::Llama3 {
+            out.push(number(
+                "rope-low",
+                "low_freq",
+                LOW_FREQ,
+                r.low_freq,
+                "low_freq_factor",
+                |s, x| s.schemes.rope.low_freq = x,
+            ));
+            out.push(number(
+                "rope-high",
+                "high_freq",
+                HIGH_FREQ,
+                r.high_freq,
+                "high_freq_factor",
+                |s, x| s.schemes.rope.high_freq = x,
+            ));
         }
+        if r.extension == Extension::Yarn {
+            out.push(number(
+                "beta-fast",
+                "beta_fast",
+                BETA_FAST,
+                r.beta_fast,
+                "beta_fast: left alone above",
+                |s, x| s.schemes.rope.beta_fast = x,
+            ));
+            out.push(number(
+                "beta-slow",
+                "beta_slow",
+                BETA_SLOW,
+                r.beta_slow,
+                "beta_slow: interpolated below",
+                |s, x| s.schemes.rope.beta_slow = x,
+            ));
+            out.push(number(
+                "mscale",
+                "mscale",
+                MSCALE,
+                r.mscale,
+                "DeepSeek's mscale (0: unset)",
+                |s, x| s.schemes.rope.mscale = x,
+            ));
+            out.push(number(
+                "mscale-all-dim",
+                "mscale_all_dim",
+                MSCALE_ALL_DIM,
+                r.mscale_all_dim,
+                "mscale_all_dim (0: unset)",
+                |s, x| s.schemes.rope.mscale_all_dim = x,
+            ));
+            out.push(Control::Toggle {
+                id: "rope-truncate",
+                key: "truncate",
+                label: "truncate: round the ramp's ends to whole pairs",
+                on: r.truncate,
+                apply: |s, x| s.schemes.rope.truncate = x != 0.0,
+            });
+        }
+        if matches!(r.extension, Extension::Yarn | Extension::LongRope) {
+            out.push(number(
+                "rope-attention-factor",
+                "attention_factor",
+                ATTENTION_FACTOR,
+                r.attention_factor,
+                "attention_factor (0: from the formula)",
+                |s, x| s.schemes.rope.attention_factor = x,
+            ));
+        }
+        out.push(Control::Number {
+            id: "rotary-fraction",
+            key: "rotary",
+            limit: ROTARY_FRACTION,
+            value: r.rotary_fraction,
+            hint: rotated_text(s),
+            apply: |s, x| s.schemes.rope.rotary_fraction = x,
+        });
+        out.push(Control::Panel(Panel::RopeConfig));
+        out
+    }
+
+    fn views(&self) -> ViewKind {
+        ViewKind::Rope
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[
+            &ROFORMER,
+            &LLAMA,
+            &PI,
+            &NTK,
+            &YARN,
+            &LLAMA3,
+            &DEEPSEEK_V3,
+            &NEOX,
+            &ROFORMER_CODE,
+            &LLAMA_CODE,
+            &ROPE_UTILS_CODE,
+        ]
     }
 }
 
-/// Factors as checkpoints ship them: gpt-oss 32, DeepSeek-V3 40, Phi-3 32 (128K / 4K); past
-/// 1,024 is no model's, and a pasted 1e308 is clamped here with a note.
-pub const ROPE_FACTOR: Limit = Limit::real("scale factor s", 1.0, 1024.0, true);
-pub const LOW_FREQ: Limit = Limit::real("low_freq_factor", 0.5, 64.0, true);
-pub const HIGH_FREQ: Limit = Limit::real("high_freq_factor", 0.5, 64.0, true);
-pub const BETA_FAST: Limit = Limit::real("beta_fast", 0.1, 128.0, true);
-pub const BETA_SLOW: Limit = Limit::real("beta_slow", 0.1, 128.0, true);
-pub const MSCALE: Limit = Limit::real("mscale", 0.0, 10.0, false);
-pub const MSCALE_ALL_DIM: Limit = Limit::real("mscale_all_dim", 0.0, 10.0, false);
-pub const ATTENTION_FACTOR: Limit = Limit::real("attention factor", 0.0, 10.0, false);
-pub const ROTARY_FRACTION: Limit = Limit::real("rotary fraction", 0.05, 1.0, false);
-/// One LongRoPE factor (Phi-3's run from 1 to about 65).
-pub const LONGROPE_FACTOR: Limit = Limit::real("longrope factor", 0.001, 10_000.0, true);
-/// A factor per pair of the widest head.
-pub const MAX_LONGROPE_FACTORS: usize = 2048;
-/// The most characters the two factor lists may take in a link (the whole link is read up to
-/// 4,096): longer lists are left out of it, and the sidebar says so.
-pub const LINK_FACTORS_MAX: usize = 2400;
+/// Which rotation angles are new to a model trained on `trained` positions, at `length`.
+pub fn extrapolation(rope: &Rope, length: usize, trained: usize) -> String {
+    let pairs = rope.pair_count();
+    let unseen = rope.unseen_pairs(length, trained);
+    let seen = rope.seen_length(trained);
+    let t = group_thousands(trained as u64);
+    let now = if length as f64 > seen {
+        format!(
+            "At length {}, {unseen} of the {pairs} pairs turn further than they ever did in \
+             training: the model meets rotation angles it has never seen.",
+            group_thousands(length as u64)
+        )
+    } else {
+        format!(
+            "At length {} every angle is one the model saw in training.",
+            group_thousands(length as u64)
+        )
+    };
+    let reach = if seen.is_infinite() {
+        format!("Every pair completed a full turn within {t} positions, so no length is new.")
+    } else if rope.scaling == RopeScaling::None {
+        format!(
+            "Trained on {t} positions, {} of the {pairs} pairs never completed a turn; past {t} \
+             they go further. Position interpolation and NTK-aware scaling (in the settings) slow \
+             them down.",
+            rope.unseen_pairs(usize::MAX, trained)
+        )
+    } else {
+        format!(
+            "With {} ×{}, angles stay inside the trained range up to length {}.",
+            match rope.scaling {
+                RopeScaling::Interpolation(_) => "position interpolation",
+                RopeScaling::Ntk(_) => "NTK-aware scaling",
+                _ => rope.scaling.id(),
+            },
+            plain(rope.scaling.factor()),
+            group_thousands(seen as u64)
+        )
+    };
+    format!("{now} {reach}")
+}
 
 /// A LongRoPE list as the link writes it: each factor's shortest float32 form ("1.02").
 fn factors_text(list: &[f64]) -> String {
@@ -433,40 +355,46 @@ pub fn read_factors(key: &'static str, text: &str, long: bool) -> Read {
             parts.len()
         ));
     }
+    let apply: fn(&mut Settings, Rc<[f64]>) = if long {
+        |s, list| s.schemes.rope.long_factor = list
+    } else {
+        |s, list| s.schemes.rope.short_factor = list
+    };
     Ok((
-        Action::SetLongropeFactors {
-            long,
-            factors: values,
-        },
+        Change::SetList(ListEdit {
+            key,
+            values: values.into(),
+            apply,
+        }),
         (!notes.is_empty()).then(|| format!("{key}: {}", notes.join(" "))),
     ))
 }
 
 /// RoPE's link parameters, written after the seed (before ALiBi's and T5's).
 #[rustfmt::skip]
-pub const PARAMS: &[Param] = &[
-    Param {
+pub const PARAMS: &[SchemeParam] = &[
+    SchemeParam {
         key: "rope_pairing",
-        read: |v, _| read_edit_choice("rope_pairing", v, &RopePairing::ALL.map(RopePairing::id), |s, p| s.rope.pairing = RopePairing::ALL[p as usize]),
-        write: |s| Value::from(s.rope.pairing.id()),
+        read: |v, _| read_edit_choice("rope_pairing", v, &RopePairing::ALL.map(RopePairing::id), |s, p| s.schemes.rope.pairing = RopePairing::ALL[p as usize]),
+        write: |s| Value::from(s.schemes.rope.pairing.id()),
     },
-    Param {
+    SchemeParam {
         key: "extension",
-        read: |v, _| read_edit_choice("extension", v, &Extension::ALL.map(Extension::id), |s, p| s.rope.extension = Extension::ALL[p as usize]),
-        write: |s| Value::from(s.rope.extension.id()),
+        read: |v, _| read_edit_choice("extension", v, &Extension::ALL.map(Extension::id), |s, p| s.schemes.rope.extension = Extension::ALL[p as usize]),
+        write: |s| Value::from(s.schemes.rope.extension.id()),
     },
-    Param { key: "factor", read: |v, _| read_edit("factor", v, ROPE_FACTOR, |s, x| s.rope.factor = x), write: |s| Value::from(s.rope.factor) },
-    Param { key: "low_freq", read: |v, _| read_edit("low_freq", v, LOW_FREQ, |s, x| s.rope.low_freq = x), write: |s| Value::from(s.rope.low_freq) },
-    Param { key: "high_freq", read: |v, _| read_edit("high_freq", v, HIGH_FREQ, |s, x| s.rope.high_freq = x), write: |s| Value::from(s.rope.high_freq) },
-    Param { key: "beta_fast", read: |v, _| read_edit("beta_fast", v, BETA_FAST, |s, x| s.rope.beta_fast = x), write: |s| Value::from(s.rope.beta_fast) },
-    Param { key: "beta_slow", read: |v, _| read_edit("beta_slow", v, BETA_SLOW, |s, x| s.rope.beta_slow = x), write: |s| Value::from(s.rope.beta_slow) },
-    Param { key: "mscale", read: |v, _| read_edit("mscale", v, MSCALE, |s, x| s.rope.mscale = x), write: |s| Value::from(s.rope.mscale) },
-    Param { key: "mscale_all_dim", read: |v, _| read_edit("mscale_all_dim", v, MSCALE_ALL_DIM, |s, x| s.rope.mscale_all_dim = x), write: |s| Value::from(s.rope.mscale_all_dim) },
-    Param { key: "truncate", read: |v, _| read_edit_flag("truncate", v, |s, x| s.rope.truncate = x != 0.0), write: |s| Value::from(s.rope.truncate) },
-    Param { key: "attention_factor", read: |v, _| read_edit("attention_factor", v, ATTENTION_FACTOR, |s, x| s.rope.attention_factor = x), write: |s| Value::from(s.rope.attention_factor) },
-    Param { key: "short_factor", read: |v, _| read_factors("short_factor", v, false), write: |s| write_factors(&s.rope, &s.rope.short_factor) },
-    Param { key: "long_factor", read: |v, _| read_factors("long_factor", v, true), write: |s| write_factors(&s.rope, &s.rope.long_factor) },
-    Param { key: "rotary", read: |v, _| read_edit("rotary", v, ROTARY_FRACTION, |s, x| s.rope.rotary_fraction = x), write: |s| Value::from(s.rope.rotary_fraction) },
+    SchemeParam { key: "factor", read: |v, _| read_edit("factor", v, ROPE_FACTOR, |s, x| s.schemes.rope.factor = x), write: |s| Value::from(s.schemes.rope.factor) },
+    SchemeParam { key: "low_freq", read: |v, _| read_edit("low_freq", v, LOW_FREQ, |s, x| s.schemes.rope.low_freq = x), write: |s| Value::from(s.schemes.rope.low_freq) },
+    SchemeParam { key: "high_freq", read: |v, _| read_edit("high_freq", v, HIGH_FREQ, |s, x| s.schemes.rope.high_freq = x), write: |s| Value::from(s.schemes.rope.high_freq) },
+    SchemeParam { key: "beta_fast", read: |v, _| read_edit("beta_fast", v, BETA_FAST, |s, x| s.schemes.rope.beta_fast = x), write: |s| Value::from(s.schemes.rope.beta_fast) },
+    SchemeParam { key: "beta_slow", read: |v, _| read_edit("beta_slow", v, BETA_SLOW, |s, x| s.schemes.rope.beta_slow = x), write: |s| Value::from(s.schemes.rope.beta_slow) },
+    SchemeParam { key: "mscale", read: |v, _| read_edit("mscale", v, MSCALE, |s, x| s.schemes.rope.mscale = x), write: |s| Value::from(s.schemes.rope.mscale) },
+    SchemeParam { key: "mscale_all_dim", read: |v, _| read_edit("mscale_all_dim", v, MSCALE_ALL_DIM, |s, x| s.schemes.rope.mscale_all_dim = x), write: |s| Value::from(s.schemes.rope.mscale_all_dim) },
+    SchemeParam { key: "truncate", read: |v, _| read_edit_flag("truncate", v, |s, x| s.schemes.rope.truncate = x != 0.0), write: |s| Value::from(s.schemes.rope.truncate) },
+    SchemeParam { key: "attention_factor", read: |v, _| read_edit("attention_factor", v, ATTENTION_FACTOR, |s, x| s.schemes.rope.attention_factor = x), write: |s| Value::from(s.schemes.rope.attention_factor) },
+    SchemeParam { key: "short_factor", read: |v, _| read_factors("short_factor", v, false), write: |s| write_factors(&s.schemes.rope, &s.schemes.rope.short_factor) },
+    SchemeParam { key: "long_factor", read: |v, _| read_factors("long_factor", v, true), write: |s| write_factors(&s.schemes.rope, &s.schemes.rope.long_factor) },
+    SchemeParam { key: "rotary", read: |v, _| read_edit("rotary", v, ROTARY_FRACTION, |s, x| s.schemes.rope.rotary_fraction = x), write: |s| Value::from(s.schemes.rope.rotary_fraction) },
 ];
 
 impl RopeConfig {
@@ -493,11 +421,11 @@ impl RopeConfig {
             s.d_model = take(D_MODEL, "head width", d) as usize;
         }
         if let Some(f) = self.rotary_fraction {
-            s.rope.rotary_fraction = take(ROTARY_FRACTION, "rotary fraction", f);
+            s.schemes.rope.rotary_fraction = take(ROTARY_FRACTION, "rotary fraction", f);
         }
         let mut times = 1.0;
         if let Some(c) = &self.scaling {
-            s.rope.extension = match c.method {
+            s.schemes.rope.extension = match c.method {
                 Method::None => Extension::None,
                 Method::Linear => Extension::Interpolation,
                 Method::Dynamic => Extension::Dynamic,
@@ -506,21 +434,21 @@ impl RopeConfig {
                 Method::LongRope => Extension::LongRope,
             };
             if c.method != Method::None {
-                s.rope.factor = take(ROPE_FACTOR, "factor", c.factor);
-                times = s.rope.factor;
+                s.schemes.rope.factor = take(ROPE_FACTOR, "factor", c.factor);
+                times = s.schemes.rope.factor;
             }
             match c.method {
                 Method::Llama3 => {
-                    s.rope.low_freq = take(LOW_FREQ, "low_freq_factor", c.low);
-                    s.rope.high_freq = take(HIGH_FREQ, "high_freq_factor", c.high);
+                    s.schemes.rope.low_freq = take(LOW_FREQ, "low_freq_factor", c.low);
+                    s.schemes.rope.high_freq = take(HIGH_FREQ, "high_freq_factor", c.high);
                 }
                 Method::Yarn => {
-                    s.rope.beta_fast = take(BETA_FAST, "beta_fast", c.beta_fast);
-                    s.rope.beta_slow = take(BETA_SLOW, "beta_slow", c.beta_slow);
-                    s.rope.mscale = take(MSCALE, "mscale", c.mscale);
-                    s.rope.mscale_all_dim =
+                    s.schemes.rope.beta_fast = take(BETA_FAST, "beta_fast", c.beta_fast);
+                    s.schemes.rope.beta_slow = take(BETA_SLOW, "beta_slow", c.beta_slow);
+                    s.schemes.rope.mscale = take(MSCALE, "mscale", c.mscale);
+                    s.schemes.rope.mscale_all_dim =
                         take(MSCALE_ALL_DIM, "mscale_all_dim", c.mscale_all_dim);
-                    s.rope.truncate = c.truncate;
+                    s.schemes.rope.truncate = c.truncate;
                 }
                 Method::LongRope => {
                     let clamp = |v: &[f64]| -> Vec<f64> {
@@ -530,13 +458,13 @@ impl RopeConfig {
                     };
                     let (short, long) = (clamp(&c.short_factor), clamp(&c.long_factor));
                     clamped_factors = short != c.short_factor || long != c.long_factor;
-                    s.rope.short_factor = short.into();
-                    s.rope.long_factor = long.into();
+                    s.schemes.rope.short_factor = short.into();
+                    s.schemes.rope.long_factor = long.into();
                 }
                 _ => {}
             }
             if matches!(c.method, Method::Yarn | Method::LongRope) {
-                s.rope.attention_factor = match c.attention_factor {
+                s.schemes.rope.attention_factor = match c.attention_factor {
                     Some(a) => take(ATTENTION_FACTOR, "attention_factor", a),
                     None => 0.0,
                 };
@@ -597,7 +525,7 @@ fn rotated_text(s: &Settings) -> String {
         text.push_str(&format!(
             ": int({} × {}) = {}, {} frequencies over {}",
             s.d_model,
-            plain(s.rope.rotary_fraction),
+            plain(s.schemes.rope.rotary_fraction),
             r.rotary_dim,
             r.pair_count(),
             r.rotary_dim
@@ -610,9 +538,11 @@ fn rotated_text(s: &Settings) -> String {
 fn extension_help(s: &Settings) -> String {
     let r = s.rope();
     let o = s.trained_length;
-    match s.rope.extension {
+    match s.schemes.rope.extension {
         Extension::None => String::new(),
-        Extension::Interpolation => format!("positions divided by s = {}", plain(s.rope.factor)),
+        Extension::Interpolation => {
+            format!("positions divided by s = {}", plain(s.schemes.rope.factor))
+        }
         Extension::Ntk => format!("base × s^(d/(d−2)) = {}", plain(r.effective_base())),
         Extension::Dynamic => format!(
             "the base grows once the length passes the original {o} (the trained length): now {}",
@@ -621,15 +551,15 @@ fn extension_help(s: &Settings) -> String {
         Extension::Llama3 => format!(
             "wavelengths under {o}/{} left alone, over {o}/{} divided by s, a smooth band between \
              (original = the trained length)",
-            plain(s.rope.high_freq),
-            plain(s.rope.low_freq)
+            plain(s.schemes.rope.high_freq),
+            plain(s.schemes.rope.low_freq)
         ),
         Extension::Yarn => format!(
             "a ramp from left alone (more than {} turns over {o}) to interpolated (fewer than {}), \
              its ends {}; cos and sin × {}",
-            plain(s.rope.beta_fast),
-            plain(s.rope.beta_slow),
-            if s.rope.truncate {
+            plain(s.schemes.rope.beta_fast),
+            plain(s.schemes.rope.beta_slow),
+            if s.schemes.rope.truncate {
                 "rounded to whole pairs (truncate)"
             } else {
                 "not rounded (truncate off)"
@@ -667,11 +597,11 @@ fn extension_help(s: &Settings) -> String {
                 "; cos and sin × {}",
                 significant(r.attention_factor(), 4)
             ));
-            if !factors_in_link(&s.rope) {
+            if !factors_in_link(&s.schemes.rope) {
                 text.push_str(&format!(
                     ". The factor lists ({} numbers) are too long for the link: a link to this \
                      page opens with every factor 1",
-                    s.rope.short_factor.len() + s.rope.long_factor.len()
+                    s.schemes.rope.short_factor.len() + s.schemes.rope.long_factor.len()
                 ));
             }
             text
@@ -791,7 +721,7 @@ fn code(s: &Settings, lib: &Lib) -> String {
         }
         _ => String::new(),
     };
-    let layout = match s.rope.pairing {
+    let layout = match s.schemes.rope.pairing {
         RopePairing::RotateHalf => format!(
             "# rotate-half (GPT-NeoX, LLaMA in Hugging Face): the cache repeats [θ | θ]\n\
              cols = {cat}([angles, angles], {axis}=1)\n"
@@ -809,7 +739,7 @@ fn code(s: &Settings, lib: &Lib) -> String {
     let dim_comment = if rope.rotary_dim < s.d_model {
         format!(
             "  # int(d_model * {}), as transformers truncates it",
-            plain(s.rope.rotary_fraction)
+            plain(s.schemes.rope.rotary_fraction)
         )
     } else if s.d_model % 2 == 1 {
         "  # d_model is odd: its last dimension is not rotated".to_string()

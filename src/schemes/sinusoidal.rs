@@ -1,28 +1,23 @@
 //! The sinusoidal encoding of "Attention Is All You Need" and its formula variants: math in
 //! `math::sinusoidal`, views in `ui::encoding` and `ui::offsets`.
 
-use yew::{html, Callback, Html};
-
-use super::{view, Names, Positions, SchemeDef, Views};
-use crate::action::Action;
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
+use super::def::{Control, Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
 use crate::format::{file_number, plain};
 use crate::limit::PADDING_IDX;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::snippets::{py, Lib, Library};
+use crate::sources::{
+    Source, ANNOTATED_CODE, FAIRSEQ_CODE, GPTJ_CODE, PYTORCH_EXAMPLES_CODE, T2T_CODE,
+    TF_TUTORIAL_CODE, VASWANI,
+};
 use crate::state::Settings;
-use crate::ui::controls::{options, Choice, NumberControl, Toggle};
-use crate::ui::encoding::EncodingView;
-use crate::ui::offsets::OffsetsView;
-use crate::ui::settings::{choice, numeric};
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "sinusoidal",
             short: "sinusoidal",
             label: "Sinusoidal (Transformer, 2017)",
             entry: "Added to the token embeddings once, before the first layer: every vector carries its \
@@ -84,53 +79,68 @@ impl SchemeDef for Def {
         )
     }
 
-    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
+    fn controls(&self, s: &Settings) -> Vec<Control> {
         let encoding = s.sinusoidal();
-        let notes: Vec<String> = [
-            encoding.odd_column_note(),
-            encoding.divisor_note(),
-            encoding.padding_note(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let padded = {
-            let cb = cb.clone();
-            Callback::from(move |on: bool| cb.emit(Action::SetPaddingIdx(on.then_some(1.0))))
-        };
-        let padding = (s.variant == Variant::T2t).then(|| {
-            html! {
-                <div class="control">
-                    <Toggle id="padding-idx-on" label="fairseq's padding_idx"
-                        checked={s.padding_idx.is_some()} on_change={padded} />
-                    if let Some(p) = s.padding_idx {
-                        <NumberControl id="padding-idx" limit={PADDING_IDX} value={p as f64}
-                            on_change={numeric(cb, |v| Action::SetPaddingIdx(Some(v)))}
-                            hint="1 in fairseq's dictionaries" />
-                    }
-                </div>
+        let mut help = vec![format!(
+            "ω_i = base^(−{})",
+            s.variant.exponent_for(s.d_model)
+        )];
+        help.extend(
+            [
+                encoding.odd_column_note(),
+                encoding.divisor_note(),
+                encoding.padding_note(),
+            ]
+            .into_iter()
+            .flatten(),
+        );
+        let mut out = vec![Control::Choice {
+            id: "variant",
+            key: "variant",
+            label: "Formula variant",
+            options: Variant::ALL.iter().map(|v| (v.id(), v.label())).collect(),
+            selected: s.variant.id(),
+            buttons: false,
+            help,
+            apply: |s, p| s.variant = Variant::ALL[p as usize],
+        }];
+        // fairseq's padding row exists only in its own (t2t) layout.
+        if s.variant == Variant::T2t {
+            out.push(Control::Toggle {
+                id: "padding-idx-on",
+                key: "padding_idx",
+                label: "fairseq's padding_idx",
+                on: s.padding_idx.is_some(),
+                apply: |s, x| s.padding_idx = (x != 0.0).then_some(1),
+            });
+            if let Some(p) = s.padding_idx {
+                out.push(Control::Number {
+                    id: "padding-idx",
+                    key: "padding_idx",
+                    limit: PADDING_IDX,
+                    value: p as f64,
+                    hint: "1 in fairseq's dictionaries".into(),
+                    apply: |s, x| s.padding_idx = Some(x as usize),
+                });
             }
-        });
-        html! {
-            <>
-            <Choice id="variant" label="Formula variant" selected={s.variant.id()}
-                options={options(&Variant::ALL, Variant::id, Variant::label)}
-                on_change={choice(cb, Variant::from_id, Action::SetVariant)}>
-                <p class="control-help">
-                    { format!("ω_i = base^(−{})", s.variant.exponent_for(s.d_model)) }
-                </p>
-                { for notes.into_iter().map(|n| html! { <p class="control-help">{ n }</p> }) }
-            </Choice>
-            { padding }
-            </>
         }
+        out
     }
 
-    fn views(&self) -> Views {
-        Views {
-            matrix: view::<EncodingView>,
-            distance: view::<OffsetsView>,
-        }
+    fn views(&self) -> ViewKind {
+        ViewKind::Sinusoidal
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[
+            &VASWANI,
+            &T2T_CODE,
+            &FAIRSEQ_CODE,
+            &GPTJ_CODE,
+            &PYTORCH_EXAMPLES_CODE,
+            &ANNOTATED_CODE,
+            &TF_TUTORIAL_CODE,
+        ]
     }
 }
 

@@ -1,26 +1,19 @@
 //! T5's relative buckets with a learned bias per bucket: math in `math::t5`, views in
 //! `ui::schemes`.
 
-use yew::{html, Callback, Html};
-
-use super::{edit, view, Names, Positions, SchemeDef, Views};
-use crate::action::Action;
-use crate::figures::attention::PositionInputs;
-use crate::figures::compare::ColumnInputs;
+use super::def::{Control, Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
 use crate::format::group_thousands;
+use crate::params::{read_edit, read_edit_flag, SchemeParam, Value};
 use crate::snippets::Library;
+use crate::sources::{Source, SHAW, T5, T5_CODE};
 use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
-use crate::ui::controls::{NumberControl, Toggle};
-use crate::ui::schemes::{T5DistanceView, T5MatrixView};
-use crate::ui::settings::numeric;
-use crate::url::{read_edit, read_edit_flag, Param, Value};
 
 pub struct Def;
 
 impl SchemeDef for Def {
     fn names(&self) -> Names {
         Names {
-            id: "t5",
             short: "T5",
             label: "T5 relative buckets",
             entry: "Added to the attention scores in every layer: one learned scalar per bucket of relative \
@@ -31,9 +24,13 @@ impl SchemeDef for Def {
     fn file_stem(&self, s: &Settings) -> String {
         format!(
             "t5_b{}_max{}_{}_len{}_seed{}",
-            s.t5.num_buckets,
-            s.t5.max_distance,
-            if s.t5.bidirectional { "bi" } else { "causal" },
+            s.schemes.t5.num_buckets,
+            s.schemes.t5.max_distance,
+            if s.schemes.t5.bidirectional {
+                "bi"
+            } else {
+                "causal"
+            },
             s.length,
             s.learned_seed
         )
@@ -43,13 +40,16 @@ impl SchemeDef for Def {
         code(s, library)
     }
 
-    fn params(&self) -> &'static [Param] {
+    fn params(&self) -> &'static [SchemeParam] {
         PARAMS
     }
 
     fn check(&self, s: &mut Settings) {
-        s.t5.num_buckets = T5_BUCKETS.accept(s.t5.num_buckets as f64).value as usize;
-        s.t5.max_distance = T5_MAX_DISTANCE.accept(s.t5.max_distance as f64).value as usize;
+        s.schemes.t5.num_buckets =
+            T5_BUCKETS.accept(s.schemes.t5.num_buckets as f64).value as usize;
+        s.schemes.t5.max_distance = T5_MAX_DISTANCE
+            .accept(s.schemes.t5.max_distance as f64)
+            .value as usize;
     }
 
     fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
@@ -70,48 +70,64 @@ impl SchemeDef for Def {
         format!(
             "Every distance from {} on shares the last bucket, so past that the model only knows \
              \"far\". Longer inputs need no new parameters, but distances are no longer told apart.",
-            group_thousands(s.t5.saturation_distance() as u64)
+            group_thousands(s.schemes.t5.saturation_distance() as u64)
         )
     }
 
-    fn controls(&self, s: &Settings, cb: &Callback<Action>) -> Html {
-        let toggle = {
-            let cb = cb.clone();
-            let set = edit(&cb, "bidirectional", |s, x| s.t5.bidirectional = x != 0.0);
-            Callback::from(move |v: bool| set.emit(if v { 1.0 } else { 0.0 }))
-        };
-        html! {
-            <>
-                <NumberControl id="t5-buckets" limit={T5_BUCKETS} value={s.t5.num_buckets as f64}
-                    on_change={edit(cb, "buckets", |s, x| s.t5.num_buckets = x as usize)} hint="32 in T5" />
-                <NumberControl id="t5-max-distance" limit={T5_MAX_DISTANCE} value={s.t5.max_distance as f64}
-                    on_change={edit(cb, "max_distance", |s, x| s.t5.max_distance = x as usize)} hint="128 in T5" />
-                <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
-                    on_change={numeric(cb, Action::SetLearnedSeed)} hint="draws other untrained bucket biases" />
-                <div class="control">
-                    <Toggle id="t5-bidirectional" label="Bidirectional (encoder)"
-                        checked={s.t5.bidirectional} on_change={toggle} />
-                </div>
-            </>
-        }
+    fn controls(&self, s: &Settings) -> Vec<Control> {
+        let t = s.schemes.t5;
+        vec![
+            Control::Number {
+                id: "t5-buckets",
+                key: "buckets",
+                limit: T5_BUCKETS,
+                value: t.num_buckets as f64,
+                hint: "32 in T5".into(),
+                apply: |s, x| s.schemes.t5.num_buckets = x as usize,
+            },
+            Control::Number {
+                id: "t5-max-distance",
+                key: "max_distance",
+                limit: T5_MAX_DISTANCE,
+                value: t.max_distance as f64,
+                hint: "128 in T5".into(),
+                apply: |s, x| s.schemes.t5.max_distance = x as usize,
+            },
+            Control::Number {
+                id: "seed",
+                key: "seed",
+                limit: SEED,
+                value: s.learned_seed as f64,
+                hint: "draws other untrained bucket biases".into(),
+                apply: |s, x| s.learned_seed = x as usize,
+            },
+            Control::Toggle {
+                id: "t5-bidirectional",
+                key: "bidirectional",
+                label: "Bidirectional (encoder)",
+                on: t.bidirectional,
+                apply: |s, x| s.schemes.t5.bidirectional = x != 0.0,
+            },
+        ]
     }
 
-    fn views(&self) -> Views {
-        Views {
-            matrix: view::<T5MatrixView>,
-            distance: view::<T5DistanceView>,
-        }
+    fn views(&self) -> ViewKind {
+        ViewKind::T5
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[&T5, &SHAW, &T5_CODE]
     }
 }
 
 /// Hugging Face's bucket function (PyTorch), or the same in NumPy.
 fn code(s: &Settings, library: Library) -> String {
-    let t = s.t5;
+    let t = s.schemes.t5;
     let bidirectional = if t.bidirectional { "True" } else { "False" };
     if library == Library::PyTorch {
         return format!(
             "# Hugging Face's own function computes the same buckets:\n\
-             from transformers.models.t5.modeling_t5 import T5Attention\n\
+             from transformers.models.schemes.t5.modeling_t5 import T5Attention\n\
              length = {}\n\
              query = torch.arange(length)[:, None]\n\
              key = torch.arange(length)[None, :]\n\
@@ -149,8 +165,8 @@ fn code(s: &Settings, library: Library) -> String {
 
 /// T5's link parameters.
 #[rustfmt::skip]
-pub const PARAMS: &[Param] = &[
-    Param { key: "buckets", read: |v, _| read_edit("buckets", v, T5_BUCKETS, |s, x| s.t5.num_buckets = x as usize), write: |s| Value::from(s.t5.num_buckets) },
-    Param { key: "max_distance", read: |v, _| read_edit("max_distance", v, T5_MAX_DISTANCE, |s, x| s.t5.max_distance = x as usize), write: |s| Value::from(s.t5.max_distance) },
-    Param { key: "bidirectional", read: |v, _| read_edit_flag("bidirectional", v, |s, x| s.t5.bidirectional = x != 0.0), write: |s| Value::from(s.t5.bidirectional) },
+pub const PARAMS: &[SchemeParam] = &[
+    SchemeParam { key: "buckets", read: |v, _| read_edit("buckets", v, T5_BUCKETS, |s, x| s.schemes.t5.num_buckets = x as usize), write: |s| Value::from(s.schemes.t5.num_buckets) },
+    SchemeParam { key: "max_distance", read: |v, _| read_edit("max_distance", v, T5_MAX_DISTANCE, |s, x| s.schemes.t5.max_distance = x as usize), write: |s| Value::from(s.schemes.t5.max_distance) },
+    SchemeParam { key: "bidirectional", read: |v, _| read_edit_flag("bidirectional", v, |s, x| s.schemes.t5.bidirectional = x != 0.0), write: |s| Value::from(s.schemes.t5.bidirectional) },
 ];

@@ -5,10 +5,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
 use super::heatmap::Heatmap;
+use super::props::ViewProps;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;

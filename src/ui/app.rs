@@ -6,55 +6,19 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use super::addition::AdditionView;
-use super::attention::AttentionView;
 use super::browser;
-use super::compare::CompareView;
 use super::embedded::{use_main_chart, EmbedPage};
 use super::host::use_host;
-use super::lesson::LessonView;
-use super::norms::NormsView;
 use super::phone::{use_media, use_sheet, Place, QuickStrip, SettingsSheet, PHONE};
-use super::quiz::QuizView;
-use super::rotations::RotationsView;
-use super::schemes::{DistanceView, MatrixView};
+use super::props::{ViewProps, ViewRenderer};
 use super::share::Share;
 use super::sources::SourcesBlock;
-use super::train::TrainView;
 use super::train_session::TrainHost;
-use super::waves::WavesView;
+use super::views::view_html;
 use crate::action::Action;
 use crate::plot::frame::Theme;
 use crate::state::{Settings, ThemeChoice, View};
 use crate::url;
-
-/// What every view receives: the settings and a way to change them.
-#[derive(Properties, PartialEq, Clone)]
-pub struct ViewProps {
-    pub settings: Settings,
-    pub on_action: Callback<Action>,
-}
-
-/// The view component for a tab.
-pub fn view_html(view: View, props: ViewProps) -> Html {
-    let ViewProps {
-        settings,
-        on_action,
-    } = props;
-    match view {
-        View::Matrix => html! { <MatrixView {settings} {on_action} /> },
-        View::Attention => html! { <AttentionView {settings} {on_action} /> },
-        View::Offsets => html! { <DistanceView {settings} {on_action} /> },
-        View::Waves => html! { <WavesView {settings} {on_action} /> },
-        View::Rotations => html! { <RotationsView {settings} {on_action} /> },
-        View::Norms => html! { <NormsView {settings} {on_action} /> },
-        View::Addition => html! { <AdditionView {settings} {on_action} /> },
-        View::Compare => html! { <CompareView {settings} {on_action} /> },
-        View::Lesson => html! { <LessonView {settings} {on_action} /> },
-        View::Quiz => html! { <QuizView {settings} {on_action} /> },
-        View::Train => html! { <TrainView {settings} {on_action} /> },
-    }
-}
 
 /// Whether the system asks for dark colours, following changes.
 #[hook]
@@ -118,6 +82,12 @@ fn use_printing() -> bool {
     *printing
 }
 
+/// Mounts the app on the page's body.
+pub fn start() {
+    browser::install_panic_hook();
+    yew::Renderer::<App>::new().render();
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let start = use_memo((), |_| url::parse(&browser::query()));
@@ -169,6 +139,7 @@ pub fn app() -> Html {
     let message = AttrValue::from(settings.train_settings().to_message());
     html! {
         <ContextProvider<Theme> context={theme}>
+        <ContextProvider<ViewRenderer> context={ViewRenderer(view_html)}>
             <TrainHost {message} on_action={on_action.clone()}>
                 if let Some(e) = embed {
                     <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} {host} />
@@ -176,6 +147,7 @@ pub fn app() -> Html {
                     <FullPage settings={(*settings).clone()} {on_action} {banner} />
                 }
             </TrainHost>
+        </ContextProvider<ViewRenderer>>
         </ContextProvider<Theme>>
     }
 }

@@ -6,11 +6,11 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::Shared;
 use super::controls::{Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::MatrixCard;
+use super::props::ViewProps;
 use crate::action::Action;
 use crate::figures::attention::{
     card, demo_inputs, dims, keys, magnitude, positional_on, run_demo, step_cards, verdict, Demo,
@@ -19,7 +19,7 @@ use crate::figures::attention::{
 use crate::format::significant;
 use crate::math::attention::{match_words, parse_sentence, Relation, DEMO_MAX_WIDTH};
 use crate::plot::heatmap::HeatmapData;
-use crate::schemes::Scheme;
+use crate::schemes::{Registered, Scheme};
 use crate::state::{Settings, View};
 /// Height of a small heatmap with `rows` rows.
 fn height(rows: usize) -> f64 {
@@ -70,9 +70,7 @@ pub fn attention_view(props: &ViewProps) -> Html {
         format!("The head runs at width d_model = {}.", demo.width)
     };
     let longest = a.tokens.len().max(b.tokens.len());
-    let beyond = positional_on(s)
-        && matches!(s.scheme, Scheme::Sinusoidal | Scheme::Rope)
-        && longest > s.length;
+    let beyond = positional_on(s) && s.scheme.uses_base() && longest > s.length;
     let verdict = verdict(&demo, s);
     // The four large cards, built once per demo and palette (see `step_cards`).
     let top_cards = use_memo((Shared::new(demo.clone()), palette), |(demo, palette)| {

@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 use super::browser;
 use super::controls::Segmented;
-use crate::snippets::{snippet, Library};
+use crate::schemes::snippet;
+use crate::snippets::Library;
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]

@@ -5,16 +5,16 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{use_chunked, Shared};
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::props::ViewProps;
 use crate::action::Action;
-use crate::export::file_stem;
 use crate::figures::compare::{column_charts, ColumnFrame, ColumnJob};
 use crate::format::{group_thousands, plain};
 use crate::plot::lines::SERIES_COLORS;
-use crate::schemes::Scheme;
+use crate::schemes::file_stem;
+use crate::schemes::{Registered, Scheme};
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]

@@ -9,12 +9,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, ResizeObserver};
 use yew::prelude::*;
 
-use super::app::{view_html, ViewProps};
 use super::browser::{self, Saved};
 use super::host::Host;
 use super::phone::{use_media, use_sheet, Place, QuickStrip, SettingsSheet, PHONE};
+use super::props::ViewProps;
 use super::settings::SettingsPanel;
 use super::sources::SourcesBlock;
+use super::views::view_html;
 use crate::action::Action;
 use crate::embed::{Permission, Show};
 use crate::state::Settings;

@@ -3,14 +3,15 @@
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::file_stem;
 use super::heatmap::Heatmap;
+use super::props::ViewProps;
 use crate::export::matrix_csv;
 use crate::format::{large, plain, significant};
 use crate::math::sinusoidal::{CellFormula, Sinusoidal, Wave};
 pub use crate::plot::heatmap::encoding_heatmap;
+use crate::schemes::Registered;
 
 #[function_component(EncodingView)]
 pub fn encoding_view(props: &ViewProps) -> Html {

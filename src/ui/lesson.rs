@@ -2,15 +2,16 @@
 
 use yew::prelude::*;
 
-use super::app::{view_html, ViewProps};
 use super::browser;
 use super::controls::{step_list, StepItem};
+use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
 use crate::learn::lesson::{clamp, step, STEPS};
 use crate::state::View;
 
 #[function_component(LessonView)]
 pub fn lesson_view(props: &ViewProps) -> Html {
+    let render = use_view_renderer();
     let s = &props.settings;
     let n = clamp(s.lesson);
     let total = STEPS.len();
@@ -76,7 +77,7 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                 { step_list("Lesson steps", "", steps, n, go) }
             </section>
             <div class="lesson-view" data-step={n.to_string()} data-view={current.view.id()}>
-                { view_html(current.view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }
+                { render(current.view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }
             </div>
         </>
     }

@@ -17,6 +17,7 @@ pub mod line_chart;
 pub mod norms;
 pub mod offsets;
 pub mod phone;
+pub mod props;
 pub mod quiz;
 pub mod rope_cache;
 pub mod rope_check;
@@ -28,22 +29,17 @@ pub mod sources;
 pub mod train;
 pub mod train_session;
 pub mod trainer;
+pub mod views;
 pub mod waves;
 
 use crate::state::Settings;
 
 /// A file name (without extension) for an export of `what` under the current settings.
 pub fn file_stem(s: &Settings, what: &str) -> String {
-    crate::export::file_stem(s, s.scheme, what)
+    crate::schemes::file_stem(s, s.scheme, what)
 }
 
 /// The same for the views that always show the sinusoidal encoding, whatever the scheme.
 pub fn sinusoidal_stem(s: &Settings, what: &str) -> String {
-    crate::export::file_stem(s, crate::schemes::Scheme::Sinusoidal, what)
-}
-
-/// Mounts the app on the page's body.
-pub fn start() {
-    browser::install_panic_hook();
-    yew::Renderer::<app::App>::new().render();
+    crate::schemes::file_stem(s, crate::schemes::Scheme::Sinusoidal, what)
 }

@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::Toggle;
 use super::line_chart::LineChart;
+use super::props::ViewProps;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;

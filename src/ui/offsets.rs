@@ -6,12 +6,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{use_chunked, use_deferred, CsvExport, Shared};
 use super::controls::{ListField, Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
+use super::props::ViewProps;
 use crate::action::Action;
 use crate::export::matrix_csv;
 use crate::figures::offsets::{closed_value, offset_chart, offsets_csv, OffsetInputs};
@@ -21,6 +21,7 @@ use crate::math::offsets::{dot, norm, ClosedForm, SimilarityMatrix, SimilarityTa
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::schemes::Registered;
 use crate::state::{Limit, OffsetSeries, Settings, BASE, MAX_ANCHORS, MAX_BASES};
 
 #[function_component(OffsetsView)]

@@ -15,6 +15,7 @@ use super::controls::{NumberControl, Toggle};
 use super::settings::SettingsPanel;
 use crate::action::Action;
 use crate::embed::Visible;
+use crate::schemes::Registered;
 use crate::state::{Limit, Settings, View, BASE, D_MODEL, LENGTH};
 
 /// Widths at which the page takes its phone layout (the same as the stylesheet's).

@@ -9,9 +9,9 @@ use std::cell::RefCell;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::app::{view_html, ViewProps};
 use super::browser;
 use super::controls::{step_list, StepItem};
+use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
 use crate::learn::quiz::{
     is_right_choice, question, see_preset, task_preset, Answer, Checked, Exam, Kind, Progress,
@@ -105,6 +105,7 @@ fn feedback(q: &Question, s: &Settings, verdict: Option<&Checked>, answered: boo
 
 #[function_component(QuizView)]
 pub fn quiz_view(props: &ViewProps) -> Html {
+    let render = use_view_renderer();
     let s = &props.settings;
     let total = QUESTIONS.len();
     let n = s.question.clamp(1, total);
@@ -405,7 +406,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let task_view = match q.kind {
         Kind::Task { view, .. } => html! {
             <div class="quiz-view" data-view={view.id()}>
-                { view_html(view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }
+                { render(view, ViewProps { settings: s.clone(), on_action: props.on_action.clone() }) }
             </div>
         },
         Kind::Choice { .. } => html! {},

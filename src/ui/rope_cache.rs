@@ -25,7 +25,11 @@ pub fn rope_cache_at(props: &RopeCacheProps) -> Html {
                 return;
             };
             let name = format!("{}.csv", super::file_stem(&s, "rope_cos_sin_at_positions"));
-            let rope_for = |length| s.rope.rope(s.d_model, s.base, s.trained_length, length);
+            let rope_for = |length| {
+                s.schemes
+                    .rope
+                    .rope(s.d_model, s.base, s.trained_length, length)
+            };
             match cache_at_positions(&input.value(), s.length, rope_for)
                 .and_then(|(csv, said)| browser::save_text(&name, "text/csv", &csv).map(|_| said))
             {

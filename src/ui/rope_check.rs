@@ -11,10 +11,10 @@ use yew::prelude::*;
 use super::browser;
 use super::controls::NumberControl;
 use crate::action::Action;
-use crate::export::file_stem;
 use crate::figures::rope::{cache_csv, score_check, PairingCheck, ScoreCheck};
 use crate::format::significant;
 use crate::limit::{parse_vector, vector_to_text};
+use crate::schemes::file_stem;
 use crate::schemes::Scheme;
 use crate::state::Settings;
 
@@ -174,7 +174,7 @@ pub fn rope_check(props: &RopeCheckProps) -> Html {
                 { format!("The cache CSV is cos_cached and sin_cached as Hugging Face builds them \
                     for the sidebar's {} pairing: one row per position 0 … {}, the columns \
                     cos_0 … cos_{d} then sin_0 … sin_{d}.",
-                    s.rope.pairing.id(), s.length - 1, d = check.d_model - 1) }
+                    s.schemes.rope.pairing.id(), s.length - 1, d = check.d_model - 1) }
             </p>
             if let Some(p) = &*problem {
                 <p class="note note-error" role="alert">{ p.clone() }</p>

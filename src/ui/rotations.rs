@@ -8,11 +8,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, PointerEvent};
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{
     count_draw, csv_export, mark_plot, use_chart_size, use_theme, ChartTools, CsvExport,
 };
 use super::controls::{NumberControl, Segmented};
+use super::props::ViewProps;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;

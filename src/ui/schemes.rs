@@ -5,49 +5,68 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{csv_export, use_chunked, Shared};
 use super::code::CodePanel;
+use super::encoding::EncodingView;
 use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
+use super::offsets::OffsetsView;
+use super::props::ViewProps;
 use super::rope_cache::RopeCacheAt;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::cache_csv;
 use crate::figures::schemes::{
-    alibi_distance, check_permutation, learned_distance, rope_distance, rope_distance_csv,
-    rope_extrapolation, shift_check, t5_distance, t5_lead, t5_matrices, trained_rule,
-    AlibiDistanceInputs, AlibiMatrixInputs, LearnedDistanceInputs, RopeDistanceInputs,
-    T5DistanceInputs, T5MatrixInputs,
+    bias_distance, check_permutation, learned_distance, rope_distance, rope_distance_csv,
+    shift_check, t5_distance, t5_lead, t5_matrices, trained_rule, BiasInputs,
+    LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs, T5MatrixInputs,
 };
-use crate::format::{group_thousands, plain, significant};
-use crate::math::alibi::steepest;
+use crate::format::{group_thousands, plain};
 use crate::math::chunked::Sequence;
 use crate::math::learned::{LearnedMatrix, INIT_STD};
 use crate::math::rope::RopePairing;
 use crate::plot::colormap::ColorScale;
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::schemes::rope::Extension;
-use crate::schemes::Scheme;
+use crate::schemes::{Registered, Scheme, ViewKind};
 
 /// The "Position matrix" tab: each scheme's own matrix.
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    // "None" has no matrix, so no code rebuilds it.
-    let code = (s.scheme != Scheme::None).then(|| html! { <CodePanel settings={s.clone()} /> });
-    html! { <>{ (s.scheme.def().views().matrix)(props.clone()) }{ code }</> }
+    let kind = s.scheme.def().views();
+    let p = props.clone();
+    let view = match kind {
+        ViewKind::Sinusoidal => html! { <EncodingView ..p /> },
+        ViewKind::Learned => html! { <LearnedMatrixView ..p /> },
+        ViewKind::Rope => html! { <RopeTableView ..p /> },
+        ViewKind::T5 => html! { <T5MatrixView ..p /> },
+        ViewKind::Bias => html! { <BiasMatrixView ..p /> },
+        ViewKind::Nothing => none_panel(s.scheme, "matrix"),
+    };
+    // A scheme with nothing to draw has no matrix, so no code rebuilds it.
+    let code = (kind != ViewKind::Nothing).then(|| html! { <CodePanel settings={s.clone()} /> });
+    html! { <>{ view }{ code }</> }
 }
 
 /// The "By distance" tab: how each scheme treats the distance between two positions.
 #[function_component(DistanceView)]
 pub fn distance_view(props: &ViewProps) -> Html {
-    (props.settings.scheme.def().views().distance)(props.clone())
+    let p = props.clone();
+    match props.settings.scheme.def().views() {
+        ViewKind::Sinusoidal => html! { <OffsetsView ..p /> },
+        ViewKind::Learned => html! { <LearnedDistanceView ..p /> },
+        ViewKind::Rope => html! { <RopeDistanceView ..p /> },
+        ViewKind::T5 => html! { <T5DistanceView ..p /> },
+        ViewKind::Bias => html! { <BiasDistanceView ..p /> },
+        ViewKind::Nothing => none_panel(props.settings.scheme, "distance"),
+    }
 }
 
-/// A panel with a title, a lead paragraph, the scheme's entry point, and content.
-fn panel(id: &str, title: &str, scheme: Scheme, lead: &str, content: Html) -> Html {
+/// A panel with a title, a lead paragraph, the scheme's entry point, and content: the page
+/// section every scheme view is drawn in.
+pub fn panel(id: &str, title: &str, scheme: Scheme, lead: &str, content: Html) -> Html {
     html! {
         <section class="panel" aria-labelledby={format!("{id}-title")}>
             <header class="panel-head">
@@ -60,11 +79,11 @@ fn panel(id: &str, title: &str, scheme: Scheme, lead: &str, content: Html) -> Ht
     }
 }
 
-pub(crate) fn none_panel(what: &str) -> Html {
+pub(crate) fn none_panel(scheme: Scheme, what: &str) -> Html {
     panel(
-        &format!("none-{what}"),
+        &format!("{}-{what}", scheme.id()),
         "No position information",
-        Scheme::None,
+        scheme,
         "With no position scheme there is nothing to draw: every position looks the same. The \
          Dog bites man tab shows what that costs: the two sentences cannot be told apart.",
         html! {
@@ -192,8 +211,8 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
             rule: rule.clone(),
         },
     );
-    let extrapolation = rope_extrapolation(&rope, s.length, s.trained_length);
-    let layout = match s.rope.pairing {
+    let extrapolation = crate::schemes::rope::extrapolation(&rope, s.length, s.trained_length);
+    let layout = match s.schemes.rope.pairing {
         RopePairing::RotateHalf => {
             "dimension i turns together with dimension i + d/2, so the \
             left and right halves of the table repeat the same frequencies"
@@ -226,7 +245,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                     <p>{ format!("With the {} pairing, {layout}. The two pairings are the same \
                         rotation applied to dimensions in a different order (the permutation \
                         [0::2] ++ [1::2]): a checkpoint trained with one must be permuted to be \
-                        loaded with the other.", s.rope.pairing.id()) }</p>
+                        loaded with the other.", s.schemes.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
                 <RopeCacheAt settings={s.clone()} />
@@ -270,10 +289,10 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         Ok(rope_distance_csv(&csv_rows))
     });
     let permuted = check_permutation(s);
-    let method = if s.rope.extension == Extension::None {
+    let method = if s.schemes.rope.extension == Extension::None {
         "no extension".to_string()
     } else {
-        s.rope.extension.label().to_string()
+        s.schemes.rope.extension.label().to_string()
     };
     let pairs = use_memo(
         (s.rope(), s.trained_length, method.clone()),
@@ -314,51 +333,51 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     )
 }
 
-// ----- ALiBi -----
+// ----- any bias on the scores (ALiBi, …) -----
 
-#[function_component(AlibiMatrixView)]
-pub(crate) fn alibi_matrix_view(props: &ViewProps) -> Html {
+#[function_component(BiasMatrixView)]
+pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let slopes = s.alibi_slopes();
-    let inputs = AlibiMatrixInputs::of(s);
-    let shown = inputs.shown();
-    let main = use_memo(inputs.clone(), |k| k.matrix(k.head));
-    let cards = use_memo(inputs, |k| {
-        k.shown()
-            .into_iter()
-            .map(|h| Rc::new(k.matrix(h)))
-            .collect::<Vec<_>>()
+    let inputs = BiasInputs::of(s);
+    let main = use_memo(inputs.clone(), |k| {
+        k.as_ref().map(|k| Rc::new(k.matrix(k.bias.head)))
     });
-    let list = slopes
-        .iter()
-        .map(|v| significant(*v, 3))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let cards = use_memo(inputs.clone(), |k| {
+        k.as_ref()
+            .map(|k| {
+                k.shown()
+                    .into_iter()
+                    .map(|h| (h, Rc::new(k.matrix(h))))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    });
+    let (Some(k), Some(main)) = (inputs, (*main).clone()) else {
+        return html! {};
+    };
+    let id = s.scheme.id();
+    let [lead, about @ ..] = &k.bias.about[..] else {
+        return html! {};
+    };
     panel(
-        "alibi",
-        "ALiBi: a bias on the scores",
-        Scheme::Alibi,
-        "ALiBi gives the model no position vectors at all. Each head adds −m·(i − j) to the score \
-         of query i and key j: the further back the key, the larger the penalty. The masked \
-         upper triangle (future keys, in a decoder) is drawn as undefined.",
+        id,
+        &format!("{}: a bias on the scores", s.scheme.short()),
+        s.scheme,
+        lead,
         html! {
             <>
-                <MatrixCard id="alibi-heatmap" data={Shared::new(main)}
-                    description="Heatmap of the ALiBi bias added to the attention scores of one head: zero on the diagonal, falling linearly with distance; future keys masked."
-                    file_stem={file_stem(s, "alibi")} height={460.0} />
+                <MatrixCard id={format!("{id}-heatmap")} data={Shared::new(main)}
+                    description={format!("Heatmap of the {} bias added to the attention scores of one head, for every query and key.", s.scheme.short())}
+                    file_stem={file_stem(s, id)} height={460.0} />
                 <div class="explain">
-                    <p>{ format!("Slopes for {} heads (the reference get_slopes): {list}.", slopes.len()) }</p>
-                    <p>{ "For a power-of-two head count the slopes are a geometric sequence \
-                        starting at 2^(−8/n); otherwise the slopes of the next smaller power of \
-                        two are followed by every other slope of the next larger one. Steep \
-                        heads look only at recent tokens; shallow heads can reach far back." }</p>
+                    { for about.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
                 </div>
-                <h3 class="section-title">{ format!("Heads {} of {}", shown.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", "), slopes.len()) }</h3>
+                <h3 class="section-title">{ format!("Heads {} of {}", cards.iter().map(|(h, _)| h.to_string()).collect::<Vec<_>>().join(", "), k.bias.heads) }</h3>
                 <div class="twin twin-4">
-                    { for cards.iter().zip(&shown).map(|(c, h)| html! {
-                        <MatrixCard id={format!("alibi-head-{h}")} data={Shared::new(c.clone())}
-                            description={format!("ALiBi bias of head {h}.")}
-                            file_stem={file_stem(s, &format!("alibi_head{h}"))} height={240.0} />
+                    { for cards.iter().map(|(h, c)| html! {
+                        <MatrixCard id={format!("{id}-head-{h}")} data={Shared::new(c.clone())}
+                            description={format!("{} bias of head {h}.", s.scheme.short())}
+                            file_stem={file_stem(s, &format!("{id}_head{h}"))} height={240.0} />
                     }) }
                 </div>
             </>
@@ -366,30 +385,35 @@ pub(crate) fn alibi_matrix_view(props: &ViewProps) -> Html {
     )
 }
 
-#[function_component(AlibiDistanceView)]
-pub(crate) fn alibi_distance_view(props: &ViewProps) -> Html {
+#[function_component(BiasDistanceView)]
+pub(crate) fn bias_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let inputs = AlibiDistanceInputs::of(s);
-    let data = use_memo(inputs.clone(), alibi_distance);
-    let csv = csv_export(file_stem(s, "alibi_distance"), move || Ok(inputs.csv()));
-    let far = 2 * s.trained_length;
-    let steep = steepest(&s.alibi_slopes());
+    let inputs = BiasInputs::of(s);
+    let data = use_memo(inputs.clone(), |k| k.as_ref().map(bias_distance));
+    let (Some(k), Some(data)) = (inputs, (*data).clone()) else {
+        return html! {};
+    };
+    let id = s.scheme.id();
+    let what = format!("{id}_distance");
+    let far = k.bias.far.clone();
+    let lead = if k.bias.depends_on_query {
+        "The bias of every head against the distance i − j back from the last query (it also \
+         depends on where the query is)."
+    } else {
+        "The bias of every head against the distance i − j, one line per head."
+    };
+    let csv = csv_export(file_stem(s, &what), move || Ok(k.csv()));
     panel(
-        "alibi-distance",
-        "ALiBi by distance",
-        Scheme::Alibi,
-        "The bias of every head against the distance i − j: straight lines, one slope per head.",
+        &format!("{id}-distance"),
+        &format!("{} by distance", s.scheme.short()),
+        s.scheme,
+        lead,
         html! {
             <>
-                <LineCard id="alibi-distance-chart" data={Shared::new(data)}
-                    description="ALiBi bias against distance, one line per head."
-                    file_stem={file_stem(s, "alibi_distance")} csv={Some(csv)} />
-                <div class="explain">
-                    <p>{ format!("Past the trained length the lines simply continue: at distance {} \
-                        the steepest head subtracts {} from the score, twice what it did at the \
-                        trained length. Nothing new appears, which is why ALiBi extrapolates \
-                        gracefully: far tokens just fade further.", far, plain(steep * far as f64)) }</p>
-                </div>
+                <LineCard id={format!("{id}-distance-chart")} data={Shared::new(Rc::new(data))}
+                    description={format!("{} bias against distance, one line per head.", s.scheme.short())}
+                    file_stem={file_stem(s, &what)} csv={Some(csv)} />
+                <div class="explain"><p>{ far }</p></div>
             </>
         },
     )
@@ -401,7 +425,7 @@ pub(crate) fn alibi_distance_view(props: &ViewProps) -> Html {
 pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let both = use_memo(T5MatrixInputs::of(s), t5_matrices);
-    let t5 = s.t5;
+    let t5 = s.schemes.t5;
     let exact = if t5.bidirectional {
         t5.num_buckets / 4
     } else {
@@ -457,7 +481,7 @@ pub(crate) fn t5_distance_view(props: &ViewProps) -> Html {
                     <p>{ format!("Past the max distance ({}) — and so past any trained length \
                         beyond it — every distance lands in the same last bucket: the model can \
                         tell \"far\" but no longer \"how far\", so longer inputs cost it no new \
-                        parameters but also give it no new information.", s.t5.max_distance) }</p>
+                        parameters but also give it no new information.", s.schemes.t5.max_distance) }</p>
                 </div>
             </>
         },

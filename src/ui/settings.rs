@@ -5,12 +5,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::controls::{options, Choice, NumberControl};
+use super::controls::{options, Choice, NumberControl, Segmented, Toggle};
 use crate::action::Action;
 use crate::format::group_thousands;
+use crate::params::Edit;
 use crate::plot::colormap::Palette;
 use crate::rope_config::{RopeConfig, MAX_TEXT, PRESETS};
-use crate::schemes::Scheme;
+use crate::schemes::{Control, Panel, Registered, Scheme};
 use crate::state::{Settings, BASE, D_MODEL, LENGTH, TRAINED_LENGTH};
 
 #[derive(Properties, PartialEq)]
@@ -146,6 +147,106 @@ pub(crate) fn choice<T: 'static>(
     })
 }
 
+/// The sidebar settings the chosen scheme declares, each turned into an [`Edit`] it defines.
+fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
+    let edit = |key: &'static str, apply: fn(&mut Settings, f64)| {
+        let cb = cb.clone();
+        Callback::from(move |value: f64| cb.emit(Action::Edit(Edit { key, value, apply })))
+    };
+    let help = |lines: &[String]| -> Html {
+        lines
+            .iter()
+            .map(|n| html! { <p class="control-help">{ n.clone() }</p> })
+            .collect()
+    };
+    s.scheme
+        .def()
+        .controls(s)
+        .into_iter()
+        .map(|c| match c {
+            Control::Number {
+                id,
+                key,
+                limit,
+                value,
+                hint,
+                apply,
+            } => html! {
+                <NumberControl {id} {limit} {value} on_change={edit(key, apply)} hint={hint} />
+            },
+            Control::Toggle {
+                id,
+                key,
+                label,
+                on,
+                apply,
+            } => {
+                let set = edit(key, apply);
+                html! {
+                    <div class="control">
+                        <Toggle {id} {label} checked={on}
+                            on_change={Callback::from(move |v: bool| set.emit(if v { 1.0 } else { 0.0 }))} />
+                    </div>
+                }
+            }
+            Control::Choice {
+                id,
+                key,
+                label,
+                options,
+                selected,
+                buttons,
+                help: lines,
+                apply,
+            } => {
+                let ids: Vec<&'static str> = options.iter().map(|(i, _)| *i).collect();
+                let set = edit(key, apply);
+                let on_change = Callback::from(move |picked: String| {
+                    if let Some(p) = ids.iter().position(|i| *i == picked) {
+                        set.emit(p as f64)
+                    }
+                });
+                let options: Vec<(AttrValue, AttrValue)> = options
+                    .into_iter()
+                    .map(|(i, t)| (i.into(), t.into()))
+                    .collect();
+                if buttons {
+                    html! {
+                        <div class="control">
+                            <Segmented name={id} legend={label} {options} {selected} {on_change} />
+                            { help(&lines) }
+                        </div>
+                    }
+                } else {
+                    html! {
+                        <Choice {id} {label} {selected} {options} {on_change}>{ help(&lines) }</Choice>
+                    }
+                }
+            }
+            Control::Presets {
+                label,
+                key,
+                items,
+                apply,
+            } => html! {
+                <div class="control presets" role="group" aria-label={label}>
+                    { for items.into_iter().map(|p| {
+                        let (set, value) = (edit(key, apply), p.value);
+                        html! {
+                            <button type="button" class={classes!("button", "button-small", p.active.then_some("button-active"))}
+                                aria-pressed={p.active.to_string()}
+                                onclick={Callback::from(move |_| set.emit(value))}>
+                                { p.text }
+                            </button>
+                        }
+                    }) }
+                </div>
+            },
+            Control::Panel(Panel::RopeConfig) => html! { <RopeConfigBox on_action={cb.clone()} /> },
+        })
+        .collect()
+}
+
 #[function_component(SettingsPanel)]
 pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     let s = &props.settings;
@@ -167,7 +268,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <NumberControl id="base" limit={BASE} value={s.base}
                     on_change={numeric(cb, Action::SetBase)} {hint} />
             }
-            { def.controls(s, cb) }
+            { scheme_controls(s, cb) }
             if let Some(hint) = def.trained_hint() {
                 <NumberControl id="trained-length" limit={TRAINED_LENGTH} value={s.trained_length as f64}
                     on_change={numeric(cb, Action::SetTrainedLength)} {hint} />

@@ -3,8 +3,9 @@
 
 use yew::prelude::*;
 
+use crate::schemes::sources;
 use crate::schemes::Scheme;
-use crate::sources::{sources, Kind};
+use crate::sources::Kind;
 use crate::state::View;
 
 #[derive(Properties, PartialEq)]

@@ -7,12 +7,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::browser;
 use super::chart::{CsvExport, Shared};
 use super::controls::{Choice, NumberControl};
 use super::heatmap::{Heatmap, MatrixCard};
 use super::line_chart::LineChart;
+use super::props::ViewProps;
 use super::train_session::{Board, TrainSession};
 use crate::action::Action;
 use crate::format::{duration, plain, significant};

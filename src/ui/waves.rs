@@ -5,12 +5,12 @@ use std::f64::consts::TAU;
 
 use yew::prelude::*;
 
-use super::app::ViewProps;
 use super::chart::{CsvExport, Shared};
 use super::controls::ListField;
 use super::encoding::encoding_heatmap;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
+use super::props::ViewProps;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;

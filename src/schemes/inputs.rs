@@ -1,0 +1,131 @@
+//! What a scheme hands the figures that show every scheme: the attention demo's head
+//! ([`PositionInputs`]) and the compare view's column ([`ColumnInputs`]). Plain data, below the
+//! figures that compute from it.
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::rc::Rc;
+
+use crate::math::learned::Learned;
+use crate::math::matrix::Dense;
+use crate::math::rope::Rope;
+use crate::math::sinusoidal::Sinusoidal;
+
+/// What a scheme hands the head for one sentence (owned; see [`Positional`] for the roles).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PositionInputs {
+    pub added: Option<Dense>,
+    pub rope: Option<Rope>,
+    pub bias: Option<Dense>,
+}
+
+impl PositionInputs {
+    /// Vectors added to the inputs: row `p` for the token at position `p`.
+    pub fn added(
+        n: usize,
+        width: usize,
+        row: impl Fn(usize) -> Result<Vec<f64>, String>,
+    ) -> Result<Self, String> {
+        let mut data = Vec::with_capacity(n * width);
+        for p in 0..n {
+            data.extend(row(p)?);
+        }
+        Ok(PositionInputs {
+            added: Some(Dense::new(n, width, data)),
+            ..Default::default()
+        })
+    }
+
+    /// A bias added to the score of query i and key j.
+    pub fn bias(n: usize, at: impl Fn(usize, usize) -> f64) -> Self {
+        PositionInputs {
+            bias: Some(Dense::new(
+                n,
+                n,
+                (0..n * n).map(|c| at(c / n, c % n)).collect(),
+            )),
+            ..Default::default()
+        }
+    }
+
+    /// Queries and keys rotated inside the head.
+    pub fn rotary(rope: Rope) -> Self {
+        PositionInputs {
+            rope: Some(rope),
+            ..Default::default()
+        }
+    }
+}
+
+/// What a column is computed from: the scheme's own object and the length.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnInputs {
+    /// PE(i)·PE(j) in closed form (added encodings with a formula).
+    Closed(Sinusoidal, usize),
+    /// q·k for q = k = 1 under the rotation.
+    Rotary(Rope, usize),
+    /// P(i)·P(j) of a table drawn row by row.
+    Table(Learned, usize),
+    /// A bias that depends on the signed distance only (any bias scheme fits here), laid
+    /// along the diagonals when the column is computed.
+    Bias {
+        bias: Rc<dyn DistanceBias>,
+        length: usize,
+        what: String,
+    },
+}
+
+impl ColumnInputs {
+    /// A bias `at(params, j − i)` (negative: the key is before the query). The memo compares
+    /// the parameters, not the curve, so a render that changes nothing costs nothing.
+    pub fn bias<P: PartialEq + Debug + 'static>(
+        length: usize,
+        what: impl Into<String>,
+        params: P,
+        at: fn(&P, i64) -> f64,
+    ) -> Self {
+        ColumnInputs::Bias {
+            bias: Rc::new(Curve { params, at }),
+            length,
+            what: what.into(),
+        }
+    }
+}
+
+/// A score bias as a function of the signed distance j − i.
+pub trait DistanceBias: Debug {
+    fn at(&self, offset: i64) -> f64;
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is the same bias: same function, same parameters.
+    fn same(&self, other: &dyn DistanceBias) -> bool;
+}
+
+impl PartialEq for dyn DistanceBias {
+    fn eq(&self, other: &Self) -> bool {
+        self.same(other)
+    }
+}
+
+/// A bias function with its parameters.
+#[derive(Debug)]
+struct Curve<P> {
+    params: P,
+    at: fn(&P, i64) -> f64,
+}
+
+impl<P: PartialEq + Debug + 'static> DistanceBias for Curve<P> {
+    fn at(&self, offset: i64) -> f64 {
+        (self.at)(&self.params, offset)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn DistanceBias) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Self>()
+            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
+    }
+}
