@@ -8,7 +8,7 @@ use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
 use crate::math::binning::Bins;
 use crate::math::learned::INIT_STD;
-use crate::math::matrix::{BlockSummary, Matrix};
+use crate::math::matrix::{point_samples, BlockSummary, Matrix};
 use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing};
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
@@ -593,14 +593,7 @@ impl Matrix for BiasMatrix {
         BlockSummary::Point
     }
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        let mut out = Vec::with_capacity(rows.count() * cols.count());
-        for r in 0..rows.count() {
-            let row = rows.range(r).start;
-            for c in 0..cols.count() {
-                out.push(self.value(row, cols.range(c).start) as f32);
-            }
-        }
-        out
+        point_samples(self, rows, cols)
     }
 }
 

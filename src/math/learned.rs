@@ -84,14 +84,7 @@ impl Matrix for LearnedMatrix {
     /// Random entries have no structure a mean would show (a mean of many is just grey), so a
     /// pixel shows one entry of the block it covers: its first.
     fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        let mut out = Vec::with_capacity(rows.count() * cols.count());
-        for r in 0..rows.count() {
-            let row = rows.range(r).start;
-            for c in 0..cols.count() {
-                out.push(self.value(row, cols.range(c).start) as f32);
-            }
-        }
-        out
+        super::matrix::point_samples(self, rows, cols)
     }
 
     fn summary(&self) -> BlockSummary {

@@ -62,6 +62,19 @@ pub enum BlockSummary {
     Point,
 }
 
+/// One cell per block, the block's first (for [`BlockSummary::Sample`] and
+/// [`BlockSummary::Point`]).
+pub fn point_samples(m: &dyn Matrix, rows: &Bins, cols: &Bins) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows.count() * cols.count());
+    for r in 0..rows.count() {
+        let row = rows.range(r).start;
+        for c in 0..cols.count() {
+            out.push(m.value(row, cols.range(c).start) as f32);
+        }
+    }
+    out
+}
+
 /// A small dense matrix held in memory, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {

@@ -148,10 +148,6 @@ pub trait SchemeDef: Sync {
     fn symmetric_without_mask(&self) -> bool {
         false
     }
-    /// Whether the scheme is defined only for keys at or before the query (a decoder's).
-    fn causal_only(&self) -> bool {
-        false
-    }
     /// The base slider's hint, when the scheme uses the base.
     fn base_hint(&self) -> Option<&'static str> {
         None

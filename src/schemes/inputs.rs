@@ -66,10 +66,10 @@ pub enum ColumnInputs {
     Rotary(Rope, usize),
     /// P(i)·P(j) of a table drawn row by row.
     Table(Learned, usize),
-    /// A bias that depends on the signed distance only (any bias scheme fits here), laid
-    /// along the diagonals when the column is computed.
+    /// A bias on the scores (any bias scheme fits here): laid along the diagonals when it
+    /// depends on the distance alone.
     Bias {
-        bias: Rc<dyn DistanceBias>,
+        bias: Rc<dyn BiasFn>,
         length: usize,
         what: String,
     },
@@ -90,39 +90,88 @@ impl ColumnInputs {
             what: what.into(),
         }
     }
+
+    /// A bias `at(params, i, j)` that depends on the query's position as well as the distance.
+    pub fn matrix<P: PartialEq + Debug + 'static>(
+        length: usize,
+        what: impl Into<String>,
+        params: P,
+        at: fn(&P, usize, usize) -> f64,
+    ) -> Self {
+        ColumnInputs::Bias {
+            bias: Rc::new(Grid { params, at }),
+            length,
+            what: what.into(),
+        }
+    }
 }
 
-/// A score bias as a function of the signed distance j − i.
-pub trait DistanceBias: Debug {
-    fn at(&self, offset: i64) -> f64;
+/// A score bias of query i and key j (NaN where the key is masked).
+pub trait BiasFn: Debug {
+    fn at(&self, query: usize, key: usize) -> f64;
+    /// Whether it depends on the signed distance j − i alone (then it is laid along the
+    /// diagonals).
+    fn by_distance(&self) -> bool;
     fn as_any(&self) -> &dyn Any;
     /// Whether `other` is the same bias: same function, same parameters.
-    fn same(&self, other: &dyn DistanceBias) -> bool;
+    fn same(&self, other: &dyn BiasFn) -> bool;
 }
 
-impl PartialEq for dyn DistanceBias {
+impl PartialEq for dyn BiasFn {
     fn eq(&self, other: &Self) -> bool {
         self.same(other)
     }
 }
 
-/// A bias function with its parameters.
+/// A bias function of the signed distance, with its parameters.
 #[derive(Debug)]
 struct Curve<P> {
     params: P,
     at: fn(&P, i64) -> f64,
 }
 
-impl<P: PartialEq + Debug + 'static> DistanceBias for Curve<P> {
-    fn at(&self, offset: i64) -> f64 {
-        (self.at)(&self.params, offset)
+impl<P: PartialEq + Debug + 'static> BiasFn for Curve<P> {
+    fn at(&self, query: usize, key: usize) -> f64 {
+        (self.at)(&self.params, key as i64 - query as i64)
+    }
+
+    fn by_distance(&self) -> bool {
+        true
     }
 
     fn as_any(&self) -> &dyn Any {
         self
     }
 
-    fn same(&self, other: &dyn DistanceBias) -> bool {
+    fn same(&self, other: &dyn BiasFn) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Self>()
+            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
+    }
+}
+
+/// A bias function of the query and the key, with its parameters.
+#[derive(Debug)]
+struct Grid<P> {
+    params: P,
+    at: fn(&P, usize, usize) -> f64,
+}
+
+impl<P: PartialEq + Debug + 'static> BiasFn for Grid<P> {
+    fn at(&self, query: usize, key: usize) -> f64 {
+        (self.at)(&self.params, query, key)
+    }
+
+    fn by_distance(&self) -> bool {
+        false
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn BiasFn) -> bool {
         other
             .as_any()
             .downcast_ref::<Self>()
