@@ -2,6 +2,7 @@
 
 pub mod alibi;
 pub mod attention;
+pub mod bias;
 pub mod binning;
 pub mod chunked;
 pub mod cost;
