@@ -1,7 +1,9 @@
 //! The trainer: gradients against finite differences (f64), reproducibility, and the claim the
 //! Train view rests on (a model without position stays at chance on "who did what to whom",
-//! while sinusoidal and RoPE learn it).
+//! while sinusoidal and RoPE learn it). Also the score biases' math (KERPLE-log and FIRE by
+//! hand, every bias scheme's table against its own formula).
 
+use pe_explorer::math::bias::ScoreBias;
 use pe_explorer::math::rng::SplitMix64;
 use pe_explorer::train::experiment::{batch_of, model_config, planned_work, Experiment, Status};
 use pe_explorer::train::model::{Model, Tape};
@@ -465,5 +467,246 @@ fn the_planned_work_is_the_work_the_pieces_report() {
         let (done, total) = e.work();
         assert_eq!(done, total);
         assert!((total - planned).abs() < 1e-6 * planned);
+    }
+}
+
+/// KERPLE-log by hand: −r1·ln(1 + r2·d), r1 and r2 used as max(r, ε).
+#[test]
+fn kerple_log_by_hand() {
+    use pe_explorer::math::kerple::{kerple_log, Kerple, KerpleLog, EPS};
+    let ln = f64::ln;
+    assert_eq!(kerple_log(1.0, 0.5, 2.0), -ln(2.0));
+    assert_eq!(kerple_log(2.0, 1.0, 3.0), -2.0 * ln(4.0));
+    assert_eq!(kerple_log(1.7, 0.3, 0.0), 0.0);
+    let k = Kerple::default();
+    assert_eq!((k.r1, k.r2), (1.0, 0.5));
+    assert_eq!(k.bias(5, 3, true), Some(-ln(2.0)));
+    assert_eq!(k.bias(3, 5, true), None, "a causal mask hides the key");
+    assert_eq!(k.bias(3, 5, false), Some(-ln(2.0)));
+    // Clamped as the reference uses them: r1 = 0 means ε, not 0.
+    let flat = Kerple { r1: 0.0, r2: 1.0 };
+    assert_eq!(flat.at_distance(1.0), -EPS * ln(2.0));
+    assert!((EPS - 0.01).abs() < 1e-9 && EPS as f32 as f64 == EPS);
+    // The trainer's table, heads 2, r1 = [1, 2], r2 = [0.5, 1], causal, row by row.
+    let t = KerpleLog.table(&[1.0, 2.0, 0.5, 1.0], 2, 3, true);
+    let head0 = [0.0, 0.0, 0.0, -ln(1.5), 0.0, 0.0, -ln(2.0), -ln(1.5), 0.0];
+    let head1 = [
+        0.0,
+        0.0,
+        0.0,
+        -2.0 * ln(2.0),
+        0.0,
+        0.0,
+        -2.0 * ln(3.0),
+        -2.0 * ln(2.0),
+        0.0,
+    ];
+    assert_eq!(&t[..9], &head0[..]);
+    assert_eq!(&t[9..], &head1[..]);
+    // Without the mask the keys after the query get the same bias at the same distance.
+    let both = KerpleLog.table(&[1.0, 2.0, 0.5, 1.0], 2, 3, false);
+    assert_eq!(both[2], -ln(2.0));
+    assert_eq!(both[9 + 5], -2.0 * ln(2.0));
+    // The initial values lie in [ε, 2) and [ε, 1), and the projection clamps to ε.
+    let mut rng = SplitMix64::new(3);
+    let r1 = KerpleLog.init(4, 0, &mut rng);
+    let r2 = KerpleLog.init(4, 1, &mut rng);
+    assert!(r1.iter().all(|&r| (EPS..2.0).contains(&r)), "{r1:?}");
+    assert!(r2.iter().all(|&r| (EPS..1.0).contains(&r)), "{r2:?}");
+    let mut p = vec![0.5, -1.0, 0.001, 2.0];
+    assert!(KerpleLog.project(2, &mut p));
+    assert_eq!(p, [0.5, EPS, EPS, 2.0]);
+    assert!(!KerpleLog.project(2, &mut p));
+}
+
+/// FIRE by hand: the normalised distance ψ(i − j) / (ψ(max(i, L)) + ε), ψ(x) = ln(|c·x| + 1),
+/// and a tiny MLP whose output can be worked out on paper.
+#[test]
+fn fire_by_hand() {
+    use pe_explorer::math::fire::{normalized_distance, psi, Fire, FireBias, Mlp, EPS};
+    let ln = f64::ln;
+    assert_eq!(psi(0.1, 6.0), ln(1.6));
+    assert_eq!(psi(0.1, -6.0), ln(1.6), "|c·x|: symmetric");
+    // Below the threshold every query shares one normaliser; past it, the query's own.
+    let x = normalized_distance(0.1, 512.0, 10, 4);
+    assert!((x - ln(1.6) / (ln(52.2) + EPS)).abs() < 1e-15, "{x}");
+    assert_eq!(normalized_distance(0.1, 512.0, 600, 600), 0.0);
+    let far = normalized_distance(0.1, 512.0, 1000, 0);
+    assert!((far - ln(101.0) / (ln(101.0) + EPS)).abs() < 1e-15);
+    assert!(far < 1.0 && far > 0.999_999);
+    let x = normalized_distance(1.0, 3.0, 1, 0);
+    assert!((x - ln(2.0) / (ln(4.0) + EPS)).abs() < 1e-15);
+    let x = normalized_distance(1.0, 3.0, 7, 0);
+    assert!((x - ln(8.0) / (ln(8.0) + EPS)).abs() < 1e-15);
+    // A 2-wide MLP for 2 heads: hidden = relu([x, 0.5 − x]), out = hidden @ [[1, 2], [3, 4]]
+    // + [0.1, −0.1].
+    let tiny = Fire {
+        c: 1.0,
+        threshold: 3.0,
+        w1: vec![1.0, -1.0],
+        b1: vec![0.0, 0.5],
+        w2: vec![1.0, 2.0, 3.0, 4.0],
+        b2: vec![0.1, -0.1],
+    };
+    let mlp: Mlp = tiny.mlp();
+    let mut out = [0.0; 2];
+    mlp.forward(0.25, &mut out);
+    assert!(
+        (out[0] - 1.1).abs() < 1e-15 && (out[1] - 1.4).abs() < 1e-15,
+        "{out:?}"
+    );
+    mlp.forward(0.75, &mut out);
+    assert!(
+        (out[0] - 0.85).abs() < 1e-15 && (out[1] - 1.4).abs() < 1e-15,
+        "{out:?}"
+    );
+    // Query 3, key 2: x = ln 2 / (ln 4 + ε), just under ½, both units on:
+    // out = [0.1 + x + 3(0.5 − x), −0.1 + 2x + 4(0.5 − x)] = [1.6 − 2x, 1.9 − 2x].
+    let x = ln(2.0) / (ln(4.0) + EPS);
+    let b = tiny.bias(3, 2);
+    assert!((b[0] - (1.6 - 2.0 * x)).abs() < 1e-14 && (b[1] - (1.9 - 2.0 * x)).abs() < 1e-14);
+    // The same query's own key: x = 0, only the second unit: [0.1 + 1.5, −0.1 + 2].
+    let b = tiny.bias(3, 3);
+    assert!(
+        (b[0] - 1.6).abs() < 1e-15 && (b[1] - 1.9).abs() < 1e-15,
+        "{b:?}"
+    );
+
+    // The trainer's FIRE is the same function of its flat parameters, shared by the heads, and
+    // starts as the reference does: c = 0.1, L_multiplier = 1, nn.Linear's uniform ±1/√fan_in.
+    let fire = FireBias::new(12.0);
+    let heads = 3;
+    let names: Vec<String> = fire.tensors(heads).into_iter().map(|t| t.name).collect();
+    assert_eq!(
+        names,
+        [
+            "fire.c",
+            "fire.L_multiplier",
+            "fire.mlp.0.weight",
+            "fire.mlp.0.bias",
+            "fire.mlp.2.weight",
+            "fire.mlp.2.bias"
+        ]
+    );
+    let mut params = Vec::new();
+    for k in 0..6 {
+        let mut rng = SplitMix64::new(40 + k as u64);
+        let v = fire.init(heads, k, &mut rng);
+        let bound = match k {
+            0 | 1 => f64::INFINITY,
+            2 | 3 => 1.0,
+            _ => 1.0 / 32f64.sqrt(),
+        };
+        assert!(v.iter().all(|x| x.abs() < bound), "tensor {k}: {v:?}");
+        params.extend(v);
+    }
+    assert_eq!((params[0], params[1]), (0.1, 1.0));
+    params[1] = 1.5; // L = 18
+    let view = fire.trained(&params, heads);
+    assert_eq!(view.threshold, 18.0);
+    let len = 30;
+    let table = fire.table(&params, heads, len, true);
+    for (i, j) in [(0, 0), (5, 2), (17, 0), (29, 3), (29, 29)] {
+        let b = view.bias(i, j);
+        for h in 0..heads {
+            assert_eq!(table[(h * len + i) * len + j], b[h], "({i}, {j}) head {h}");
+        }
+    }
+    assert_eq!(table[1], 0.0, "masked: not computed");
+    // Seeded views: the same seed, the same MLP; another seed, another.
+    let a = Fire::seeded(4, 32, 0.1, 512.0, 1);
+    assert_eq!(a, Fire::seeded(4, 32, 0.1, 512.0, 1));
+    assert_ne!(a.w2, Fire::seeded(4, 32, 0.1, 512.0, 2).w2);
+    assert_eq!((a.w1.len(), a.w2.len(), a.bias(40, 3).len()), (32, 128, 4));
+}
+
+/// Every bias scheme's table is its own formula, and its backward is the derivative of the
+/// table (central differences on a weighted sum of the whole table, causal and not).
+#[test]
+fn every_score_bias_table_is_its_formula_and_its_backward_its_derivative() {
+    use pe_explorer::math::alibi::{self, AlibiBias};
+    use pe_explorer::math::fire::FireBias;
+    use pe_explorer::math::kerple::KerpleLog;
+    use pe_explorer::math::t5::{T5Buckets, T5Score};
+    let heads = 3;
+    let len = 9;
+    for causal in [false, true] {
+        let alibi_table = AlibiBias.table(&[], heads, len, causal);
+        let t5 = T5Score {
+            num_buckets: 8,
+            max_distance: 6,
+        };
+        let rel: Vec<f64> = (0..8 * heads).map(|k| k as f64 * 0.1 - 1.0).collect();
+        let t5_table = t5.table(&rel, heads, len, causal);
+        let buckets = T5Buckets {
+            num_buckets: 8,
+            max_distance: 6,
+            bidirectional: !causal,
+        };
+        let slopes = alibi::slopes(heads);
+        for h in 0..heads {
+            for i in 0..len {
+                for j in 0..len {
+                    let at = (h * len + i) * len + j;
+                    if causal && j > i {
+                        assert_eq!((alibi_table[at], t5_table[at]), (0.0, 0.0));
+                        continue;
+                    }
+                    let want = alibi::bias(slopes[h], i, j, causal).unwrap();
+                    assert_eq!(alibi_table[at], want);
+                    let b = buckets.bucket(j as i64 - i as i64);
+                    assert_eq!(t5_table[at], rel[b * heads + h]);
+                }
+            }
+        }
+        // The derivative of Σ w·table for random weights w, against central differences.
+        let schemes: Vec<(Box<dyn ScoreBias>, Vec<f64>)> = vec![
+            (Box::new(t5), rel.clone()),
+            (Box::new(KerpleLog), vec![0.7, 1.3, 0.02, 0.4, 0.9, 0.15]),
+            (Box::new(FireBias::new(5.0)), {
+                let f = FireBias::new(5.0);
+                let mut p = Vec::new();
+                for k in 0..6 {
+                    p.extend(f.init(heads, k, &mut SplitMix64::new(k as u64)));
+                }
+                p[0] = 0.3; // c
+                p[1] = 1.1; // L = 5.5: rows 6.. normalise by their own position
+                p
+            }),
+        ];
+        let mut rng = SplitMix64::new(11);
+        let w: Vec<f64> = (0..heads * len * len).map(|_| rng.next_normal()).collect();
+        for (bias, params) in schemes {
+            let value = |p: &[f64]| -> f64 {
+                let t = bias.table(p, heads, len, causal);
+                t.iter().zip(&w).map(|(a, b)| a * b).sum()
+            };
+            let mut dw = w.clone();
+            if causal {
+                for h in 0..heads {
+                    for i in 0..len {
+                        for j in i + 1..len {
+                            dw[(h * len + i) * len + j] = 0.0;
+                        }
+                    }
+                }
+            }
+            let mut grad = vec![0.0; params.len()];
+            bias.table_backward(&params, heads, len, causal, &dw, &mut grad);
+            for k in 0..params.len() {
+                let h = 1e-6;
+                let (mut up, mut down) = (params.clone(), params.clone());
+                up[k] += h;
+                down[k] -= h;
+                let numeric = (value(&up) - value(&down)) / (2.0 * h);
+                let err = (numeric - grad[k]).abs() / (numeric.abs() + grad[k].abs()).max(1e-6);
+                assert!(
+                    err < 1e-6,
+                    "{} causal={causal} parameter {k}: backward {} vs {numeric}",
+                    bias.name(),
+                    grad[k]
+                );
+            }
+        }
     }
 }

@@ -88,8 +88,8 @@ pub trait ScoreBias: Send + Sync + Debug {
 
     /// Adds to `dparams` the gradient that flows back through row `i`, given
     /// `drow[h·len + j]` = ∂loss/∂b_h(i, j) (zero, or ignored, where the query cannot see).
-    /// Adds entry by entry in the order of the keys, so that rows done one call at a time sum
-    /// exactly as rows done in a loop.
+    /// The trainer calls it once per row, in row order, however a pass is cut, so any fixed
+    /// order of sums within a row gives the same numbers bit for bit.
     #[allow(clippy::too_many_arguments)]
     fn row_backward(
         &self,
