@@ -12,6 +12,8 @@ use super::optim::{schedule, AdamW, OptPass};
 use super::settings::{TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
 use crate::math::alibi::AlibiBias;
+use crate::math::fire::FireBias;
+use crate::math::kerple::KerpleLog;
 use crate::math::rng::SplitMix64;
 use crate::math::t5::T5Score;
 use std::sync::Arc;
@@ -177,6 +179,9 @@ pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
             num_buckets: s.t5_buckets,
             max_distance: s.t5_max_distance,
         })),
+        TrainScheme::Kerple => Position::Bias(Arc::new(KerpleLog)),
+        // FIRE's threshold starts at the training length (see `FireBias`).
+        TrainScheme::Fire => Position::Bias(Arc::new(FireBias::new(s.train_len as f64))),
     };
     ModelConfig {
         vocab: s.task.vocab().len(),
