@@ -57,7 +57,8 @@ impl Kerple {
 }
 
 /// KERPLE-log as the trainer's score bias: tensors `kerple.r1` and `kerple.r2`, `[heads]` each,
-/// shared by all layers.
+/// shared by all layers (the reference builds one `ParallelKerpleLog` and hands it to every
+/// layer).
 ///
 /// The clamp: the forward pass uses max(r, ε), and the gradient reaches a parameter where
 /// r ≥ ε; [`project`](ScoreBias::project), which the trainer calls after every optimiser step,
