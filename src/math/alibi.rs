@@ -77,3 +77,64 @@ impl AlibiHeads {
             .unwrap_or(0.0)
     }
 }
+
+/// ALiBi as the trainer's score bias: −m_h·|i − j| (keys after the query are masked in a
+/// causal model, so this is −m_h·(i − j) there), slopes as [`slopes`]. Nothing is learned.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AlibiBias;
+
+impl super::bias::ScoreBias for AlibiBias {
+    fn name(&self) -> &'static str {
+        "alibi"
+    }
+
+    fn tensors(&self, _heads: usize) -> Vec<super::bias::BiasTensor> {
+        Vec::new()
+    }
+
+    fn init(&self, _heads: usize, _index: usize, _rng: &mut super::rng::SplitMix64) -> Vec<f64> {
+        Vec::new()
+    }
+
+    fn row(&self, _p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+        for (h, m) in slopes(heads).into_iter().enumerate() {
+            for j in super::bias::visible(i, len, causal) {
+                row[h * len + j] = -m * i.abs_diff(j) as f64;
+            }
+        }
+    }
+
+    fn row_backward(
+        &self,
+        _p: &[f64],
+        _heads: usize,
+        _len: usize,
+        _causal: bool,
+        _i: usize,
+        _drow: &[f64],
+        _dparams: &mut [f64],
+    ) {
+    }
+
+    fn entry_cost(&self, heads: usize) -> (u64, u64) {
+        (heads as u64, 0)
+    }
+
+    fn config_json(&self) -> String {
+        "{}".into()
+    }
+
+    fn buffers(
+        &self,
+        heads: usize,
+        _positions: usize,
+        _causal: bool,
+    ) -> Vec<super::bias::BiasBuffer> {
+        vec![super::bias::BiasBuffer {
+            name: "buffer.alibi_slopes".into(),
+            shape: vec![heads],
+            values: slopes(heads),
+            integer: false,
+        }]
+    }
+}

@@ -2,11 +2,14 @@
 
 pub mod alibi;
 pub mod attention;
+pub mod bias;
 pub mod binning;
 pub mod chunked;
 pub mod cost;
 pub mod embedding;
+pub mod fire;
 pub mod kernels;
+pub mod kerple;
 pub mod learned;
 pub mod matrix;
 pub mod offsets;

@@ -102,3 +102,100 @@ pub fn bucket_biases(num_buckets: usize, seed: u64) -> Vec<f64> {
     let mut rng = SplitMix64::new(seed ^ 0x7435_0000);
     (0..num_buckets).map(|_| rng.next_normal()).collect()
 }
+
+/// T5's buckets as the trainer's score bias: one learned scalar per (bucket, head) in the
+/// tensor `rel_bias` `[num_buckets, heads]`, looked up by the bucket of key − query (both
+/// directions get their own buckets unless the model is causal). Initialised N(0, 0.02²), as the
+/// trainer's other matrices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct T5Score {
+    pub num_buckets: usize,
+    pub max_distance: usize,
+}
+
+impl T5Score {
+    fn buckets(&self, causal: bool) -> T5Buckets {
+        T5Buckets {
+            num_buckets: self.num_buckets,
+            max_distance: self.max_distance,
+            bidirectional: !causal,
+        }
+    }
+}
+
+impl super::bias::ScoreBias for T5Score {
+    fn name(&self) -> &'static str {
+        "t5"
+    }
+
+    fn tensors(&self, heads: usize) -> Vec<super::bias::BiasTensor> {
+        vec![super::bias::BiasTensor::new(
+            "rel_bias",
+            vec![self.num_buckets, heads],
+            false,
+        )]
+    }
+
+    fn init(&self, heads: usize, _index: usize, rng: &mut SplitMix64) -> Vec<f64> {
+        (0..self.num_buckets * heads)
+            .map(|_| 0.02 * rng.next_normal())
+            .collect()
+    }
+
+    fn row(&self, p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+        let buckets = self.buckets(causal);
+        for j in super::bias::visible(i, len, causal) {
+            let b = buckets.bucket(j as i64 - i as i64);
+            for h in 0..heads {
+                row[h * len + j] = p[b * heads + h];
+            }
+        }
+    }
+
+    fn row_backward(
+        &self,
+        _p: &[f64],
+        heads: usize,
+        len: usize,
+        causal: bool,
+        i: usize,
+        drow: &[f64],
+        dparams: &mut [f64],
+    ) {
+        let buckets = self.buckets(causal);
+        for j in super::bias::visible(i, len, causal) {
+            let b = buckets.bucket(j as i64 - i as i64);
+            for h in 0..heads {
+                dparams[b * heads + h] += drow[h * len + j];
+            }
+        }
+    }
+
+    fn entry_cost(&self, heads: usize) -> (u64, u64) {
+        // A bucket (a logarithm and a division) and one look-up per head, either way.
+        (16 + heads as u64, 16 + heads as u64)
+    }
+
+    fn config_json(&self) -> String {
+        format!(
+            "{{\"num_buckets\":{},\"max_distance\":{}}}",
+            self.num_buckets, self.max_distance
+        )
+    }
+
+    fn buffers(
+        &self,
+        _heads: usize,
+        positions: usize,
+        causal: bool,
+    ) -> Vec<super::bias::BiasBuffer> {
+        let b = self.buckets(causal);
+        let m = positions as i64;
+        vec![super::bias::BiasBuffer {
+            name: "buffer.t5_buckets".into(),
+            shape: vec![(2 * positions).saturating_sub(1)],
+            values: (-(m - 1)..m).map(|r| b.bucket(r) as f64).collect(),
+            integer: true,
+        }]
+    }
+}

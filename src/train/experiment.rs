@@ -11,7 +11,12 @@ use super::model::{attended_pairs, Batch, Model, ModelConfig, Pass, Position, St
 use super::optim::{schedule, AdamW, OptPass};
 use super::settings::{TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
+use crate::math::alibi::AlibiBias;
+use crate::math::fire::FireBias;
+use crate::math::kerple::KerpleLog;
 use crate::math::rng::SplitMix64;
+use crate::math::t5::T5Score;
+use std::sync::Arc;
 
 /// Sequences per training step.
 pub const BATCH: usize = 16;
@@ -169,11 +174,14 @@ pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
             base: s.base,
             pairing: s.rope_pairing,
         },
-        TrainScheme::Alibi => Position::Alibi,
-        TrainScheme::T5 => Position::T5 {
+        TrainScheme::Alibi => Position::Bias(Arc::new(AlibiBias)),
+        TrainScheme::T5 => Position::Bias(Arc::new(T5Score {
             num_buckets: s.t5_buckets,
             max_distance: s.t5_max_distance,
-        },
+        })),
+        TrainScheme::Kerple => Position::Bias(Arc::new(KerpleLog)),
+        // FIRE's threshold starts at the training length (see `FireBias`).
+        TrainScheme::Fire => Position::Bias(Arc::new(FireBias::new(s.train_len as f64))),
     };
     ModelConfig {
         vocab: s.task.vocab().len(),
@@ -206,14 +214,16 @@ pub fn batch_of(examples: &[Example]) -> Batch {
 /// group. The matrix kernels work in blocks of 4 rows from a batch's first and treat its last
 /// (tokens mod 4) rows apart, so every row is computed exactly as in the whole group.
 fn eval_batch_end(examples: &[Example], from: usize) -> usize {
-    let group_end = ((from / EVAL_GROUP + 1) * EVAL_GROUP).min(examples.len());
-    let into_group: usize = examples[from - from % EVAL_GROUP..from]
-        .iter()
-        .map(|e| e.tokens.len())
-        .sum();
+    batch_end(|k| examples[k].tokens.len(), examples.len(), from)
+}
+
+/// [`eval_batch_end`] for `count` examples whose lengths `length` tells.
+fn batch_end(length: impl Fn(usize) -> usize, count: usize, from: usize) -> usize {
+    let group_end = ((from / EVAL_GROUP + 1) * EVAL_GROUP).min(count);
+    let into_group: usize = (from - from % EVAL_GROUP..from).map(&length).sum();
     let (mut end, mut rows) = (from, 0);
     while end < group_end {
-        rows += examples[end].tokens.len();
+        rows += length(end);
         end += 1;
         if rows >= EVAL_ROWS && (into_group + rows) % 4 == 0 {
             break;
@@ -222,9 +232,21 @@ fn eval_batch_end(examples: &[Example], from: usize) -> usize {
     end
 }
 
-/// Token count and attended query-key pairs of the average training batch (lengths are drawn
-/// evenly from the task's shortest to the training length).
-fn expected_batch(s: &TrainSettings, causal: bool) -> (f64, f64) {
+/// How many evaluation batches `count` examples of `len` tokens make (each computes its own
+/// score-bias table).
+fn eval_batches(count: usize, len: usize) -> usize {
+    let (mut from, mut batches) = (0, 0);
+    while from < count {
+        from = batch_end(|_| len, count, from);
+        batches += 1;
+    }
+    batches
+}
+
+/// Token count, attended query-key pairs and score-bias table entries (the pairs of the
+/// longest sequence) of the average training batch (lengths are drawn evenly from the task's
+/// shortest to the training length).
+fn expected_batch(s: &TrainSettings, causal: bool) -> (f64, f64, f64) {
     let lo = s.task.min_length();
     let hi = s.train_len.max(lo);
     let count = (hi - lo + 1) as f64;
@@ -233,7 +255,15 @@ fn expected_batch(s: &TrainSettings, causal: bool) -> (f64, f64) {
         .map(|l| attended_pairs(l, causal) as f64)
         .sum::<f64>()
         / count;
-    (BATCH as f64 * tokens, BATCH as f64 * pairs)
+    // The longest of BATCH draws is at most k with probability ((k − lo + 1)/count)^BATCH.
+    let at_most = |k: usize| ((k + 1 - lo) as f64 / count).powi(BATCH as i32);
+    let entries: f64 = (lo..=hi)
+        .map(|k| {
+            let below = if k > lo { at_most(k - 1) } else { 0.0 };
+            (at_most(k) - below) * attended_pairs(k, causal) as f64
+        })
+        .sum();
+    (BATCH as f64 * tokens, BATCH as f64 * pairs, entries)
 }
 
 /// The curve's points that measure accuracy in the first `step` of `steps` steps: every
@@ -245,7 +275,8 @@ fn curve_evaluations(step: usize, steps: usize) -> usize {
 
 /// What one run's work costs: a training step (on the average batch, with the optimiser), one
 /// measurement of the accuracy curve, and the held-out test of a sequence at each test length
-/// (`None` where the model cannot run).
+/// (`None` where the model cannot run; a score bias's table, computed once per evaluation
+/// batch, shared out among the batch's sequences).
 struct RunCost {
     step: f64,
     curve: f64,
@@ -255,18 +286,23 @@ struct RunCost {
 impl RunCost {
     fn new(s: &TrainSettings, scheme: TrainScheme) -> RunCost {
         let c = model_config(s, scheme);
-        let (tokens, pairs) = expected_batch(s, c.causal);
+        let (tokens, pairs, entries) = expected_batch(s, c.causal);
         let params = super::model::Layout::new(&c).total as f64;
-        let sequence =
-            |len: usize| c.pass_cost(len as f64, attended_pairs(len, c.causal) as f64, false);
+        // `count` sequences of `len` tokens, evaluated in the evaluation's batches.
+        let evaluate = |count: usize, len: usize| {
+            let pairs = attended_pairs(len, c.causal) as f64;
+            count as f64 * c.pass_cost(len as f64, pairs, 0.0, false)
+                + eval_batches(count, len) as f64 * c.pass_cost(0.0, 0.0, pairs, false)
+        };
         RunCost {
-            step: c.pass_cost(tokens, pairs, true) + OPTIMISER_COST * params,
-            curve: CURVE_EXAMPLES as f64 * sequence(s.train_len.max(s.task.min_length())),
+            step: c.pass_cost(tokens, pairs, entries, true) + OPTIMISER_COST * params,
+            curve: evaluate(CURVE_EXAMPLES, s.train_len.max(s.task.min_length())),
             test: LENGTH_FACTORS
                 .iter()
                 .map(|f| f * s.train_len)
                 .map(|len| {
-                    (scheme != TrainScheme::Learned || len <= s.train_len).then(|| sequence(len))
+                    (scheme != TrainScheme::Learned || len <= s.train_len)
+                        .then(|| evaluate(HELDOUT, len) / HELDOUT as f64)
                 })
                 .collect(),
         }
@@ -505,6 +541,8 @@ impl Run {
                     let norm =
                         self.opt
                             .step_part(&mut self.params, &mut self.grads, lr, pass, go)?;
+                    // A score bias's parameters go back to their domain (KERPLE's clamp to ε).
+                    self.model.project(&mut self.params);
                     if !norm.is_finite() || self.params.iter().any(|p| !p.is_finite()) {
                         return self.diverge();
                     }

@@ -18,21 +18,24 @@ use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
 
-/// The colour, marker and dash of a scheme, the same in every chart.
+/// The colour, marker and dash of a scheme, the same in every chart. The seven colours go to
+/// the first seven schemes; KERPLE-log and FIRE, the learned cousins of ALiBi and T5, take
+/// their colours, dotted and with another marker.
 pub fn style(scheme: TrainScheme) -> (plotters::style::RGBColor, Marker, Stroke) {
-    let i = TrainScheme::ALL
-        .iter()
-        .position(|s| *s == scheme)
-        .unwrap_or(0);
-    let stroke = match scheme {
-        TrainScheme::None | TrainScheme::NoneCausal => Stroke::Dashed,
-        _ => Stroke::Solid,
+    let index = |s: TrainScheme| TrainScheme::ALL.iter().position(|x| *x == s).unwrap_or(0);
+    let (i, marker, stroke) = match scheme {
+        TrainScheme::Kerple => (index(TrainScheme::Alibi), Marker::Diamond, Stroke::Dotted),
+        TrainScheme::Fire => (index(TrainScheme::T5), Marker::Circle, Stroke::Dotted),
+        TrainScheme::None | TrainScheme::NoneCausal => {
+            let i = index(scheme);
+            (i, Marker::SHAPES[i % Marker::SHAPES.len()], Stroke::Dashed)
+        }
+        _ => {
+            let i = index(scheme);
+            (i, Marker::SHAPES[i % Marker::SHAPES.len()], Stroke::Solid)
+        }
     };
-    (
-        SERIES_COLORS[i % SERIES_COLORS.len()],
-        Marker::SHAPES[i % Marker::SHAPES.len()],
-        stroke,
-    )
+    (SERIES_COLORS[i % SERIES_COLORS.len()], marker, stroke)
 }
 
 fn series(r: &RunView, points: Vec<(f64, f64)>, markers: bool) -> Series {

@@ -16,25 +16,29 @@
 //! Where each scheme enters:
 //! - sinusoidal, learned: a vector added to the token embedding, once, before the first block;
 //! - RoPE: queries and keys rotated pair by pair inside every attention layer;
-//! - ALiBi: −m_h·|i − j| added to head h's scores in every layer (slopes as `get_slopes`);
-//! - T5: one trained scalar per (bucket of j − i, head) added to the scores, shared by all
-//!   layers as in T5;
+//! - a score bias ([`ScoreBias`]: ALiBi, T5, KERPLE, FIRE): b_h(i, j) added to head h's score
+//!   of query i and key j in every layer. One table of b for the batch's longest sequence is
+//!   computed at the start of each forward pass (a stage of its own, a few rows at a time: FIRE
+//!   runs an MLP per entry), every sequence reads its corner of it, the backward pass of
+//!   attention adds up ∂loss/∂b in a table of the same shape, and a last stage turns that into
+//!   the scheme's parameter gradients (a learned scheme's parameters are shared by all layers,
+//!   as T5's are). The model knows nothing else about these schemes;
 //! - none: nowhere (a causal mask may still be on).
 //!
 //! Parameters live in one flat vector; [`Layout`] names every tensor in it, with its shape, in
 //! the order the export writes them. Matrices are stored `[in, out]`, so a layer is `x @ W + b`.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::real::{gemm, gemm_at_rows, linear, transpose, Real};
-use crate::math::alibi;
+use crate::math::bias::{parameter_count, visible, ScoreBias};
 use crate::math::rng::{fnv1a, SplitMix64};
 use crate::math::rope::{Rope, RopePairing, RopeScaling};
 use crate::math::sinusoidal::{Sinusoidal, Variant};
-use crate::math::t5::T5Buckets;
 
 /// Where the position information comes from, with the scheme's own settings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Position {
     None,
     Sinusoidal {
@@ -46,11 +50,45 @@ pub enum Position {
         base: f64,
         pairing: RopePairing,
     },
-    Alibi,
-    T5 {
-        num_buckets: usize,
-        max_distance: usize,
-    },
+    /// A bias added to the attention scores (ALiBi, T5, KERPLE, FIRE, ...).
+    Bias(Arc<dyn ScoreBias>),
+}
+
+impl Position {
+    /// The score bias, for a bias scheme.
+    pub fn bias(&self) -> Option<&dyn ScoreBias> {
+        match self {
+            Position::Bias(b) => Some(b.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        match (self, other) {
+            (Position::None, Position::None) | (Position::Learned, Position::Learned) => true,
+            (
+                Position::Sinusoidal { variant, base },
+                Position::Sinusoidal {
+                    variant: v,
+                    base: b,
+                },
+            ) => variant == v && base == b,
+            (
+                Position::Rope { base, pairing },
+                Position::Rope {
+                    base: b,
+                    pairing: p,
+                },
+            ) => base == b && pairing == p,
+            // A bias scheme is its name and its settings (what the exported config records).
+            (Position::Bias(a), Position::Bias(b)) => {
+                a.name() == b.name() && a.config_json() == b.config_json()
+            }
+            _ => false,
+        }
+    }
 }
 
 /// The architecture.
@@ -76,11 +114,19 @@ impl ModelConfig {
         4 * self.d_model
     }
 
+    /// Whether the score bias has parameters to train (then the backward pass keeps the
+    /// gradient of its table and has a stage that turns it into theirs).
+    fn learned_bias(&self) -> bool {
+        self.position
+            .bias()
+            .is_some_and(|b| parameter_count(b, self.heads) > 0)
+    }
+
     /// The stages of a forward or backward pass, in order.
     fn schedule(&self, backward: bool) -> Vec<Op> {
         let rope = matches!(self.position, Position::Rope { .. });
         let layers = self.layers;
-        let mut ops = Vec::with_capacity(4 + 12 * layers);
+        let mut ops = Vec::with_capacity(6 + 12 * layers);
         if backward {
             ops.extend([Op::DLogits, Op::DHead, Op::DHeadW, Op::DLnF]);
             for l in (0..layers).rev() {
@@ -100,7 +146,13 @@ impl ModelConfig {
                 ops.extend([Op::DQkv(l), Op::DQkvW(l), Op::DLn1(l)]);
             }
             ops.push(Op::DEmbed);
+            if self.learned_bias() {
+                ops.push(Op::DBias);
+            }
         } else {
+            if self.position.bias().is_some() {
+                ops.push(Op::Bias);
+            }
             ops.push(Op::Embed);
             for l in 0..layers {
                 ops.extend([Op::Ln1(l), Op::Qkv(l)]);
@@ -127,7 +179,14 @@ impl ModelConfig {
         let (d, h4, v) = (c.d_model as u64, c.hidden() as u64, c.vocab as u64);
         let dh = c.head_dim() as u64;
         let (heads, n) = (c.heads as u64, rows as u64);
+        let bias_cost = || {
+            self.position
+                .bias()
+                .map_or((0, 0), |b| b.entry_cost(self.heads))
+        };
         match op {
+            Op::Bias => Unit::Table(bias_cost().0),
+            Op::DBias => Unit::Table(bias_cost().1),
             Op::Embed => Unit::Rows(d),
             Op::Ln1(_) | Op::Ln2(_) | Op::LnF => Unit::Rows(4 * d),
             Op::Qkv(_) => Unit::Rows(3 * d * d),
@@ -156,9 +215,10 @@ impl ModelConfig {
     }
 
     /// The cost of a forward pass over `tokens` tokens whose attention computes `pairs`
-    /// query-key pairs (see [`attended_pairs`]), and with `backward` of its backward pass too,
-    /// in the units the passes report to their `go`.
-    pub fn pass_cost(&self, tokens: f64, pairs: f64, backward: bool) -> f64 {
+    /// query-key pairs (see [`attended_pairs`]) and whose score-bias table has `entries`
+    /// entries (the pairs of the batch's longest sequence, for a bias scheme), and with
+    /// `backward` of its backward pass too, in the units the passes report to their `go`.
+    pub fn pass_cost(&self, tokens: f64, pairs: f64, entries: f64, backward: bool) -> f64 {
         let mut ops = self.schedule(false);
         if backward {
             ops.extend(self.schedule(true));
@@ -169,6 +229,7 @@ impl ModelConfig {
                 Unit::Rows(per) => tokens * per as f64,
                 Unit::WeightRows(k, per_token) => k as f64 * per_token as f64 * tokens,
                 Unit::Queries(per_pair) => pairs * per_pair as f64,
+                Unit::Table(per_entry) => entries * per_entry as f64,
             })
             .sum()
     }
@@ -234,7 +295,8 @@ pub struct Layout {
     pub total: usize,
     tok: Span,
     pos: Option<Span>,
-    rel: Option<Span>,
+    /// A score bias's parameters, all of its tensors (in the order it lists them).
+    bias: Option<Span>,
     blocks: Vec<BlockSpans>,
     lnf_g: Span,
     lnf_b: Span,
@@ -262,12 +324,18 @@ impl Layout {
         let tok = add("tok_emb".into(), vec![v, d], true);
         let pos = matches!(c.position, Position::Learned)
             .then(|| add("pos_emb".into(), vec![c.max_len, d], true));
-        let rel = match c.position {
-            Position::T5 { num_buckets, .. } => {
-                Some(add("rel_bias".into(), vec![num_buckets, c.heads], false))
+        let bias = c.position.bias().map(|b| {
+            let spans: Vec<Span> = b
+                .tensors(c.heads)
+                .into_iter()
+                .map(|t| add(t.name, t.shape, t.decay))
+                .collect();
+            let at = spans.first().map_or(0, |s| s.at);
+            Span {
+                at,
+                len: spans.iter().map(|s| s.len).sum(),
             }
-            _ => None,
-        };
+        });
         let blocks = (0..c.layers)
             .map(|l| {
                 let mut n = |s: &str, shape: Vec<usize>, decay: bool| {
@@ -298,7 +366,7 @@ impl Layout {
             total: at,
             tok,
             pos,
-            rel,
+            bias,
             blocks,
             lnf_g,
             lnf_b,
@@ -394,6 +462,11 @@ struct GradTape<T> {
     dln1: Vec<T>,
     /// The current layer's weight, transposed.
     wt: Vec<T>,
+    /// ∂loss/∂(score bias), laid out as the table (summed over sequences and layers, in f64).
+    dbias: Vec<f64>,
+    /// The score bias's parameter gradient, gathered in f64 and added to the gradient at the
+    /// end of the last row.
+    dbias_params: Vec<f64>,
 }
 
 /// The activations of the last forward pass.
@@ -414,6 +487,13 @@ pub struct Tape<T> {
     row_seq: Vec<usize>,
     /// A sublayer's output before it joins the residual stream.
     proj: Vec<T>,
+    /// The score-bias table of this pass (empty without one): for the batch's longest sequence,
+    /// `bias_len` positions, row by row, each row `heads × bias_len` (`[i][h][j]`).
+    bias: Vec<T>,
+    bias_len: usize,
+    /// The score bias's parameters in f64 (as its math takes them), and one row in f64.
+    bias_params: Vec<f64>,
+    bias_row: Vec<f64>,
     counted: usize,
     grad: GradTape<T>,
 }
@@ -434,6 +514,8 @@ impl<T: Real> Tape<T> {
 /// two ranges and go on later with the same result, bit for bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Op {
+    /// Rows of the score-bias table.
+    Bias,
     Embed,
     Ln1(usize),
     Qkv(usize),
@@ -464,6 +546,8 @@ enum Op {
     DQkvW(usize),
     DLn1(usize),
     DEmbed,
+    /// Rows of the score-bias table, back to its parameters.
+    DBias,
 }
 
 /// What a stage's items are, with the cost of one (in multiply-adds, roughly: elementwise
@@ -474,6 +558,8 @@ enum Unit {
     WeightRows(usize, u64),
     /// Query rows (token rows whose attention is computed): the cost of one query-key pair.
     Queries(u64),
+    /// Rows of the score-bias table (of the batch's longest sequence): the cost of one entry.
+    Table(u64),
 }
 
 /// Work between two looks at the clock, in multiply-adds (about a quarter of a millisecond).
@@ -522,10 +608,6 @@ pub struct Model<T> {
     rope_cos: Vec<T>,
     rope_sin: Vec<T>,
     rope_pairs: Vec<(usize, usize)>,
-    /// ALiBi slopes per head.
-    slopes: Vec<T>,
-    /// T5: the bucket of every relative position j − i, indexed by j − i + max_positions − 1.
-    buckets: Vec<usize>,
 }
 
 /// The fixed tables of a model's scheme (empty where the scheme has none).
@@ -534,8 +616,6 @@ pub struct Buffers<'a, T> {
     pub rope_cos: &'a [T],
     pub rope_sin: &'a [T],
     pub rope_pairs: &'a [(usize, usize)],
-    pub slopes: &'a [T],
-    pub buckets: &'a [usize],
 }
 
 fn gelu_parts<T: Real>(u: T) -> (T, T) {
@@ -631,11 +711,9 @@ impl<T: Real> Model<T> {
     /// A model whose position tables reach `max_positions` (the longest test sequence).
     pub fn new(config: ModelConfig, max_positions: usize) -> Model<T> {
         let layout = Layout::new(&config);
-        let (d, dh, heads) = (config.d_model, config.head_dim(), config.heads);
+        let (d, dh) = (config.d_model, config.head_dim());
         let mut pe = Vec::new();
         let (mut rope_cos, mut rope_sin, mut rope_pairs) = (Vec::new(), Vec::new(), Vec::new());
-        let mut slopes = Vec::new();
-        let mut buckets = Vec::new();
         match config.position {
             Position::Sinusoidal { variant, base } => {
                 let enc = Sinusoidal::new(variant, d, base);
@@ -656,22 +734,7 @@ impl<T: Real> Model<T> {
                     }
                 }
             }
-            Position::Alibi => {
-                slopes = alibi::slopes(heads).into_iter().map(T::from_f64).collect();
-            }
-            Position::T5 {
-                num_buckets,
-                max_distance,
-            } => {
-                let b = T5Buckets {
-                    num_buckets,
-                    max_distance,
-                    bidirectional: !config.causal,
-                };
-                let m = max_positions as i64;
-                buckets = (-(m - 1)..m).map(|r| b.bucket(r)).collect();
-            }
-            Position::None | Position::Learned => {}
+            Position::None | Position::Learned | Position::Bias(_) => {}
         }
         Model {
             config,
@@ -681,8 +744,6 @@ impl<T: Real> Model<T> {
             rope_cos,
             rope_sin,
             rope_pairs,
-            slopes,
-            buckets,
         }
     }
 
@@ -692,15 +753,14 @@ impl<T: Real> Model<T> {
             rope_cos: &self.rope_cos,
             rope_sin: &self.rope_sin,
             rope_pairs: &self.rope_pairs,
-            slopes: &self.slopes,
-            buckets: &self.buckets,
         }
     }
 
     /// Initial weights: every tensor drawn from its own stream, seeded by the seed and the
     /// tensor's name, so models that differ only in their position scheme start from the same
     /// shared weights. Matrices N(0, 0.02²) (the two that write into the residual stream scaled
-    /// by 1/√(2·layers), as GPT-2); token embeddings N(0, 1); LayerNorm gains 1; biases 0.
+    /// by 1/√(2·layers), as GPT-2); token embeddings N(0, 1); LayerNorm gains 1; biases 0; a
+    /// score bias's tensors as that scheme draws them ([`ScoreBias::init`]).
     pub fn init(&self, seed: u64) -> Vec<T> {
         let mut p = vec![T::ZERO; self.layout.total];
         for t in &self.layout.tensors {
@@ -714,6 +774,15 @@ impl<T: Real> Model<T> {
     pub fn init_tensor(&self, p: &mut [T], seed: u64, t: &Tensor) {
         let residual = 0.02 / (2.0 * self.config.layers.max(1) as f64).sqrt();
         let mut rng = SplitMix64::new(seed ^ fnv1a(&t.name));
+        if let Some(bias) = self.config.position.bias() {
+            let heads = self.config.heads;
+            if let Some(k) = bias.tensors(heads).iter().position(|b| b.name == t.name) {
+                for (v, x) in p.iter_mut().zip(bias.init(heads, k, &mut rng)) {
+                    *v = T::from_f64(x);
+                }
+                return;
+            }
+        }
         let std = if t.name == "tok_emb" {
             1.0
         } else if t.name.ends_with("out.weight") || t.name.ends_with("proj.weight") {
@@ -732,6 +801,20 @@ impl<T: Real> Model<T> {
         };
         for v in p.iter_mut() {
             *v = T::from_f64(std * rng.next_normal());
+        }
+    }
+
+    /// Puts the score bias's parameters back in their domain after an optimiser step (KERPLE's
+    /// clamp, see [`ScoreBias::project`]); nothing for other schemes.
+    pub fn project(&self, p: &mut [T]) {
+        let (Some(bias), Some(span)) = (self.config.position.bias(), self.layout.bias) else {
+            return;
+        };
+        let mut values: Vec<f64> = span.of(p).iter().map(|x| x.to_f64()).collect();
+        if bias.project(self.config.heads, &mut values) {
+            for (t, x) in span.of_mut(p).iter_mut().zip(values) {
+                *t = T::from_f64(x);
+            }
         }
     }
 
@@ -864,6 +947,15 @@ impl<T: Real> Model<T> {
                 }
                 (end, n, cost)
             }
+            Unit::Table(per_entry) => {
+                let len = batch.longest();
+                let (mut end, mut cost) = (start, 0);
+                while end < len && (end == start || cost < CHUNK_COST) {
+                    cost += per_entry * visible(end, len, self.config.causal).len() as u64;
+                    end += 1;
+                }
+                (end, len, cost)
+            }
         }
     }
 
@@ -909,6 +1001,10 @@ impl<T: Real> Model<T> {
             tape.row_seq.extend(std::iter::repeat_n(s, len));
         }
         tape.att_total = at;
+        if c.position.bias().is_some() {
+            tape.bias_len = batch.longest();
+            resize(&mut tape.bias, c.heads * tape.bias_len * tape.bias_len);
+        }
         resize(stream(tape, 0), batch.tokens.len() * c.d_model);
     }
 
@@ -928,6 +1024,33 @@ impl<T: Real> Model<T> {
         let rows = r.len();
         let (a, b) = (r.start, r.end);
         match op {
+            Op::Bias => {
+                let Some(bias) = c.position.bias() else {
+                    return;
+                };
+                let (heads, len) = (c.heads, tape.bias_len);
+                if first {
+                    let params = lay.bias.map_or(&[][..], |s| s.of(p));
+                    tape.bias_params.clear();
+                    tape.bias_params.extend(params.iter().map(|v| v.to_f64()));
+                    tape.bias_row.clear();
+                    tape.bias_row.resize(heads * len, 0.0);
+                }
+                for i in r {
+                    bias.row(
+                        &tape.bias_params,
+                        heads,
+                        len,
+                        c.causal,
+                        i,
+                        &mut tape.bias_row,
+                    );
+                    let row = &mut tape.bias[i * heads * len..(i + 1) * heads * len];
+                    for (t, &v) in row.iter_mut().zip(&tape.bias_row) {
+                        *t = T::from_f64(v);
+                    }
+                }
+            }
             Op::Embed => {
                 let tok = lay.tok.of(p);
                 let Tape {
@@ -1014,9 +1137,10 @@ impl<T: Real> Model<T> {
                     resize(&mut bt.probs, tape.att_total);
                     resize(&mut bt.att, n * d);
                 }
+                let table = c.position.bias().map(|_| (&tape.bias[..], tape.bias_len));
                 for i in r {
                     let s = tape.row_seq[i];
-                    self.attend(p, batch, s, i, tape.att_starts[s], bt);
+                    self.attend(batch, s, i, tape.att_starts[s], table, bt);
                 }
             }
             Op::Out(l) | Op::Proj(l) => {
@@ -1186,30 +1310,16 @@ impl<T: Real> Model<T> {
         }
     }
 
-    /// The position term added to head h's score of query i and key j (0 without one).
-    fn score_bias(&self, p: &[T], h: usize, i: usize, j: usize) -> T {
-        match self.config.position {
-            Position::Alibi => -self.slopes[h] * T::from_f64(i.abs_diff(j) as f64),
-            Position::T5 { .. } => {
-                let rel = self.layout.rel.map(|s| s.of(p)).unwrap_or(&[]);
-                let b = self.buckets[j + self.max_positions - 1 - i];
-                rel.get(b * self.config.heads + h)
-                    .copied()
-                    .unwrap_or(T::ZERO)
-            }
-            _ => T::ZERO,
-        }
-    }
-
     /// Attention of token row `row`, the query at its place in sequence `s` (whose matrices
-    /// start at `att_start` in the block's `probs`), in every head.
+    /// start at `att_start` in the block's `probs`), in every head; `table` is the score-bias
+    /// table and its length, for a bias scheme.
     fn attend(
         &self,
-        p: &[T],
         batch: &Batch,
         s: usize,
         row: usize,
         att_start: usize,
+        table: Option<(&[T], usize)>,
         bt: &mut BlockTape<T>,
     ) {
         let c = &self.config;
@@ -1224,10 +1334,14 @@ impl<T: Real> Model<T> {
             let q = &qkv[(start + i) * 3 * d + h * dh..][..dh];
             let row = &mut probs[i * len..(i + 1) * len];
             let visible = if c.causal { i + 1 } else { len };
+            let bias = table.map(|(t, n)| &t[(i * c.heads + h) * n..][..n]);
             let mut max = T::NEG_INFINITY;
             for (j, slot) in row.iter_mut().enumerate().take(visible) {
                 let k = &qkv[(start + j) * 3 * d + d + h * dh..][..dh];
-                let sc = T::dot(q, k) * scale + self.score_bias(p, h, i, j);
+                let mut sc = T::dot(q, k) * scale;
+                if let Some(b) = bias {
+                    sc += b[j];
+                }
                 *slot = sc;
                 max = max.max(sc);
             }
@@ -1267,6 +1381,11 @@ impl<T: Real> Model<T> {
             Op::DLogits => {
                 if first {
                     resize(&mut gr.dlogits, n * v);
+                    if c.learned_bias() {
+                        gr.dbias.clear();
+                        gr.dbias
+                            .resize(c.heads * tape.bias_len * tape.bias_len, 0.0);
+                    }
                 }
                 let inv = T::from_f64(1.0 / tape.counted as f64);
                 for i in r {
@@ -1387,11 +1506,40 @@ impl<T: Real> Model<T> {
                 }
                 let bt = &tape.blocks[l];
                 // In row order, as the whole pass goes: every key's and value's gradient (and
-                // each T5 bias's) adds up its queries' shares in the same order.
+                // each score bias's) adds up its queries' shares in the same order.
+                let len = tape.bias_len;
+                let mut dbias = c.learned_bias().then_some((&mut gr.dbias[..], len));
                 for i in r {
                     let s = tape.row_seq[i];
                     let at = tape.att_starts[s];
-                    self.attend_backward(batch, s, i, at, bt, &gr.datt, &mut gr.dqkv, g);
+                    let db = dbias.as_mut().map(|(t, n)| (&mut t[..], *n));
+                    self.attend_backward(batch, s, i, at, bt, &gr.datt, &mut gr.dqkv, db);
+                }
+            }
+            Op::DBias => {
+                let (Some(bias), Some(span)) = (c.position.bias(), lay.bias) else {
+                    return;
+                };
+                let (heads, len) = (c.heads, tape.bias_len);
+                if first {
+                    gr.dbias_params.clear();
+                    gr.dbias_params.resize(span.len, 0.0);
+                }
+                for i in a..b {
+                    bias.row_backward(
+                        &tape.bias_params,
+                        heads,
+                        len,
+                        c.causal,
+                        i,
+                        &gr.dbias[i * heads * len..(i + 1) * heads * len],
+                        &mut gr.dbias_params,
+                    );
+                }
+                if b >= len {
+                    for (g, &d) in span.of_mut(g).iter_mut().zip(&gr.dbias_params) {
+                        *g += T::from_f64(d);
+                    }
                 }
             }
             Op::DRotate(_) => self.rotate(&mut gr.dqkv, &tape.pos, r, true),
@@ -1411,7 +1559,8 @@ impl<T: Real> Model<T> {
     }
 
     /// The backward pass of token row `row`'s attention (the query at its place in sequence
-    /// `s`), in every head: adds to `dqkv` (and to the T5 biases' gradient in `g`).
+    /// `s`), in every head: adds to `dqkv` (and, with `dbias`, to the gradient of the score-bias
+    /// table, given with its length).
     #[allow(clippy::too_many_arguments)]
     fn attend_backward(
         &self,
@@ -1422,7 +1571,7 @@ impl<T: Real> Model<T> {
         bt: &BlockTape<T>,
         datt: &[T],
         dqkv: &mut [T],
-        g: &mut [T],
+        mut dbias: Option<(&mut [f64], usize)>,
     ) {
         let c = &self.config;
         let (d, dh) = (c.d_model, c.head_dim());
@@ -1456,11 +1605,14 @@ impl<T: Real> Model<T> {
             dq.clear();
             dq.resize(dh, T::ZERO);
             // Softmax: dS_ij = P_ij·(dP_ij − Σ_j' P_ij'·dP_ij').
+            let mut db = dbias
+                .as_mut()
+                .map(|(t, n)| &mut t[(i * c.heads + h) * *n..][..*n]);
             for (j, &w) in row.iter().enumerate() {
                 let ds = w * (dp[j] - weighted);
-                if let (Position::T5 { .. }, Some(rel)) = (&c.position, self.layout.rel) {
-                    let b = self.buckets[j + self.max_positions - 1 - i];
-                    rel.of_mut(g)[b * c.heads + h] += ds;
+                // The bias is added to the score as it is: its gradient is dS.
+                if let Some(db) = db.as_mut() {
+                    db[j] += ds.to_f64();
                 }
                 // dq_i += dS·k_j/√dh (summed here, added once below); dk_j += dS·q_i/√dh.
                 let dsc = ds * scale;

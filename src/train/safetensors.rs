@@ -5,7 +5,8 @@
 //!
 //! The file holds the weights (names and `[in, out]` layout as in [`super::model::Layout`]), the
 //! fixed tables the scheme uses (`buffer.*`: the sinusoidal table, RoPE's cos and sin and its
-//! pairs, ALiBi's slopes, T5's bucket of every relative position), and the held-out test sets
+//! pairs, ALiBi's slopes, T5's bucket of every relative position; KERPLE and FIRE have none:
+//! their learned tensors and the config say it all), and the held-out test sets
 //! (`heldout.<length>.tokens` and `.targets`, −1 where nothing is asked), so that the script
 //! reproduces the held-out accuracy the page shows.
 
@@ -128,11 +129,20 @@ pub fn config_json<T: Real>(model: &Model<T>, scheme: &str, task: &str, vocab: &
         Position::Rope { base, pairing } => {
             format!("\"rope\",\"pairing\":\"{}\",\"base\":{base}", pairing.id())
         }
-        Position::Alibi => "\"alibi\"".to_string(),
-        Position::T5 {
-            num_buckets,
-            max_distance,
-        } => format!("\"t5\",\"num_buckets\":{num_buckets},\"max_distance\":{max_distance}"),
+        // The scheme's name, then its settings' members beside it (as T5's always were).
+        Position::Bias(b) => {
+            let settings = b.config_json();
+            let members = settings
+                .trim()
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim();
+            if members.is_empty() {
+                json_string(b.name())
+            } else {
+                format!("{},{members}", json_string(b.name()))
+            }
+        }
     };
     let vocab = vocab
         .iter()
@@ -198,19 +208,21 @@ pub fn model_entries<T: Real>(model: &Model<T>, params: &[T]) -> Vec<Entry> {
             ),
         });
     }
-    if !b.slopes.is_empty() {
-        out.push(Entry {
-            name: "buffer.alibi_slopes".into(),
-            shape: vec![b.slopes.len()],
-            data: Data::real(b.slopes),
-        });
-    }
-    if !b.buckets.is_empty() {
-        out.push(Entry {
-            name: "buffer.t5_buckets".into(),
-            shape: vec![b.buckets.len()],
-            data: Data::I32(b.buckets.iter().map(|&x| x as i32).collect()),
-        });
+    let c = &model.config;
+    if let Some(bias) = c.position.bias() {
+        for buffer in bias.buffers(c.heads, model.max_positions, c.causal) {
+            let data = if buffer.integer {
+                Data::I32(buffer.values.iter().map(|&x| x as i32).collect())
+            } else {
+                let values: Vec<T> = buffer.values.iter().map(|&x| T::from_f64(x)).collect();
+                Data::real(&values)
+            };
+            out.push(Entry {
+                name: buffer.name,
+                shape: buffer.shape,
+                data,
+            });
+        }
     }
     out
 }

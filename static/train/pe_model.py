@@ -8,6 +8,12 @@ The file is a .safetensors file exported by the app's Train view. It holds:
       tok_emb [vocab, d]            token embedding
       pos_emb [max_len, d]          learned positions (scheme "learned" only)
       rel_bias [buckets, heads]     T5's bias per bucket and head (scheme "t5" only)
+      kerple.r1, kerple.r2 [heads]  KERPLE-log: bias -r1*ln(1 + r2*|i - j|), r1 and r2 used as
+                                    max(r, eps) (scheme "kerple" only; eps in the config)
+      fire.c, fire.L_multiplier []  FIRE (scheme "fire" only): bias mlp(psi(i - j) / (psi(max(i, L))
+      fire.mlp.0.weight [1, 32], fire.mlp.0.bias [32]     + eps)), psi(x) = ln(|c*x| + 1),
+      fire.mlp.2.weight [32, heads], fire.mlp.2.bias [heads]   L = |L_multiplier * init_L|,
+                                    mlp = Linear(1, 32), ReLU, Linear(32, heads)
       blocks.<l>.ln1.weight/.bias   LayerNorm before attention (pre-LN)
       blocks.<l>.attn.qkv.weight/.bias   [d, 3d]: queries, keys, values, heads side by side
       blocks.<l>.attn.out.weight/.bias   [d, d]
@@ -26,8 +32,9 @@ The file is a .safetensors file exported by the app's Train view. It holds:
 
 The model: x = tok_emb[tokens] (+ position vectors); per block  x += attn(ln1(x));
 x += mlp(ln2(x)); logits = ln_f(x) @ head.weight + head.bias. Attention scores are
-q·k/sqrt(head_dim) (+ ALiBi or T5 bias), queries and keys rotated first under RoPE, keys after the
-query masked when the config says causal. LayerNorm eps 1e-5.
+q·k/sqrt(head_dim) (+ the ALiBi, T5, KERPLE or FIRE bias), queries and keys rotated first under RoPE, keys after the
+query masked when the config says causal. ALiBi's slopes, T5's buckets, KERPLE's r1 and r2 and
+FIRE's MLP are shared by all layers. LayerNorm eps 1e-5.
 
 Needs only NumPy (the app's tests run it that way); with --torch the same code runs on PyTorch
 tensors.
@@ -97,6 +104,22 @@ class Ops:
             return self.xp.where(self.const(mask), x, self.xp.full_like(x, fill))
         return self.xp.where(mask, x, fill)
 
+    def clamp_min(self, x, lo):
+        """max(x, lo), its gradient passed where x >= lo (as torch's clamp)."""
+        return self.xp.clamp(x, min=lo) if self.torch else self.xp.where(x >= lo, x, lo)
+
+    def maximum(self, a, b):
+        return self.xp.maximum(a, b)
+
+    def relu(self, x):
+        return self.xp.relu(x) if self.torch else self.xp.where(x > 0, x, 0.0)
+
+    def abs(self, x):
+        return self.xp.abs(x)
+
+    def log(self, x):
+        return self.xp.log(x)
+
 
 def layer_norm(o, x, g, b, eps=1e-5):
     mu = o.mean(x, -1)
@@ -121,6 +144,35 @@ def rotate(o, x, cos, sin, pairs):
     rb = xa * sin + xb * cos
     order = np.argsort(np.concatenate([a, b]))
     return o.cat([ra, rb], -1)[..., o.index(order)]
+
+
+def kerple_bias(o, W, cfg, t, dtype=None):
+    """KERPLE-log's bias [heads, T, T]: -r1 * ln(1 + r2 * |i - j|), each head's r1 and r2 used as
+    max(r, eps), as the reference clamps them (Chi et al. 2022, ParallelKerpleLog)."""
+    eps = cfg["eps"]
+    r1 = o.clamp_min(W["kerple.r1"], eps)[:, None, None]
+    r2 = o.clamp_min(W["kerple.r2"], eps)[:, None, None]
+    pos = np.arange(t, dtype=np.float64)
+    distance = o.const(np.abs(pos[:, None] - pos[None, :])[None], dtype)
+    return -r1 * o.log(1.0 + r2 * distance)
+
+
+def fire_bias(o, W, cfg, t, dtype=None):
+    """FIRE's bias [heads, T, T] (Li et al. 2024, the reference code of its appendix): the MLP of
+    psi(i - j) / (psi(max(i, L)) + eps), psi(x) = ln(|c*x| + 1), L = |L_multiplier * init_L|."""
+    c, m = W["fire.c"], W["fire.L_multiplier"]
+    pos = np.arange(t, dtype=np.float64)
+    rel = o.const(pos[:, None] - pos[None, :], dtype)  # i - j: query minus key
+    threshold = o.abs(m * cfg["init_L"])
+    top = o.maximum(o.const(pos, dtype), threshold)  # max(i, L), one per query
+
+    def psi(x):
+        return o.log(o.abs(c * x) + 1.0)
+
+    x = psi(rel) / (psi(top)[:, None] + cfg["eps"])  # [T, T]
+    hidden = o.relu(x[:, :, None] @ W["fire.mlp.0.weight"] + W["fire.mlp.0.bias"])  # [T, T, 32]
+    out = hidden @ W["fire.mlp.2.weight"] + W["fire.mlp.2.bias"]  # [T, T, heads]
+    return o.swap(o.swap(out, 0, 2), 1, 2)  # [heads, T, T]
 
 
 def forward(W, cfg, tokens, xp=np, lengths=None):
@@ -148,6 +200,13 @@ def forward(W, cfg, tokens, xp=np, lengths=None):
         buckets = np.asarray(W["buffer.t5_buckets"] if not o.torch else W["buffer.t5_buckets"].numpy())
         idx = buckets[(j - i) + cfg["max_positions"] - 1]  # [T, T]
         bias = o.swap(o.swap(W["rel_bias"][o.index(idx)], 0, 2), 1, 2)  # [heads, T, T]
+    elif pos in ("kerple", "fire"):
+        # Computed in float64 (torch: in the weights' type), then in the weights' type as the app
+        # adds it.
+        dtype = W["tok_emb"].dtype if o.torch else None
+        bias = (kerple_bias if pos == "kerple" else fire_bias)(o, W, cfg, t, dtype)
+        if xp is np:
+            bias = bias.astype(np.asarray(W["tok_emb"]).dtype)
     mask = np.ones((t, t), dtype=bool)
     if cfg["causal"]:
         mask = j <= i
