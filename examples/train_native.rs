@@ -27,7 +27,7 @@ fn main() {
             .collect();
         print!(
             "{:>20} {:?} loss {:.3} curve [{}] |",
-            r.scheme.label(),
+            pe_explorer::train::figures::label(r.scheme),
             r.status,
             last.map(|p| p.loss).unwrap_or(f64::NAN),
             acc.join(" ")
@@ -43,7 +43,7 @@ fn main() {
     for (r, ans) in e.runs.clone().iter().zip(e.dog_and_man()) {
         println!(
             "{:>20} dog/man → {:?}",
-            r.scheme.label(),
+            pe_explorer::train::figures::label(r.scheme),
             ans.iter()
                 .map(|(t, p)| format!("{} {:.2}", e.settings.task.word(*t), p))
                 .collect::<Vec<_>>()

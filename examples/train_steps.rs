@@ -1,5 +1,6 @@
 //! Times optimiser steps of the default model natively (for profiling the trainer):
 //!   cargo run --release --example train_steps -- [steps] [fixed length]
+use pe_explorer::schemes::Scheme;
 use pe_explorer::train::experiment::Experiment;
 use pe_explorer::train::settings::{TrainScheme, TrainSettings};
 
@@ -8,7 +9,7 @@ fn main() {
     let steps: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let fixed: Option<usize> = args.next().and_then(|a| a.parse().ok());
     let s = TrainSettings {
-        schemes: vec![TrainScheme::Sinusoidal],
+        schemes: vec![TrainScheme::of(Scheme::Sinusoidal)],
         ..TrainSettings::default()
     };
     let mut e = Experiment::new(s.clone());

@@ -6,7 +6,9 @@
 
 use pe_explorer::math::bias::ScoreBias;
 use pe_explorer::math::rng::SplitMix64;
+use pe_explorer::schemes::Scheme;
 use pe_explorer::train::experiment::{batch_of, model_config, planned_work, Experiment, Status};
+use pe_explorer::train::figures::label;
 use pe_explorer::train::model::{Model, Tape};
 use pe_explorer::train::real::Real;
 use pe_explorer::train::safetensors::{self, Data, Entry};
@@ -93,7 +95,7 @@ fn check_gradients(s: &TrainSettings, scheme: TrainScheme) {
 #[test]
 fn gradients_match_finite_differences_for_every_scheme() {
     for task in [Task::Agent, Task::Copy] {
-        for scheme in TrainScheme::ALL {
+        for scheme in TrainScheme::all() {
             check_gradients(&small(task), scheme);
         }
     }
@@ -191,7 +193,7 @@ fn autograd_agrees(tag: &str, files: Vec<Vec<u8>>) {
 fn every_model<T: Real>() -> Vec<Vec<u8>> {
     let mut files = Vec::new();
     for task in [Task::Agent, Task::Copy] {
-        for scheme in TrainScheme::ALL {
+        for scheme in TrainScheme::all() {
             files.push(dump::<T>(&small(task), scheme));
         }
     }
@@ -210,7 +212,11 @@ fn f32_gradients_match_autograd() {
 
 fn quick(seed: u64) -> TrainSettings {
     TrainSettings {
-        schemes: vec![TrainScheme::Learned, TrainScheme::Rope, TrainScheme::T5],
+        schemes: vec![
+            TrainScheme::of(Scheme::Learned),
+            TrainScheme::of(Scheme::Rope),
+            TrainScheme::of(Scheme::T5),
+        ],
         d_model: 16,
         train_len: 8,
         steps: 30,
@@ -257,9 +263,9 @@ fn the_same_seed_gives_the_same_curves_bit_for_bit_and_another_seed_does_not() {
 fn without_position_the_agent_stays_at_chance_while_sinusoidal_and_rope_learn_it() {
     let settings = TrainSettings {
         schemes: vec![
-            TrainScheme::None,
-            TrainScheme::Sinusoidal,
-            TrainScheme::Rope,
+            TrainScheme::of(Scheme::None),
+            TrainScheme::of(Scheme::Sinusoidal),
+            TrainScheme::of(Scheme::Rope),
         ],
         ..TrainSettings::default()
     };
@@ -273,13 +279,13 @@ fn without_position_the_agent_stays_at_chance_while_sinusoidal_and_rope_learn_it
         let acc = cell.accuracy().unwrap();
         eprintln!(
             "{}: {:.3} on {} held-out sentences",
-            r.scheme.label(),
+            label(r.scheme),
             acc,
             cell.examples
         );
-        match r.scheme {
-            TrainScheme::None => assert!((acc - 0.5).abs() <= 0.03, "none: {acc}"),
-            _ => assert!(acc >= 0.95, "{}: {acc}", r.scheme.label()),
+        match r.scheme.scheme {
+            Scheme::None => assert!((acc - 0.5).abs() <= 0.03, "none: {acc}"),
+            _ => assert!(acc >= 0.95, "{}: {acc}", label(r.scheme)),
         }
     }
 }
@@ -287,7 +293,7 @@ fn without_position_the_agent_stays_at_chance_while_sinusoidal_and_rope_learn_it
 #[test]
 fn a_learned_table_has_no_embedding_past_its_length_and_the_export_says_what_the_page_shows() {
     let mut s = quick(1);
-    s.schemes = vec![TrainScheme::Learned];
+    s.schemes = vec![TrainScheme::of(Scheme::Learned)];
     let mut e = Experiment::new(s);
     e.run_to_end();
     let r = &e.runs[0];
@@ -342,7 +348,11 @@ fn the_views_figures_say_what_the_runs_measured() {
     use pe_explorer::train::figures;
     use pe_explorer::train::protocol::{Phase, Progress, Reporter};
     let mut s = quick(5);
-    s.schemes = vec![TrainScheme::None, TrainScheme::Learned, TrainScheme::Rope];
+    s.schemes = vec![
+        TrainScheme::of(Scheme::None),
+        TrainScheme::of(Scheme::Learned),
+        TrainScheme::of(Scheme::Rope),
+    ];
     let mut e = Experiment::new(s.clone());
     e.run_to_end();
     let answers = e.dog_and_man();
@@ -417,7 +427,7 @@ fn outcome(e: &Experiment) -> Vec<Outcome> {
 #[test]
 fn stopping_after_every_piece_of_work_changes_no_number() {
     let odd = TrainSettings {
-        schemes: TrainScheme::ALL.to_vec(),
+        schemes: TrainScheme::all(),
         layers: 3,
         heads: 3,
         d_model: 24,
@@ -429,11 +439,11 @@ fn stopping_after_every_piece_of_work_changes_no_number() {
     let copy = TrainSettings {
         task: Task::Copy,
         schemes: vec![
-            TrainScheme::Learned,
-            TrainScheme::Rope,
-            TrainScheme::T5,
-            TrainScheme::Kerple,
-            TrainScheme::Fire,
+            TrainScheme::of(Scheme::Learned),
+            TrainScheme::of(Scheme::Rope),
+            TrainScheme::of(Scheme::T5),
+            TrainScheme::of(Scheme::Kerple),
+            TrainScheme::of(Scheme::Fire),
         ],
         heads: 4,
         d_model: 40,
@@ -465,7 +475,7 @@ fn the_planned_work_is_the_work_the_pieces_report() {
         quick(1),
         TrainSettings {
             task: Task::First,
-            schemes: TrainScheme::ALL.to_vec(),
+            schemes: TrainScheme::all(),
             layers: 1,
             heads: 4,
             d_model: 32,
@@ -744,37 +754,37 @@ fn alibi_and_t5_give_the_numbers_they_gave_before_the_score_bias_path() {
     let before = [
         (
             Task::Agent,
-            TrainScheme::Alibi,
+            TrainScheme::of(Scheme::Alibi),
             3.2937478072427684,
             1.656896525369899,
         ),
         (
             Task::Agent,
-            TrainScheme::T5,
+            TrainScheme::of(Scheme::T5),
             3.295168517658677,
             1.6048871546256083,
         ),
         (
             Task::Copy,
-            TrainScheme::Alibi,
+            TrainScheme::of(Scheme::Alibi),
             2.219336482154536,
             1.0320511810908675,
         ),
         (
             Task::Copy,
-            TrainScheme::T5,
+            TrainScheme::of(Scheme::T5),
             2.358521067212885,
             1.1602920972258857,
         ),
         (
             Task::First,
-            TrainScheme::Alibi,
+            TrainScheme::of(Scheme::Alibi),
             2.351926678485552,
             0.9940249292477003,
         ),
         (
             Task::First,
-            TrainScheme::T5,
+            TrainScheme::of(Scheme::T5),
             2.3132510397950763,
             1.1124447138192295,
         ),
@@ -851,7 +861,7 @@ fn alibi_and_t5_give_the_numbers_they_gave_before_the_score_bias_path() {
     for (task, runs) in before {
         let s = TrainSettings {
             task,
-            schemes: vec![TrainScheme::Alibi, TrainScheme::T5],
+            schemes: vec![TrainScheme::of(Scheme::Alibi), TrainScheme::of(Scheme::T5)],
             d_model: 16,
             train_len: 8,
             steps: 30,
@@ -887,7 +897,10 @@ fn kerple_and_fire_train_and_export_their_tensors_and_settings() {
     use pe_explorer::math::kerple::EPS;
     let mut s = quick(4);
     s.task = Task::First;
-    s.schemes = vec![TrainScheme::Kerple, TrainScheme::Fire];
+    s.schemes = vec![
+        TrainScheme::of(Scheme::Kerple),
+        TrainScheme::of(Scheme::Fire),
+    ];
     s.steps = 60;
     s.lr = 1e-2;
     let mut e = Experiment::new(s.clone());
@@ -896,8 +909,8 @@ fn kerple_and_fire_train_and_export_their_tensors_and_settings() {
         assert_eq!(r.status, Status::Done, "{:?}", r.scheme);
         let early: f64 = r.curve[..5].iter().map(|p| p.loss).sum::<f64>() / 5.0;
         let late: f64 = r.curve[55..].iter().map(|p| p.loss).sum::<f64>() / 5.0;
-        eprintln!("{}: loss {early:.3} → {late:.3}", r.scheme.label());
-        assert!(late < early - 0.1, "{}: {early} → {late}", r.scheme.label());
+        eprintln!("{}: loss {early:.3} → {late:.3}", label(r.scheme));
+        assert!(late < early - 0.1, "{}: {early} → {late}", label(r.scheme));
     }
     let kerple = &e.runs[0];
     for name in ["kerple.r1", "kerple.r2"] {
@@ -962,7 +975,7 @@ fn kerple_and_fire_train_and_export_their_tensors_and_settings() {
             .and_then(|t| t.split_whitespace().next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{text}"));
-        assert!(worst <= 2, "{}: {text}", r.scheme.label());
+        assert!(worst <= 2, "{}: {text}", label(r.scheme));
     }
 }
 
@@ -979,7 +992,7 @@ fn a_long_bias_table_in_pieces_gives_the_gradient_of_the_whole() {
         train_len: 80,
         ..TrainSettings::default()
     };
-    let model: Model<f64> = Model::new(model_config(&s, TrainScheme::Fire), 80);
+    let model: Model<f64> = Model::new(model_config(&s, TrainScheme::of(Scheme::Fire)), 80);
     let mut params = model.init(3);
     let mut rng = SplitMix64::new(8);
     for p in params.iter_mut() {

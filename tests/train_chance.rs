@@ -4,6 +4,7 @@
 //! other noun), checked here on a real run of the default experiment.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_explorer::schemes::Scheme;
 use pe_explorer::train::experiment::{Cell, Experiment, Status};
 use pe_explorer::train::figures::{below_chance, is_below_chance};
 use pe_explorer::train::protocol::{Phase, Progress, Reporter, RunView};
@@ -74,7 +75,7 @@ fn the_explanation_quotes_the_run() {
     let s = TrainSettings::default();
     assert_eq!((s.task, s.train_len), (Task::Agent, 12));
     let r = run(
-        TrainScheme::Sinusoidal,
+        TrainScheme::of(Scheme::Sinusoidal),
         vec![cell(12, 1000, 1000, 0), cell(24, 13, 1000, 976)],
     );
     assert_eq!(
@@ -130,9 +131,9 @@ fn the_explanation_quotes_the_run() {
 fn a_real_run_below_chance_names_the_other_noun() {
     let settings = TrainSettings {
         schemes: vec![
-            TrainScheme::Sinusoidal,
-            TrainScheme::Rope,
-            TrainScheme::None,
+            TrainScheme::of(Scheme::Sinusoidal),
+            TrainScheme::of(Scheme::Rope),
+            TrainScheme::of(Scheme::None),
         ],
         ..TrainSettings::default()
     };
@@ -145,12 +146,12 @@ fn a_real_run_below_chance_names_the_other_noun() {
             assert!(c.correct + c.rival <= c.counted);
             eprintln!(
                 "{} at {}: {:.1} %, other noun {:.1} %",
-                r.scheme.label(),
+                pe_explorer::train::figures::label(r.scheme),
                 c.length,
                 100.0 * a,
                 100.0 * c.rival as f64 / c.counted as f64
             );
-            if r.scheme == TrainScheme::None {
+            if r.scheme == TrainScheme::of(Scheme::None) {
                 // Blind to order: one of each pair right, never below chance.
                 assert!(!is_below_chance(0.5, c), "none at {}: {a}", c.length);
             }
@@ -159,7 +160,7 @@ fn a_real_run_below_chance_names_the_other_noun() {
                 assert!(
                     c.rival as f64 > 0.5 * (c.counted - c.correct) as f64,
                     "{} at {}: wrong answers are mostly the other noun",
-                    r.scheme.label(),
+                    pe_explorer::train::figures::label(r.scheme),
                     c.length
                 );
             }

@@ -9,6 +9,7 @@ use pe_explorer::math::sinusoidal::Variant;
 use pe_explorer::params::Edit;
 use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
+use pe_explorer::train::settings::TrainScheme;
 use pe_explorer::state::{OffsetSeries, Settings, ThemeChoice, View};
 use pe_explorer::url::{decode, encode, left_out_note, parse, to_link, to_query, Embed, MAX_QUERY};
 use proptest::prelude::*;
@@ -124,7 +125,7 @@ fn the_train_views_values_are_held_to_their_limits_and_say_so() {
     assert_eq!((t.steps, t.layers, t.train_len, t.seed), (10, 4, 64, 0));
     // NaN and a list naming no scheme are refused: the defaults stay.
     assert_eq!(t.lr, 3e-3);
-    assert_eq!(t.schemes.len(), 7);
+    assert_eq!(t.schemes, TrainScheme::all());
     // −5 clamps to 16, which is then rounded to a multiple of 2 × 3 heads.
     assert_eq!(t.heads, 3);
     assert_eq!(t.d_model % 6, 0);

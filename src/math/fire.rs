@@ -143,6 +143,28 @@ impl Mlp<'_> {
     }
 }
 
+/// FIRE's settings in the app's views: the MLP's outputs (heads), the head drawn alone, c and
+/// the threshold L (the paper's code starts from c = 0.1 and L = 512). The weights are drawn
+/// from the app's seed ([`Fire::seeded`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FireView {
+    pub heads: usize,
+    pub head: usize,
+    pub c: f64,
+    pub threshold: f64,
+}
+
+impl Default for FireView {
+    fn default() -> Self {
+        FireView {
+            heads: 4,
+            head: 0,
+            c: INIT_C,
+            threshold: PAPER_INIT_L,
+        }
+    }
+}
+
 /// FIRE with its weights, for the app's views (untrained: seeded) and tests.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fire {
@@ -193,6 +215,18 @@ impl Fire {
     pub fn bias_into(&self, query: usize, key: usize, out: &mut [f64]) {
         let x = normalized_distance(self.c, self.threshold, query, key);
         self.mlp().forward(x, out);
+    }
+
+    /// The bias of query i for key j in head `head` alone (the views draw one head at a time).
+    pub fn head_bias(&self, query: usize, key: usize, head: usize) -> f64 {
+        let x = normalized_distance(self.c, self.threshold, query, key);
+        let heads = self.heads();
+        let mut out = self.b2[head];
+        for k in 0..self.w1.len() {
+            let hidden = (x * self.w1[k] + self.b1[k]).max(0.0);
+            out += hidden * self.w2[k * heads + head];
+        }
+        out
     }
 
     /// The bias of query i for key j, one value per head.

@@ -11,6 +11,8 @@ use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{Lib, Library};
 use crate::sources::{Source, ALIBI, ALIBI_CODE};
 use crate::state::{Settings, ALIBI_HEADS};
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -151,6 +153,10 @@ impl SchemeDef for Def {
 
     fn sources(&self) -> &'static [&'static Source] {
         &[&ALIBI, &ALIBI_CODE]
+    }
+
+    fn trained(&self, _t: &TrainSettings) -> Position {
+        Position::Bias(std::sync::Arc::new(crate::math::alibi::AlibiBias))
     }
 }
 

@@ -7,6 +7,8 @@
 
 use super::rope_settings::RopeSettings;
 use crate::math::alibi::AlibiHeads;
+use crate::math::fire::FireView;
+use crate::math::kerple::Kerple;
 use crate::math::t5::T5Buckets;
 
 /// A way of telling a transformer where each token is.
@@ -23,18 +25,24 @@ pub enum Scheme {
     Alibi,
     /// A learned bias per bucket of relative distance, added to the scores (T5).
     T5,
+    /// A logarithmic distance penalty with two learned numbers per head (KERPLE-log).
+    Kerple,
+    /// A small network of the distance, normalised by the query's position (FIRE).
+    Fire,
     /// No position information at all.
     None,
 }
 
 impl Scheme {
     /// Every scheme, in the order of the menus, the links and the trainer's tables.
-    pub const ALL: [Scheme; 6] = [
+    pub const ALL: [Scheme; 8] = [
         Scheme::Sinusoidal,
         Scheme::Learned,
         Scheme::Rope,
         Scheme::Alibi,
         Scheme::T5,
+        Scheme::Kerple,
+        Scheme::Fire,
         Scheme::None,
     ];
 
@@ -46,6 +54,8 @@ impl Scheme {
             Scheme::Rope => "rope",
             Scheme::Alibi => "alibi",
             Scheme::T5 => "t5",
+            Scheme::Kerple => "kerple",
+            Scheme::Fire => "fire",
             Scheme::None => "none",
         }
     }
@@ -62,4 +72,6 @@ pub struct SchemeSettings {
     pub rope: RopeSettings,
     pub alibi: AlibiHeads,
     pub t5: T5Buckets,
+    pub kerple: Kerple,
+    pub fire: FireView,
 }

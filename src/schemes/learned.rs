@@ -6,6 +6,8 @@ use super::inputs::{ColumnInputs, PositionInputs};
 use crate::snippets::Library;
 use crate::sources::{Source, BERT, BERT_CODE, GEHRING, GPT2, GPT2_CODE};
 use crate::state::{Settings, SEED};
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -94,6 +96,10 @@ impl SchemeDef for Def {
 
     fn sources(&self) -> &'static [&'static Source] {
         &[&GEHRING, &BERT, &GPT2, &BERT_CODE, &GPT2_CODE]
+    }
+
+    fn trained(&self, _t: &TrainSettings) -> Position {
+        Position::Learned
     }
 }
 

@@ -12,7 +12,9 @@
 
 pub mod alibi;
 pub mod def;
+pub mod fire;
 pub mod inputs;
+pub mod kerple;
 pub mod kind;
 pub mod learned;
 pub mod none;
@@ -68,6 +70,8 @@ impl Registered for Scheme {
             Scheme::Rope => &rope::Def,
             Scheme::Alibi => &alibi::Def,
             Scheme::T5 => &t5::Def,
+            Scheme::Kerple => &kerple::Def,
+            Scheme::Fire => &fire::Def,
             Scheme::None => &none::Def,
         }
     }

@@ -5,6 +5,8 @@ use super::inputs::{ColumnInputs, PositionInputs};
 use crate::snippets::Library;
 use crate::sources::{Source, HAVIV, KAZEMNEJAD};
 use crate::state::Settings;
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -52,5 +54,9 @@ impl SchemeDef for Def {
 
     fn sources(&self) -> &'static [&'static Source] {
         &[&HAVIV, &KAZEMNEJAD]
+    }
+
+    fn trained(&self, _t: &TrainSettings) -> Position {
+        Position::None
     }
 }

@@ -21,6 +21,8 @@ use crate::sources::{
     ROPE_UTILS_CODE, YARN,
 };
 use crate::state::Settings;
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -254,6 +256,13 @@ impl SchemeDef for Def {
             &LLAMA_CODE,
             &ROPE_UTILS_CODE,
         ]
+    }
+
+    fn trained(&self, t: &TrainSettings) -> Position {
+        Position::Rope {
+            base: t.base,
+            pairing: t.rope_pairing,
+        }
     }
 }
 

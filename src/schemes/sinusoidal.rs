@@ -12,6 +12,8 @@ use crate::sources::{
     TF_TUTORIAL_CODE, VASWANI,
 };
 use crate::state::Settings;
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -141,6 +143,13 @@ impl SchemeDef for Def {
             &ANNOTATED_CODE,
             &TF_TUTORIAL_CODE,
         ]
+    }
+
+    fn trained(&self, t: &TrainSettings) -> Position {
+        Position::Sinusoidal {
+            variant: t.variant,
+            base: t.base,
+        }
     }
 }
 

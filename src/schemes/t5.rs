@@ -8,6 +8,8 @@ use crate::params::{read_edit, read_edit_flag, SchemeParam, Value};
 use crate::snippets::Library;
 use crate::sources::{Source, SHAW, T5, T5_CODE};
 use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 pub struct Def;
 
@@ -117,6 +119,13 @@ impl SchemeDef for Def {
 
     fn sources(&self) -> &'static [&'static Source] {
         &[&T5, &SHAW, &T5_CODE]
+    }
+
+    fn trained(&self, t: &TrainSettings) -> Position {
+        Position::Bias(std::sync::Arc::new(crate::math::t5::T5Score {
+            num_buckets: t.t5_buckets,
+            max_distance: t.t5_max_distance,
+        }))
     }
 }
 

@@ -11,12 +11,8 @@ use super::model::{attended_pairs, Batch, Model, ModelConfig, Pass, Position, St
 use super::optim::{schedule, AdamW, OptPass};
 use super::settings::{TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
-use crate::math::alibi::AlibiBias;
-use crate::math::fire::FireBias;
-use crate::math::kerple::KerpleLog;
 use crate::math::rng::SplitMix64;
-use crate::math::t5::T5Score;
-use std::sync::Arc;
+use crate::schemes::Registered;
 
 /// Sequences per training step.
 pub const BATCH: usize = 16;
@@ -163,33 +159,14 @@ pub struct Experiment {
 
 /// The model a scheme trains, for these settings.
 pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
-    let position = match scheme {
-        TrainScheme::None | TrainScheme::NoneCausal => Position::None,
-        TrainScheme::Sinusoidal => Position::Sinusoidal {
-            variant: s.variant,
-            base: s.base,
-        },
-        TrainScheme::Learned => Position::Learned,
-        TrainScheme::Rope => Position::Rope {
-            base: s.base,
-            pairing: s.rope_pairing,
-        },
-        TrainScheme::Alibi => Position::Bias(Arc::new(AlibiBias)),
-        TrainScheme::T5 => Position::Bias(Arc::new(T5Score {
-            num_buckets: s.t5_buckets,
-            max_distance: s.t5_max_distance,
-        })),
-        TrainScheme::Kerple => Position::Bias(Arc::new(KerpleLog)),
-        // FIRE's threshold starts at the training length (see `FireBias`).
-        TrainScheme::Fire => Position::Bias(Arc::new(FireBias::new(s.train_len as f64))),
-    };
+    let position = scheme.scheme.def().trained(s);
     ModelConfig {
         vocab: s.task.vocab().len(),
         d_model: s.d_model,
         heads: s.heads,
         layers: s.layers,
         max_len: s.train_len,
-        causal: s.task.causal() || scheme == TrainScheme::NoneCausal,
+        causal: s.task.causal() || scheme.masked,
         position,
     }
 }
@@ -301,7 +278,8 @@ impl RunCost {
                 .iter()
                 .map(|f| f * s.train_len)
                 .map(|len| {
-                    (scheme != TrainScheme::Learned || len <= s.train_len)
+                    // A learned table has no rows past the training length.
+                    (!matches!(c.position, Position::Learned) || len <= s.train_len)
                         .then(|| evaluate(HELDOUT, len) / HELDOUT as f64)
                 })
                 .collect(),

@@ -17,25 +17,43 @@ use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{
     Guide, LineAxis, LineChartData, Marker, Points, Series, Stroke, SERIES_COLORS,
 };
+use crate::schemes::Registered;
+
+/// A scheme's name in the Train view's charts and tables: the app's short name, and "none +
+/// causal mask" for the masked baseline.
+pub fn label(scheme: TrainScheme) -> &'static str {
+    if scheme.masked {
+        "none + causal mask"
+    } else {
+        scheme.scheme.short()
+    }
+}
 
 /// The colour, marker and dash of a scheme, the same in every chart. The seven colours go to
-/// the first seven schemes; KERPLE-log and FIRE, the learned cousins of ALiBi and T5, take
-/// their colours, dotted and with another marker.
+/// the first seven schemes (baselines dashed); the ones after them take the colours again,
+/// from the first scheme with a position, dotted and with the next marker.
 pub fn style(scheme: TrainScheme) -> (plotters::style::RGBColor, Marker, Stroke) {
-    let index = |s: TrainScheme| TrainScheme::ALL.iter().position(|x| *x == s).unwrap_or(0);
-    let (i, marker, stroke) = match scheme {
-        TrainScheme::Kerple => (index(TrainScheme::Alibi), Marker::Diamond, Stroke::Dotted),
-        TrainScheme::Fire => (index(TrainScheme::T5), Marker::Circle, Stroke::Dotted),
-        TrainScheme::None | TrainScheme::NoneCausal => {
-            let i = index(scheme);
-            (i, Marker::SHAPES[i % Marker::SHAPES.len()], Stroke::Dashed)
-        }
-        _ => {
-            let i = index(scheme);
-            (i, Marker::SHAPES[i % Marker::SHAPES.len()], Stroke::Solid)
-        }
+    let all = TrainScheme::all();
+    let i = all.iter().position(|x| *x == scheme).unwrap_or(0);
+    let n = SERIES_COLORS.len();
+    let baselines = all.iter().filter(|s| s.is_baseline()).count();
+    let (colour, round, stroke) = if i < n {
+        let stroke = if scheme.is_baseline() {
+            Stroke::Dashed
+        } else {
+            Stroke::Solid
+        };
+        (i, 0, stroke)
+    } else {
+        let again = i - n;
+        (
+            baselines + again % (n - baselines),
+            1 + again / (n - baselines),
+            Stroke::Dotted,
+        )
     };
-    (SERIES_COLORS[i % SERIES_COLORS.len()], marker, stroke)
+    let marker = Marker::SHAPES[(i + round) % Marker::SHAPES.len()];
+    (SERIES_COLORS[colour % n], marker, stroke)
 }
 
 fn series(r: &RunView, points: Vec<(f64, f64)>, markers: bool) -> Series {
@@ -44,7 +62,7 @@ fn series(r: &RunView, points: Vec<(f64, f64)>, markers: bool) -> Series {
         stroke,
         width: 2.0,
         marker: if markers { marker } else { Marker::None },
-        ..Series::line(r.scheme.label(), color, Points::Pairs(points))
+        ..Series::line(label(r.scheme), color, Points::Pairs(points))
     }
 }
 
@@ -187,7 +205,7 @@ pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> 
     let noise = 3.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
     let mut text = format!(
         "{} at {at}: {} right, below the {} that {guess} gets. {}",
-        capitalised(r.scheme.label()),
+        capitalised(label(r.scheme)),
         percent(accuracy),
         percent(chance),
         if strong {
@@ -274,10 +292,7 @@ pub fn results_heatmap(p: &Progress, s: &TrainSettings, palette: Palette) -> Hea
         y: Axis::named(
             "scheme",
             "scheme",
-            p.runs
-                .iter()
-                .map(|r| r.scheme.label().to_string())
-                .collect(),
+            p.runs.iter().map(|r| label(r.scheme).to_string()).collect(),
         ),
         scale: ColorScale::new(palette, 0.0, 100.0),
         colorbar_title: "held-out accuracy (%)".into(),

@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod figures;
 pub mod model;
 pub mod optim;
+pub mod position;
 pub mod protocol;
 pub mod real;
 pub mod safetensors;

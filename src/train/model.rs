@@ -29,67 +29,14 @@
 //! the order the export writes them. Matrices are stored `[in, out]`, so a layer is `x @ W + b`.
 
 use std::ops::Range;
-use std::sync::Arc;
 
 use super::real::{gemm, gemm_at_rows, linear, transpose, Real};
-use crate::math::bias::{parameter_count, visible, ScoreBias};
+use crate::math::bias::{parameter_count, visible};
 use crate::math::rng::{fnv1a, SplitMix64};
-use crate::math::rope::{Rope, RopePairing, RopeScaling};
-use crate::math::sinusoidal::{Sinusoidal, Variant};
+use crate::math::rope::{Rope, RopeScaling};
+use crate::math::sinusoidal::Sinusoidal;
 
-/// Where the position information comes from, with the scheme's own settings.
-#[derive(Clone, Debug)]
-pub enum Position {
-    None,
-    Sinusoidal {
-        variant: Variant,
-        base: f64,
-    },
-    Learned,
-    Rope {
-        base: f64,
-        pairing: RopePairing,
-    },
-    /// A bias added to the attention scores (ALiBi, T5, KERPLE, FIRE, ...).
-    Bias(Arc<dyn ScoreBias>),
-}
-
-impl Position {
-    /// The score bias, for a bias scheme.
-    pub fn bias(&self) -> Option<&dyn ScoreBias> {
-        match self {
-            Position::Bias(b) => Some(b.as_ref()),
-            _ => None,
-        }
-    }
-}
-
-impl PartialEq for Position {
-    fn eq(&self, other: &Position) -> bool {
-        match (self, other) {
-            (Position::None, Position::None) | (Position::Learned, Position::Learned) => true,
-            (
-                Position::Sinusoidal { variant, base },
-                Position::Sinusoidal {
-                    variant: v,
-                    base: b,
-                },
-            ) => variant == v && base == b,
-            (
-                Position::Rope { base, pairing },
-                Position::Rope {
-                    base: b,
-                    pairing: p,
-                },
-            ) => base == b && pairing == p,
-            // A bias scheme is its name and its settings (what the exported config records).
-            (Position::Bias(a), Position::Bias(b)) => {
-                a.name() == b.name() && a.config_json() == b.config_json()
-            }
-            _ => false,
-        }
-    }
-}
+pub use super::position::Position;
 
 /// The architecture.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,78 +7,62 @@ use crate::format::plain;
 use crate::limit::Limit;
 use crate::math::rope::RopePairing;
 use crate::math::sinusoidal::Variant;
+use crate::schemes::kind::Scheme;
 
-/// A position scheme as trained: the app's schemes, plus "none" with a causal mask, plus the
-/// score biases only the trainer has so far (KERPLE-log, FIRE).
+/// A position scheme as trained: one of the app's schemes, in the order of [`Scheme::ALL`],
+/// and "none" once more with a causal mask (a decoder's mask alone leaks order). Derived from the
+/// app's list, so a scheme added there is trained here too; how it enters the model is the
+/// scheme's own `SchemeDef::trained`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TrainScheme {
-    None,
-    NoneCausal,
-    Sinusoidal,
-    Learned,
-    Rope,
-    Alibi,
-    T5,
-    Kerple,
-    Fire,
+pub struct TrainScheme {
+    pub scheme: Scheme,
+    /// Trained with a causal mask even where the task is an encoder's ("none + causal mask").
+    pub masked: bool,
 }
 
 impl TrainScheme {
-    pub const ALL: [TrainScheme; 9] = [
-        TrainScheme::None,
-        TrainScheme::NoneCausal,
-        TrainScheme::Sinusoidal,
-        TrainScheme::Learned,
-        TrainScheme::Rope,
-        TrainScheme::Alibi,
-        TrainScheme::T5,
-        TrainScheme::Kerple,
-        TrainScheme::Fire,
-    ];
+    /// No position information, but a causal mask.
+    pub const NONE_CAUSAL: TrainScheme = TrainScheme {
+        scheme: Scheme::None,
+        masked: true,
+    };
 
-    /// The schemes an experiment compares unless told otherwise: all but KERPLE and FIRE, which
-    /// are there to be chosen. (The default experiment, its time estimate and every link that
-    /// leaves `schemes` out stay what they were before those two came.)
-    pub const DEFAULT: [TrainScheme; 7] = [
-        TrainScheme::None,
-        TrainScheme::NoneCausal,
-        TrainScheme::Sinusoidal,
-        TrainScheme::Learned,
-        TrainScheme::Rope,
-        TrainScheme::Alibi,
-        TrainScheme::T5,
-    ];
+    /// A scheme as the app has it.
+    pub const fn of(scheme: Scheme) -> TrainScheme {
+        TrainScheme {
+            scheme,
+            masked: false,
+        }
+    }
+
+    /// Every scheme the trainer compares: none, none with a causal mask, then every other
+    /// scheme of [`Scheme::ALL`] in its order.
+    pub fn all() -> Vec<TrainScheme> {
+        let mut out = vec![TrainScheme::of(Scheme::None), TrainScheme::NONE_CAUSAL];
+        out.extend(
+            Scheme::ALL
+                .into_iter()
+                .filter(|s| *s != Scheme::None)
+                .map(TrainScheme::of),
+        );
+        out
+    }
 
     pub fn id(self) -> &'static str {
-        match self {
-            TrainScheme::None => "none",
-            TrainScheme::NoneCausal => "causal",
-            TrainScheme::Sinusoidal => "sinusoidal",
-            TrainScheme::Learned => "learned",
-            TrainScheme::Rope => "rope",
-            TrainScheme::Alibi => "alibi",
-            TrainScheme::T5 => "t5",
-            TrainScheme::Kerple => "kerple",
-            TrainScheme::Fire => "fire",
+        if self.masked {
+            "causal"
+        } else {
+            self.scheme.id()
         }
     }
 
     pub fn from_id(id: &str) -> Option<TrainScheme> {
-        TrainScheme::ALL.into_iter().find(|s| s.id() == id)
+        TrainScheme::all().into_iter().find(|s| s.id() == id)
     }
 
-    pub fn label(self) -> &'static str {
-        match self {
-            TrainScheme::None => "none",
-            TrainScheme::NoneCausal => "none + causal mask",
-            TrainScheme::Sinusoidal => "sinusoidal",
-            TrainScheme::Learned => "learned",
-            TrainScheme::Rope => "RoPE",
-            TrainScheme::Alibi => "ALiBi",
-            TrainScheme::T5 => "T5 buckets",
-            TrainScheme::Kerple => "KERPLE-log",
-            TrainScheme::Fire => "FIRE",
-        }
+    /// Whether this is a baseline without position information (drawn dashed).
+    pub fn is_baseline(self) -> bool {
+        self.scheme == Scheme::None
     }
 }
 
@@ -136,8 +120,8 @@ pub const TRAIN_SEED: Limit = Limit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainSettings {
     pub task: Task,
-    /// The schemes compared, in the order of [`TrainScheme::ALL`], at least one (by default
-    /// [`TrainScheme::DEFAULT`]).
+    /// The schemes compared, in the order of [`TrainScheme::all`], at least one (by default
+    /// all of them).
     pub schemes: Vec<TrainScheme>,
     pub layers: usize,
     pub heads: usize,
@@ -162,7 +146,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             task: Task::Agent,
-            schemes: TrainScheme::DEFAULT.to_vec(),
+            schemes: TrainScheme::all(),
             layers: 2,
             heads: 2,
             d_model: 32,
@@ -241,7 +225,7 @@ impl TrainSettings {
                         None => unknown.push(short(part)),
                     }
                 }
-                let ordered: Vec<TrainScheme> = TrainScheme::ALL
+                let ordered: Vec<TrainScheme> = TrainScheme::all()
                     .into_iter()
                     .filter(|s| chosen.contains(s))
                     .collect();
@@ -249,7 +233,11 @@ impl TrainSettings {
                     return Err(format!(
                         "schemes={}: no scheme named; expected some of {}; kept the current ones.",
                         short(value),
-                        TrainScheme::ALL.map(TrainScheme::id).join(", ")
+                        TrainScheme::all()
+                            .into_iter()
+                            .map(TrainScheme::id)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
                 if !unknown.is_empty() {

@@ -16,8 +16,9 @@ use super::props::ViewProps;
 use super::train_session::{Board, TrainSession};
 use crate::action::Action;
 use crate::format::{duration, plain, significant};
+use crate::schemes::Scheme;
 use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
-use crate::train::figures;
+use crate::train::figures::{self, label};
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
     TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
@@ -127,7 +128,9 @@ pub fn train_view(props: &ViewProps) -> Html {
                             });
                         }
                     }
-                    let learned = schemes.iter().position(|s| *s == TrainScheme::Learned);
+                    let learned = schemes
+                        .iter()
+                        .position(|s| *s == TrainScheme::of(Scheme::Learned));
                     if let Some(run) = learned.filter(|_| !have_learned) {
                         send.emit(Command::Tensor {
                             run,
@@ -213,13 +216,13 @@ pub fn train_view(props: &ViewProps) -> Html {
                     </Choice>
                     <fieldset class="train-schemes">
                         <legend class="control-label">{ "Schemes to compare" }</legend>
-                        { for TrainScheme::ALL.iter().map(|&sc| {
+                        { for TrainScheme::all().into_iter().map(|sc| {
                             let id = format!("train-scheme-{}", sc.id());
                             html! {
                                 <label class="toggle" for={id.clone()}>
                                     <input id={id} type="checkbox" checked={ts.schemes.contains(&sc)}
                                         onchange={toggle_scheme(sc)} />
-                                    <span>{ sc.label() }</span>
+                                    <span>{ label(sc) }</span>
                                 </label>
                             }
                         }) }
@@ -327,7 +330,7 @@ fn progress_line(props: &ProgressProps) -> Html {
         .runs
         .iter()
         .filter_map(|r| match r.status {
-            Status::Diverged { step } => Some(format!("{} at step {step}", r.scheme.label())),
+            Status::Diverged { step } => Some(format!("{} at step {step}", label(r.scheme))),
             _ => None,
         })
         .collect();
@@ -497,7 +500,7 @@ fn results(props: &ResultsProps) -> Html {
                     <tbody>
                         { for p.runs.iter().map(|r| html! {
                             <tr>
-                                <th scope="row">{ r.scheme.label() }</th>
+                                <th scope="row">{ label(r.scheme) }</th>
                                 { for r.cells.iter().enumerate().map(|(i, c)| html! {
                                     <td class={classes!((i == 0).then_some("train-trained"))}
                                         data-length={c.length.to_string()}>
@@ -574,7 +577,7 @@ fn dog_and_man_table(props: &DogProps) -> Html {
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr>
-                            <th scope="row">{ r.scheme.label() }</th>
+                            <th scope="row">{ label(r.scheme) }</th>
                             <td>{ cell(&r.answers[0]) }</td>
                             <td>{ cell(&r.answers[1]) }</td>
                             <td>{ r.verdict }</td>
@@ -655,7 +658,7 @@ fn attention_maps(props: &MapsProps) -> Html {
                     let maps = props.board.maps.get(i).cloned().flatten().filter(|m| m.tokens == tokens);
                     html! {
                         <div class="train-map-card">
-                            <h4>{ r.scheme.label() }</h4>
+                            <h4>{ label(r.scheme) }</h4>
                             { match maps {
                                 None if matches!(r.status, Status::Diverged { .. }) => html! { <p class="muted">{ "diverged: no trained model" }</p> },
                                 None => html! { <p class="muted">{ "…" }</p> },
@@ -668,11 +671,11 @@ fn attention_maps(props: &MapsProps) -> Html {
                                             <div class="train-heads">
                                                 { for (0..m.heads).map(|h| {
                                                     let data = m.heatmap(layer, h, &shown, props.palette,
-                                                        format!("{}, layer {}, head {}", r.scheme.label(), layer + 1, h + 1));
+                                                        format!("{}, layer {}, head {}", label(r.scheme), layer + 1, h + 1));
                                                     html! {
                                                         <MatrixCard id={format!("train-map-{}-{h}", r.scheme.id())}
                                                             data={Shared::new(Rc::new(data))}
-                                                            description={format!("Attention weights of head {} in layer {} of the model trained with {}.", h + 1, layer + 1, r.scheme.label())}
+                                                            description={format!("Attention weights of head {} in layer {} of the model trained with {}.", h + 1, layer + 1, label(r.scheme))}
                                                             file_stem={stem(s, &format!("attention_{}_l{}h{}", r.scheme.id(), layer + 1, h + 1))}
                                                             height={190.0} />
                                                     }
@@ -768,7 +771,7 @@ fn downloads(props: &DownloadProps) -> Html {
                     html! {
                         <button type="button" class="button button-small" id={format!("train-export-{}", r.scheme.id())}
                             onclick={Callback::from(move |_| send.emit(Command::Export { run: i }))}>
-                            { format!("Model: {}", r.scheme.label()) }
+                            { format!("Model: {}", label(r.scheme)) }
                         </button>
                     }
                 }) }

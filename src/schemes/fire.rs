@@ -1,0 +1,299 @@
+//! FIRE (Li et al., ICLR 2024): a bias f_θ(ψ(i − j) / ψ(max(L, i))) on the scores, with
+//! ψ(x) = ln(c·x + 1) and f_θ a small MLP, from "Functional Interpolation for Relative Positions
+//! Improves Long Context Transformers". Math in `math::fire` (also the trainer's, where c, the
+//! threshold's multiplier and the MLP are learned); the views draw a seeded, untrained MLP
+//! through the shared bias views.
+
+use std::rc::Rc;
+
+use super::def::{Control, HeadBias, Names, Positions, SchemeDef, ViewKind};
+use super::inputs::{ColumnInputs, PositionInputs};
+use crate::format::{file_number, group_thousands, plain, significant};
+use crate::limit::{Limit, SEED};
+use crate::math::fire::{normalized_distance, Fire, WIDTH};
+use crate::params::{read_edit, SchemeParam, Value};
+use crate::snippets::{py, Library};
+use crate::sources::{Kind, Source};
+use crate::state::Settings;
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
+
+pub const FIRE_PAPER: Source = Source {
+    who: "Li et al., 2024",
+    title: "Functional Interpolation for Relative Positions Improves Long Context Transformers",
+    url: "https://arxiv.org/abs/2310.04418",
+    kind: Kind::Paper,
+};
+
+/// The log transform's scale c (0.1 in the paper's code).
+pub const FIRE_C: Limit = Limit::real("c", 0.001, 100.0, true);
+/// The threshold L (512 in the paper's code, for 2,048-token training).
+pub const FIRE_THRESHOLD: Limit = Limit::real("threshold L", 1.0, 1_048_576.0, true);
+/// The MLP's outputs: one per head.
+pub const FIRE_HEADS: Limit = Limit {
+    name: "heads",
+    min: 1.0,
+    max: 16.0,
+    integer: true,
+    log: false,
+};
+
+pub struct Def;
+
+impl Def {
+    /// The seeded MLP the views draw.
+    fn fire(s: &Settings) -> Fire {
+        let f = s.schemes.fire;
+        Fire::seeded(f.heads, WIDTH, f.c, f.threshold, s.learned_seed as u64)
+    }
+}
+
+impl SchemeDef for Def {
+    fn names(&self) -> Names {
+        Names {
+            short: "FIRE",
+            label: "FIRE functional bias (2024)",
+            entry: "Added to the attention scores in every layer: a small learned network maps \
+                the distance, divided by the query's position, to one bias per head.",
+        }
+    }
+
+    fn symmetric_without_mask(&self) -> bool {
+        true
+    }
+
+    fn file_stem(&self, s: &Settings) -> String {
+        let f = s.schemes.fire;
+        format!(
+            "fire_heads{}_head{}_c{}_L{}_len{}_seed{}",
+            f.heads,
+            f.head,
+            file_number(f.c),
+            file_number(f.threshold),
+            s.length,
+            s.learned_seed
+        )
+    }
+
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        let f = Def::fire(s);
+        let v = s.schemes.fire;
+        let list = |xs: &[f64]| xs.iter().map(|x| py(*x)).collect::<Vec<_>>().join(", ");
+        let (lib, nan, arr, float) = match library {
+            Library::NumPy => ("np", "np.nan", "np.array", "dtype=np.float64"),
+            Library::PyTorch => (
+                "torch",
+                "float(\"nan\")",
+                "torch.tensor",
+                "dtype=torch.float64",
+            ),
+        };
+        let relu = if library == Library::NumPy {
+            "np.maximum(x[..., None] * W1[0] + b1, 0)"
+        } else {
+            "torch.relu(x[..., None] * W1[0] + b1)"
+        };
+        format!(
+            "# FIRE as the paper's reference code, with the app's seeded (untrained) MLP:\n\
+             # Linear(1, {WIDTH}) -> ReLU -> Linear({WIDTH}, heads), stored [in, out].\n\
+             c, L, eps, length, heads, head = {}, {}, 1e-6, {}, {}, {}\n\
+             W1 = {arr}([[{}]], {float})\n\
+             b1 = {arr}([{}], {float})\n\
+             W2 = {arr}([{}], {float}).reshape({WIDTH}, heads)\n\
+             b2 = {arr}([{}], {float})\n\
+             i = {lib}.arange(length, {float})[:, None]  # query\n\
+             j = {lib}.arange(length, {float})[None, :]  # key\n\
+             psi = lambda x: {lib}.log({lib}.abs(c * x) + 1)\n\
+             x = psi(i - j) / (psi({lib}.maximum(i, {arr}(L, {float}))) + eps)  # in [0, 1) for j <= i\n\
+             hidden = {relu}\n\
+             bias = hidden @ W2 + b2  # length x length x heads\n\
+             matrix = {lib}.where(j <= i, bias[..., head], {nan})  # causal: future keys masked\n",
+            py(v.c),
+            py(v.threshold),
+            s.length,
+            v.heads,
+            v.head,
+            list(&f.w1),
+            list(&f.b1),
+            list(&f.w2),
+            list(&f.b2),
+        )
+    }
+
+    fn params(&self) -> &'static [SchemeParam] {
+        PARAMS
+    }
+
+    fn check(&self, s: &mut Settings) {
+        let f = &mut s.schemes.fire;
+        f.heads = FIRE_HEADS.accept(f.heads as f64).value as usize;
+        f.head = f.head.min(f.heads - 1);
+        f.c = FIRE_C.accept(f.c).value;
+        f.threshold = FIRE_THRESHOLD.accept(f.threshold).value;
+    }
+
+    fn attention_inputs(&self, s: &Settings, n: usize, _width: usize) -> Positions {
+        let (fire, head, causal) = (Def::fire(s), s.schemes.fire.head, s.causal);
+        Ok(PositionInputs::bias(n, |i, j| {
+            if causal && j > i {
+                f64::NAN
+            } else {
+                fire.head_bias(i, j, head)
+            }
+        }))
+    }
+
+    fn attention_input_text(&self, s: &Settings, _n: usize) -> String {
+        format!(
+            "FIRE adds nothing here: it enters later, inside attention (head {} of its seeded \
+             MLP).",
+            s.schemes.fire.head
+        )
+    }
+
+    fn attention_switch_text(&self) -> &'static str {
+        super::alibi::Def.attention_switch_text()
+    }
+
+    fn column(&self, s: &Settings) -> ColumnInputs {
+        ColumnInputs::matrix(
+            s.length,
+            format!("bias of head {}", s.schemes.fire.head),
+            (Def::fire(s), s.schemes.fire.head),
+            |(fire, head), i, j| {
+                if j > i {
+                    f64::NAN
+                } else {
+                    fire.head_bias(i, j, *head)
+                }
+            },
+        )
+    }
+
+    fn past_trained_length(&self, s: &Settings) -> String {
+        let v = s.schemes.fire;
+        let t = s.trained_length;
+        let inside = normalized_distance(v.c, v.threshold, 2 * t, 0);
+        format!(
+            "Nothing new reaches the network: past the threshold L = {} each query divides by \
+             its own position, so even the farthest key at position {} gives the MLP {}, inside \
+             the [0, 1) it saw in training. Distances are interpolated, not extrapolated; the \
+             price is that far distances are squeezed together.",
+            group_thousands(v.threshold as u64),
+            group_thousands(2 * t as u64),
+            significant(inside, 3)
+        )
+    }
+
+    fn controls(&self, s: &Settings) -> Vec<Control> {
+        let f = s.schemes.fire;
+        vec![
+            Control::Number {
+                id: "fire-c",
+                key: "fire_c",
+                limit: FIRE_C,
+                value: f.c,
+                hint: "c in ψ(x) = ln(c·x + 1): 0.1 in the paper".into(),
+                apply: |s, x| s.schemes.fire.c = x,
+            },
+            Control::Number {
+                id: "fire-threshold",
+                key: "fire_L",
+                limit: FIRE_THRESHOLD,
+                value: f.threshold,
+                hint: "threshold L: 512 in the paper".into(),
+                apply: |s, x| s.schemes.fire.threshold = x,
+            },
+            Control::Number {
+                id: "fire-heads",
+                key: "fire_heads",
+                limit: FIRE_HEADS,
+                value: f.heads as f64,
+                hint: "the MLP's outputs, one per head".into(),
+                apply: |s, x| s.schemes.fire.heads = x as usize,
+            },
+            Control::Number {
+                id: "fire-head",
+                key: "fire_head",
+                limit: Limit::linear("head", 0.0, (f.heads.max(1) - 1) as f64),
+                value: f.head as f64,
+                hint: "the head shown alone".into(),
+                apply: |s, x| s.schemes.fire.head = x as usize,
+            },
+            Control::Number {
+                id: "seed",
+                key: "seed",
+                limit: SEED,
+                value: s.learned_seed as f64,
+                hint: "draws another untrained MLP".into(),
+                apply: |s, x| s.learned_seed = x as usize,
+            },
+        ]
+    }
+
+    fn views(&self) -> ViewKind {
+        ViewKind::Bias
+    }
+
+    fn bias(&self, s: &Settings) -> Option<HeadBias> {
+        let fire = Rc::new(Def::fire(s));
+        let v = s.schemes.fire;
+        let at = {
+            let fire = fire.clone();
+            move |h: usize, i: usize, j: usize| (j <= i).then(|| fire.head_bias(i, j, h))
+        };
+        Some(HeadBias {
+            heads: v.heads,
+            head: v.head,
+            key: self.file_stem(s),
+            at: Rc::new(at),
+            unit: "bias",
+            about: vec![
+                "FIRE learns its bias: a small network f (one input, 32 hidden units, one \
+                 output per head) reads the distance i − j after a log transform, divided by the \
+                 same transform of the query's position, and returns the bias. Here the network \
+                 is untrained, drawn from the seed, so the shape is arbitrary; what the picture \
+                 shows is where the network is asked about. The masked upper triangle (future \
+                 keys) is drawn as undefined."
+                    .into(),
+                format!(
+                    "The network's input is ψ(i − j) / ψ(max(L, i)), ψ(x) = ln({}·x + 1), L = {}: \
+                     below the threshold every query divides by ψ(L), so near the start the bias \
+                     depends on distance alone (the matrix's stripes run parallel); past L each \
+                     row divides by its own position and the stripes fan out.",
+                    plain(v.c),
+                    group_thousands(v.threshold as u64)
+                ),
+            ],
+            far: format!(
+                "However far back a key is, the network's input stays below 1: at query {} the \
+                 key at position 0 gives {}. FIRE never asks its network about a distance it \
+                 was not trained on; it asks about a squeezed one.",
+                group_thousands((s.length - 1) as u64),
+                significant(normalized_distance(v.c, v.threshold, s.length - 1, 0), 3)
+            ),
+            depends_on_query: true,
+        })
+    }
+
+    fn sources(&self) -> &'static [&'static Source] {
+        &[&FIRE_PAPER]
+    }
+
+    /// c, the threshold's multiplier and the MLP learned, shared by the layers; the threshold
+    /// starts at the training length (see `math::fire::FireBias`).
+    fn trained(&self, t: &TrainSettings) -> Position {
+        Position::Bias(std::sync::Arc::new(crate::math::fire::FireBias::new(
+            t.train_len as f64,
+        )))
+    }
+}
+
+/// FIRE's link parameters.
+#[rustfmt::skip]
+pub const PARAMS: &[SchemeParam] = &[
+    SchemeParam { key: "fire_c", read: |v, _| read_edit("fire_c", v, FIRE_C, |s, x| s.schemes.fire.c = x), write: |s| Value::from(s.schemes.fire.c) },
+    SchemeParam { key: "fire_L", read: |v, _| read_edit("fire_L", v, FIRE_THRESHOLD, |s, x| s.schemes.fire.threshold = x), write: |s| Value::from(s.schemes.fire.threshold) },
+    SchemeParam { key: "fire_heads", read: |v, _| read_edit("fire_heads", v, FIRE_HEADS, |s, x| s.schemes.fire.heads = x as usize), write: |s| Value::from(s.schemes.fire.heads) },
+    SchemeParam { key: "fire_head", read: |v, s| read_edit("fire_head", v, Limit::linear("head", 0.0, (s.schemes.fire.heads.max(1) - 1) as f64), |s, x| s.schemes.fire.head = x as usize), write: |s| Value::from(s.schemes.fire.head) },
+];
