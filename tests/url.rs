@@ -9,8 +9,8 @@ use pe_explorer::math::sinusoidal::Variant;
 use pe_explorer::params::Edit;
 use pe_explorer::schemes::rope::Extension;
 use pe_explorer::schemes::Scheme;
-use pe_explorer::train::settings::TrainScheme;
 use pe_explorer::state::{OffsetSeries, Settings, ThemeChoice, View};
+use pe_explorer::train::settings::TrainScheme;
 use pe_explorer::url::{decode, encode, left_out_note, parse, to_link, to_query, Embed, MAX_QUERY};
 use proptest::prelude::*;
 use std::rc::Rc;
@@ -543,4 +543,83 @@ fn a_parameter_cut_by_the_limit_is_ignored_whole_and_named() {
         "{:?}",
         p.notices
     );
+}
+
+/// Every setting a scheme shows in the sidebar (its `Control`s, walked over `Scheme::ALL` and,
+/// for RoPE, over every extension method, which shows its own numbers) is in the link: moved
+/// to another valid value, it reopens the same.
+#[test]
+fn every_schemes_sidebar_setting_is_in_the_link() {
+    use pe_explorer::schemes::{Control, Registered, Scheme};
+    let mut starts: Vec<Settings> = Scheme::ALL
+        .map(|scheme| Settings {
+            scheme,
+            ..Settings::default()
+        })
+        .to_vec();
+    for e in Extension::ALL {
+        let mut s = Settings {
+            scheme: Scheme::Rope,
+            ..Settings::default()
+        };
+        s.schemes.rope.extension = e;
+        starts.push(s);
+    }
+    let keys: Vec<&str> = pe_explorer::url::keys().collect();
+    let mut checked = 0;
+    for start in starts {
+        for control in start.scheme.def().controls(&start) {
+            let (key, value, apply) = match control {
+                Control::Number {
+                    key,
+                    limit,
+                    value,
+                    apply,
+                    ..
+                } => {
+                    let other = if value == limit.max {
+                        limit.min
+                    } else {
+                        limit.max
+                    };
+                    (key, other, apply)
+                }
+                Control::Toggle { key, on, apply, .. } => (key, if on { 0.0 } else { 1.0 }, apply),
+                Control::Choice {
+                    key,
+                    options,
+                    selected,
+                    apply,
+                    ..
+                } => {
+                    let other = options.iter().position(|(id, _)| *id != selected).unwrap();
+                    (key, other as f64, apply)
+                }
+                Control::Presets {
+                    key, items, apply, ..
+                } => (key, items.last().unwrap().value, apply),
+                Control::Panel(_) => continue,
+            };
+            assert!(
+                keys.contains(&key),
+                "{:?}: {key} is not a link key",
+                start.scheme
+            );
+            let moved = settings_after(&start, edit(key, value, apply));
+            assert_ne!(
+                moved, start,
+                "{:?}: {key} = {value} moves nothing",
+                start.scheme
+            );
+            let back = parse(&to_query(&moved, None));
+            assert_eq!(back.settings, moved, "{:?}: {key}", start.scheme);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} controls");
+}
+
+fn settings_after(start: &Settings, a: Action) -> Settings {
+    use yew::Reducible;
+    (*std::rc::Rc::new(start.clone()).reduce(a)).clone()
 }

@@ -246,7 +246,7 @@ async fn every_view_renders_and_survives_a_setting_change() {
     let host = mount().await;
     let tabs = host.query_selector_all("[role=tab]").unwrap();
     assert!(tabs.length() >= 8, "only {} tabs", tabs.length());
-    for scheme in ["sinusoidal", "learned", "rope", "alibi", "t5", "none"] {
+    for scheme in pe_explorer::schemes::Scheme::ALL.map(|s| s.id()) {
         let select: web_sys::HtmlSelectElement = find(&host, "#scheme");
         select.set_value(scheme);
         select

@@ -193,16 +193,17 @@ pub fn verdict(demo: &Demo, s: &Settings) -> String {
              longer equal (1 − cosine = {gap}). Order now matters.{mask}",
             s.scheme.short()
         ),
-        (true, true) if s.scheme.def().symmetric_without_mask() && !s.causal => {
+        (true, true) if s.scheme.def().direction_blind().is_some() && !s.causal => {
             let why = if demo.relation == Relation::Reversed {
                 "sentence B is sentence A read backwards, which keeps every distance"
             } else {
                 "in these two sentences every pair of words sits at the same distance"
             };
             format!(
-                "Still a tie: without a causal mask {} only sees the distance |i − j|, and \
-                 {why}. Switch to causal attention and the tie breaks.",
-                s.scheme.short()
+                "Still a tie: without a causal mask {} only sees {}, and {why}. Switch to \
+                 causal attention and the tie breaks.",
+                s.scheme.short(),
+                s.scheme.def().direction_blind().unwrap_or_default()
             )
         }
         (true, true) => format!(

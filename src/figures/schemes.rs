@@ -533,12 +533,20 @@ impl BiasInputs {
             y: Axis::indexed("query i", "query"),
             scale: ColorScale::symmetric(self.palette, extent.max(1e-9)),
             colorbar_title: self.bias.unit.into(),
-            caption: format!(
-                "{} head {head} of {} · length {}",
-                self.scheme.short(),
-                self.bias.heads,
-                group_thousands(self.length as u64)
-            ),
+            caption: if self.bias.heads > 1 {
+                format!(
+                    "{} head {head} of {} · length {}",
+                    self.scheme.short(),
+                    self.bias.heads,
+                    group_thousands(self.length as u64)
+                )
+            } else {
+                format!(
+                    "{} · length {}",
+                    self.scheme.short(),
+                    group_thousands(self.length as u64)
+                )
+            },
             nouns: ("queries".into(), "keys".into()),
             rule: None,
         }

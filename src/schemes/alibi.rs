@@ -79,8 +79,8 @@ impl SchemeDef for Def {
         )
     }
 
-    fn symmetric_without_mask(&self) -> bool {
-        true
+    fn direction_blind(&self) -> Option<&'static str> {
+        Some("the distance |i − j|")
     }
 
     fn controls(&self, s: &Settings) -> Vec<Control> {

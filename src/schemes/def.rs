@@ -144,11 +144,11 @@ pub trait SchemeDef: Sync {
     fn is_absolute(&self) -> bool {
         false
     }
-    /// Whether, without a causal mask, the scheme sees only |i − j| (a key as far after the
-    /// query as another is before it gets the same bias), so it cannot tell direction and a
-    /// reversed sentence can tie.
-    fn symmetric_without_mask(&self) -> bool {
-        false
+    /// What the scheme sees, when without a causal mask it sees only |i − j| (a key as far after
+    /// the query as another is before it gets the same bias), so that it cannot tell direction
+    /// and a reversed sentence can tie: "the distance |i − j|".
+    fn direction_blind(&self) -> Option<&'static str> {
+        None
     }
     /// The base slider's hint, when the scheme uses the base.
     fn base_hint(&self) -> Option<&'static str> {

@@ -58,8 +58,10 @@ impl SchemeDef for Def {
         }
     }
 
-    fn symmetric_without_mask(&self) -> bool {
-        true
+    fn direction_blind(&self) -> Option<&'static str> {
+        Some(
+            "the distance |i − j| (below its threshold L, where every query shares one normaliser)",
+        )
     }
 
     fn file_stem(&self, s: &Settings) -> String {

@@ -47,8 +47,8 @@ impl SchemeDef for Def {
         }
     }
 
-    fn symmetric_without_mask(&self) -> bool {
-        true
+    fn direction_blind(&self) -> Option<&'static str> {
+        Some("the distance |i − j|")
     }
 
     fn file_stem(&self, s: &Settings) -> String {

@@ -14,7 +14,8 @@ use crate::figures::compare::{column_charts, ColumnFrame, ColumnJob};
 use crate::format::{group_thousands, plain};
 use crate::plot::lines::SERIES_COLORS;
 use crate::schemes::file_stem;
-use crate::schemes::{Registered, Scheme};
+use crate::schemes::inputs::ColumnInputs;
+use crate::schemes::{Registered, Scheme, ViewKind};
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]
@@ -86,6 +87,21 @@ fn scheme_column(props: &ColumnProps) -> Html {
     }
 }
 
+/// "ALiBi, T5, KERPLE and FIRE": the schemes whose column is the bias they add.
+fn bias_schemes(s: &Settings) -> String {
+    let names: Vec<&str> = Scheme::ALL
+        .into_iter()
+        .filter(|x| x.def().views() != ViewKind::Nothing)
+        .filter(|x| matches!(x.def().column(s), ColumnInputs::Bias { .. }))
+        .map(|x| x.short())
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "the bias schemes".into(),
+    }
+}
+
 #[function_component(CompareView)]
 pub fn compare_view(props: &ViewProps) -> Html {
     let s = &props.settings;
@@ -109,9 +125,9 @@ pub fn compare_view(props: &ViewProps) -> Html {
                         between a query and a key, as a curve of distance and as a matrix. \
                         Sinusoidal and learned vectors are added to the input, so what they add \
                         is the position–position term PE(i)·PE(j), shown as if W_Q·W_Kᵀ were the \
-                        identity; RoPE is shown for q = k = the all-ones vector; ALiBi and T5 add \
+                        identity; RoPE is shown for q = k = the all-ones vector; {} add \
                         exactly the bias shown.",
-                        s.d_model, plain(s.length as f64)) }
+                        s.d_model, plain(s.length as f64), bias_schemes(s)) }
                 </p>
             </header>
             <div class="view-controls">

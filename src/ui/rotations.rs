@@ -350,7 +350,7 @@ fn dials_chart(props: &DialsProps) -> Html {
                         Click a dial to show its matrix.", data.caption)}
                     onpointerdown={on_pointer} />
             </div>
-            <p class="muted small">
+            <p class="muted small chart-note">
                 { format!("Showing {} of {} pairs, from the fastest to the slowest. Click a dial to \
                     choose the pair whose matrix is shown; the pair number below it picks any pair.",
                     data.dials.len(), props.pairs.len()) }

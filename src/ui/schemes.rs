@@ -344,6 +344,7 @@ pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
     });
     let cards = use_memo(inputs.clone(), |k| {
         k.as_ref()
+            .filter(|k| k.bias.heads > 1)
             .map(|k| {
                 k.shown()
                     .into_iter()
@@ -372,14 +373,16 @@ pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
                 <div class="explain">
                     { for about.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
                 </div>
-                <h3 class="section-title">{ format!("Heads {} of {}", cards.iter().map(|(h, _)| h.to_string()).collect::<Vec<_>>().join(", "), k.bias.heads) }</h3>
-                <div class="twin twin-4">
-                    { for cards.iter().map(|(h, c)| html! {
-                        <MatrixCard id={format!("{id}-head-{h}")} data={Shared::new(c.clone())}
-                            description={format!("{} bias of head {h}.", s.scheme.short())}
-                            file_stem={file_stem(s, &format!("{id}_head{h}"))} height={240.0} />
-                    }) }
-                </div>
+                if k.bias.heads > 1 {
+                    <h3 class="section-title">{ format!("Heads {} of {}", cards.iter().map(|(h, _)| h.to_string()).collect::<Vec<_>>().join(", "), k.bias.heads) }</h3>
+                    <div class="twin twin-4">
+                        { for cards.iter().map(|(h, c)| html! {
+                            <MatrixCard id={format!("{id}-head-{h}")} data={Shared::new(c.clone())}
+                                description={format!("{} bias of head {h}.", s.scheme.short())}
+                                file_stem={file_stem(s, &format!("{id}_head{h}"))} height={240.0} />
+                        }) }
+                    </div>
+                }
             </>
         },
     )

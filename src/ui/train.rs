@@ -16,9 +16,10 @@ use super::props::ViewProps;
 use super::train_session::{Board, TrainSession};
 use crate::action::Action;
 use crate::format::{duration, plain, significant};
-use crate::schemes::Scheme;
+use crate::schemes::{Registered, Scheme};
 use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
 use crate::train::figures::{self, label};
+use crate::train::position::Position;
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
     TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
@@ -62,6 +63,27 @@ fn words(task: Task, tokens: &[u32]) -> Vec<String> {
 
 /// Longest run a link may start without a press, in seconds (estimated).
 const LINK_RUN_LIMIT_S: f64 = 60.0;
+
+/// Which bias schemes learn their own numbers, and that the layers share them: "T5, KERPLE and
+/// FIRE learn their biases' numbers, shared by every layer."
+fn learned_biases(ts: &TrainSettings) -> String {
+    let names: Vec<&str> = Scheme::ALL
+        .into_iter()
+        .filter(|s| match s.def().trained(ts) {
+            Position::Bias(b) => !b.tensors(ts.heads).is_empty(),
+            _ => false,
+        })
+        .map(|s| s.short())
+        .collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!("{last} learns its bias's numbers, shared by every layer."),
+        Some((last, rest)) => format!(
+            "{} and {last} learn their biases' numbers, shared by every layer.",
+            rest.join(", ")
+        ),
+    }
+}
 
 #[function_component(TrainView)]
 pub fn train_view(props: &ViewProps) -> Html {
@@ -229,9 +251,9 @@ pub fn train_view(props: &ViewProps) -> Html {
                         <p class="control-hint">
                             { format!("The sidebar's settings apply: base {} (θ for RoPE), the {} \
                                 sinusoidal variant, RoPE's {} pairing, T5's {} buckets up to distance {}. \
-                                The task's mask: {}.",
+                                {} The task's mask: {}.",
                                 plain(ts.base), ts.variant.id(), ts.rope_pairing.id(), ts.t5_buckets,
-                                ts.t5_max_distance,
+                                ts.t5_max_distance, learned_biases(&ts),
                                 if ts.task.causal() { "causal (a decoder) for every scheme" }
                                 else { "none (an encoder), except where a scheme says causal" }) }
                         </p>

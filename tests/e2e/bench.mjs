@@ -151,7 +151,7 @@ async function firstPaint(browser, url) {
 }
 
 const LONG_VIEWS = [
-  ...['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'none'].flatMap((scheme) =>
+  ...['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire', 'none'].flatMap((scheme) =>
     ['heatmap', 'offsets', 'attention', 'compare'].map((view) => ({ scheme, view }))),
   ...['waves', 'rotations', 'norms', 'addition'].map((view) => ({ scheme: 'sinusoidal', view })),
 ].filter(({ scheme, view }) => !process.env.VIEWS || process.env.VIEWS.split(',').some((v) => v === view || v === `${scheme}/${view}`));

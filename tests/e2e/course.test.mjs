@@ -185,6 +185,8 @@ test('the generated NumPy code reproduces the CSV for every scheme', async () =>
     ['?scheme=rope&d_model=32&length=40&trained=16&extension=dynamic&factor=2', 'rope-heatmap', 'rope, dynamic NTK past the original'],
     ['?scheme=rope&d_model=20&length=30&rotary=0.4', 'rope-heatmap', 'rope, partial rotary 0.4'],
     ['?scheme=alibi&length=24&heads=12&head=10', 'alibi-heatmap', 'alibi'],
+    ['?scheme=kerple&length=30&r1=1.5&r2=0.25', 'kerple-heatmap', 'kerple'],
+    ['?scheme=fire&length=40&fire_L=8&fire_heads=3&fire_head=2&seed=5', 'fire-heatmap', 'fire, past its threshold'],
     ['?scheme=t5&length=200&buckets=32&max_distance=128', 't5-buckets', 't5'],
     ['?scheme=t5&length=150&bidirectional=0&buckets=16&max_distance=64', 't5-buckets', 't5 causal'],
     ['?scheme=t5&length=40&buckets=32&max_distance=6', 't5-buckets', 't5, max_distance below max_exact'],

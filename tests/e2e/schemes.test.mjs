@@ -9,8 +9,10 @@ const app = useApp();
 
 const open = () => openApp(app);
 
-const SCHEMES = ['sinusoidal', 'learned', 'rope', 'alibi', 't5', 'none'];
 const TABS = ['heatmap', 'attention', 'offsets', 'compare'];
+
+// Every scheme the app lists (Scheme::ALL, as the sidebar's menu offers it).
+const schemesOf = (page) => page.locator('#scheme option').evaluateAll((os) => os.map((o) => o.value));
 
 async function field(page, id, value) {
   await page.locator(`#${id}`).fill(String(value));
@@ -19,7 +21,9 @@ async function field(page, id, value) {
 
 test('every scheme renders in every view without errors', async () => {
   const { page, errors, context } = await open();
-  for (const scheme of SCHEMES) {
+  const schemes = await schemesOf(page);
+  assert.ok(schemes.length >= 8 && schemes.includes('kerple') && schemes.includes('fire'), schemes.join());
+  for (const scheme of schemes) {
     await page.selectOption('#scheme', scheme);
     for (const tab of TABS) {
       await page.click(`#tab-${tab}`);
@@ -80,6 +84,50 @@ test('switching schemes updates the attention demo, each in its own place', asyn
   await field(page, 'trained-length-value', 2);
   await page.getByText(/has only 2 positions/).waitFor();
   assert.equal(await cosine(), '—');
+  await context.close();
+});
+
+test('KERPLE and FIRE: their numbers on screen and in the CSV, their sentences in the demo', async () => {
+  const { page, errors, context } = await openApp(app, '?scheme=kerple&length=64');
+  // r1 = 1, r2 = 0.5: distance 1 costs ln 1.5, distance 10 ln 6, distance 100 ln 51.
+  await page.getByText(/distance 1 costs 0\.4055, distance 10 costs 1\.792, distance 100 costs 3\.932/).waitFor();
+  await field(page, 'kerple-r1-value', 2);
+  await page.getByText(/distance 1 costs 0\.8109/).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('r1'), '2');
+  await page.click('#tab-offsets');
+  await waitForDraws(page, 'kerple-distance-chart');
+  const figure = page.locator('figure', { has: page.locator('#kerple-distance-chart') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
+  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(rows[0], 'distance,head_0');
+  const [d, b] = rows[5].split(',').map(Number);
+  assert.equal(d, 4);
+  assert.ok(Math.abs(b + 2 * Math.log(1 + 0.5 * 4)) < 1e-8, rows[5]);
+  // Without a mask KERPLE sees only |i − j|: the reversed sentence ties, and the demo says why.
+  await page.click('#tab-attention');
+  await page.getByText(/^on \(/).click();
+  await page.waitForFunction(() => document.getElementById('summary-cosine').textContent.trim() === '1.000000');
+  await page.getByText(/without a causal mask KERPLE only sees the distance \|i − j\|/).waitFor();
+  await page.getByText('causal: only earlier words').click();
+  await page.waitForFunction(() => Number(document.getElementById('summary-cosine').textContent) < 0.9999995);
+  // FIRE: the network's input stays below 1 at any length, and the snippet carries its weights.
+  await page.selectOption('#scheme', 'fire');
+  await page.click('#tab-heatmap');
+  await waitForDraws(page, 'fire-heatmap');
+  await page.getByText(/ψ\(x\) = ln\(0\.1·x \+ 1\), L = 512/).waitFor();
+  const code = await page.locator('#code-snippet').textContent();
+  assert.match(code, /W1 = np\.array\(\[\[/);
+  assert.match(code, /c, L, eps, length, heads, head = 0\.1, 512\.0, 1e-6, 64, 4, 0/);
+  // Without a mask and below its threshold FIRE too sees only |i − j|; past it (L = 1) the
+  // query's own position enters and the tie breaks.
+  await page.click('#tab-attention');
+  await page.getByText('every word sees every word').click();
+  await page.waitForFunction(() => document.getElementById('summary-cosine').textContent.trim() === '1.000000');
+  await page.getByText(/without a causal mask FIRE only sees the distance \|i − j\| \(below its threshold L/).waitFor();
+  await field(page, 'fire-threshold-value', 1);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('fire_L') === '1');
+  await page.waitForFunction(() => Number(document.getElementById('summary-cosine').textContent) < 0.9999995);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
