@@ -5,18 +5,17 @@
 
 use std::rc::Rc;
 
-use crate::math::binning::Bins;
 use crate::math::chunked::Chunked;
 use crate::math::learned::{Learned, LearnedGram};
+use crate::math::matrix::Computed;
 use crate::math::matrix::Matrix;
-use crate::math::matrix::{point_samples, BlockSummary};
 use crate::math::offsets::{ClosedForm, SimilarityMatrix};
 use crate::math::rope::RopeCurvesJob;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series};
-use crate::schemes::inputs::{BiasFn, ColumnInputs};
+use crate::schemes::inputs::ColumnInputs;
 
 /// Longest learned distance curve, in multiply-adds (each point draws a row of the table).
 const LEARNED_CURVE_WORK: usize = 4_000_000;
@@ -45,30 +44,6 @@ fn relative(past: Vec<f64>, ahead: Vec<f64>, what: String) -> PositionScores {
         })),
         curve: Rc::try_unwrap(curve).unwrap_or_else(|rc| (*rc).clone()),
         what,
-    }
-}
-
-/// A bias of the query and the key, one computed cell per pixel.
-struct BiasGrid {
-    bias: Rc<dyn BiasFn>,
-    length: usize,
-}
-
-impl Matrix for BiasGrid {
-    fn rows(&self) -> usize {
-        self.length
-    }
-    fn cols(&self) -> usize {
-        self.length
-    }
-    fn value(&self, row: usize, col: usize) -> f64 {
-        self.bias.at(row, col)
-    }
-    fn summary(&self) -> BlockSummary {
-        BlockSummary::Point
-    }
-    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        point_samples(self, rows, cols)
     }
 }
 
@@ -120,9 +95,12 @@ impl ColumnJob {
                 let last = length.saturating_sub(1);
                 ColumnJob::Ready(PositionScores {
                     curve: (0..*length).map(|k| bias.at(last, last - k)).collect(),
-                    matrix: Rc::new(BiasGrid {
-                        bias: bias.clone(),
-                        length: *length,
+                    matrix: Rc::new(Computed {
+                        size: *length,
+                        at: {
+                            let bias = bias.clone();
+                            move |i, j| bias.at(i, j)
+                        },
                     }),
                     what: format!("{what} (last query)"),
                 })

@@ -6,9 +6,8 @@ use std::rc::Rc;
 
 use crate::export::table_csv;
 use crate::format::{group_thousands, plain, significant};
-use crate::math::binning::Bins;
 use crate::math::learned::INIT_STD;
-use crate::math::matrix::{point_samples, BlockSummary, Matrix};
+use crate::math::matrix::{Computed, Matrix};
 use crate::math::rope::{half_from_adjacent, Rope, RopeCurves, RopePairing};
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
@@ -514,10 +513,10 @@ impl BiasInputs {
     /// on the distance alone, one computed cell per pixel otherwise.
     pub fn matrix(&self, head: usize) -> HeatmapData {
         let matrix: Rc<dyn Matrix> = if self.bias.depends_on_query {
-            Rc::new(BiasMatrix {
-                bias: self.bias.clone(),
-                head,
-                length: self.length,
+            let at = self.bias.at.clone();
+            Rc::new(Computed {
+                size: self.length,
+                at: move |i, j| at(head, i, j).unwrap_or(f64::NAN),
             })
         } else {
             Rc::new(Toeplitz::new(self.length, |k| self.by_offset(head, k)))
@@ -577,31 +576,6 @@ impl BiasInputs {
             row
         });
         table_csv(&header, rows)
-    }
-}
-
-/// A bias that depends on the query as well as the distance: one computed cell per pixel.
-struct BiasMatrix {
-    bias: HeadBias,
-    head: usize,
-    length: usize,
-}
-
-impl Matrix for BiasMatrix {
-    fn rows(&self) -> usize {
-        self.length
-    }
-    fn cols(&self) -> usize {
-        self.length
-    }
-    fn value(&self, row: usize, col: usize) -> f64 {
-        (self.bias.at)(self.head, row, col).unwrap_or(f64::NAN)
-    }
-    fn summary(&self) -> BlockSummary {
-        BlockSummary::Point
-    }
-    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
-        point_samples(self, rows, cols)
     }
 }
 

@@ -1,6 +1,8 @@
 //! ALiBi (Press et al., "Train Short, Test Long"): no position vectors at all; each head adds
 //! −m·(i − j) to the score of query i and key j, with a fixed slope m per head.
 
+use super::bias::{Row, ScoreBias};
+
 /// The slopes of `heads` heads exactly as the reference `get_slopes`: for a power of two n, a
 /// geometric sequence starting at 2^(−8/n) with that ratio; otherwise the slopes of the closest
 /// smaller power of two followed by every other slope of the next power of two.
@@ -83,7 +85,7 @@ impl AlibiHeads {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AlibiBias;
 
-impl super::bias::ScoreBias for AlibiBias {
+impl ScoreBias for AlibiBias {
     fn name(&self) -> &'static str {
         "alibi"
     }
@@ -96,7 +98,13 @@ impl super::bias::ScoreBias for AlibiBias {
         Vec::new()
     }
 
-    fn row(&self, _p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+    fn row(&self, _p: &[f64], at: Row, row: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         for (h, m) in slopes(heads).into_iter().enumerate() {
             for j in super::bias::visible(i, len, causal) {
                 row[h * len + j] = -m * i.abs_diff(j) as f64;
@@ -104,17 +112,8 @@ impl super::bias::ScoreBias for AlibiBias {
         }
     }
 
-    fn row_backward(
-        &self,
-        _p: &[f64],
-        _heads: usize,
-        _len: usize,
-        _causal: bool,
-        _i: usize,
-        _drow: &[f64],
-        _dparams: &mut [f64],
-    ) {
-    }
+    /// Nothing is learned.
+    fn row_backward(&self, _p: &[f64], _at: Row, _drow: &[f64], _dparams: &mut [f64]) {}
 
     fn entry_cost(&self, heads: usize) -> (u64, u64) {
         (heads as u64, 0)

@@ -57,6 +57,27 @@ pub struct BiasBuffer {
     pub integer: bool,
 }
 
+/// Which row of a bias table: query `query` of a sequence of `len` tokens, in a model of
+/// `heads` heads, with or without a causal mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub heads: usize,
+    pub len: usize,
+    pub causal: bool,
+    pub query: usize,
+}
+
+impl Row {
+    pub fn new(heads: usize, len: usize, causal: bool, query: usize) -> Row {
+        Row {
+            heads,
+            len,
+            causal,
+            query,
+        }
+    }
+}
+
 /// A position scheme that adds b_h(i, j) to head h's score of query i and key j.
 ///
 /// Parameters: the scheme's learned tensors ([`tensors`](Self::tensors)) concatenated in that
@@ -74,33 +95,15 @@ pub trait ScoreBias: Send + Sync + Debug {
     /// caller seeds one stream per tensor, so each tensor's values depend on its name only).
     fn init(&self, heads: usize, index: usize, rng: &mut SplitMix64) -> Vec<f64>;
 
-    /// Row `i` of the table for keys 0..len: sets `row[h·len + j]` = b_h(i, j) for every key
-    /// the query sees (j ≤ i when `causal`); leaves the rest alone. `row` holds heads × len.
-    fn row(
-        &self,
-        params: &[f64],
-        heads: usize,
-        len: usize,
-        causal: bool,
-        i: usize,
-        row: &mut [f64],
-    );
+    /// Row `at.query` of the table for keys 0..len: sets `row[h·len + j]` = b_h(i, j) for every
+    /// key the query sees (j ≤ i when causal); leaves the rest alone. `row` holds heads × len.
+    fn row(&self, params: &[f64], at: Row, row: &mut [f64]);
 
     /// Adds to `dparams` the gradient that flows back through row `i`, given
     /// `drow[h·len + j]` = ∂loss/∂b_h(i, j) (zero, or ignored, where the query cannot see).
     /// The trainer calls it once per row, in row order, however a pass is cut, so any fixed
     /// order of sums within a row gives the same numbers bit for bit.
-    #[allow(clippy::too_many_arguments)]
-    fn row_backward(
-        &self,
-        params: &[f64],
-        heads: usize,
-        len: usize,
-        causal: bool,
-        i: usize,
-        drow: &[f64],
-        dparams: &mut [f64],
-    );
+    fn row_backward(&self, params: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]);
 
     /// The work of one table entry (all heads), in multiply-adds, and of its backward: what the
     /// trainer's time estimate and its slicing count.
@@ -128,7 +131,7 @@ pub trait ScoreBias: Send + Sync + Debug {
         let mut row = vec![0.0; heads * len];
         for i in 0..len {
             row.fill(0.0);
-            self.row(params, heads, len, causal, i, &mut row);
+            self.row(params, Row::new(heads, len, causal, i), &mut row);
             for h in 0..heads {
                 out[(h * len + i) * len..][..len].copy_from_slice(&row[h * len..][..len]);
             }
@@ -152,7 +155,7 @@ pub trait ScoreBias: Send + Sync + Debug {
             for h in 0..heads {
                 drow[h * len..][..len].copy_from_slice(&dtable[(h * len + i) * len..][..len]);
             }
-            self.row_backward(params, heads, len, causal, i, &drow, dparams);
+            self.row_backward(params, Row::new(heads, len, causal, i), &drow, dparams);
         }
     }
 }

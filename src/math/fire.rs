@@ -18,7 +18,7 @@
 //! computes the same formula for keys after the query too (|c·(i − j)| is symmetric), which is
 //! what a model without a causal mask uses here.
 
-use super::bias::{visible, BiasTensor, ScoreBias};
+use super::bias::{visible, BiasTensor, Row, ScoreBias};
 use super::rng::SplitMix64;
 
 /// Added to the normaliser (the reference's `eps`).
@@ -327,7 +327,13 @@ impl ScoreBias for FireBias {
         (0..n).map(|_| uniform(rng, bound)).collect()
     }
 
-    fn row(&self, p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+    fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let (c, m, mlp) = self.parts(p, heads);
         let n = normaliser(c, self.threshold(m), i);
         let mut out = vec![0.0; heads];
@@ -339,16 +345,13 @@ impl ScoreBias for FireBias {
         }
     }
 
-    fn row_backward(
-        &self,
-        p: &[f64],
-        heads: usize,
-        len: usize,
-        causal: bool,
-        i: usize,
-        drow: &[f64],
-        dparams: &mut [f64],
-    ) {
+    fn row_backward(&self, p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let (c, m, mlp) = self.parts(p, heads);
         let threshold = self.threshold(m);
         let top = (i as f64).max(threshold);

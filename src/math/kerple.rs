@@ -13,7 +13,7 @@
 //! ε = 0.01 before every use (the reference clamps the parameters' data in place at each
 //! forward, so the clamped value is what is trained on).
 
-use super::bias::{visible, BiasTensor, ScoreBias};
+use super::bias::{visible, BiasTensor, Row, ScoreBias};
 use super::rng::SplitMix64;
 
 /// The reference's ε (1e-2) as its float32 parameters hold it after the clamp: exactly
@@ -89,7 +89,13 @@ impl ScoreBias for KerpleLog {
             .collect()
     }
 
-    fn row(&self, p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+    fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let (r1, r2) = p.split_at(heads);
         for h in 0..heads {
             let (a, b) = (r1[h].max(EPS), r2[h].max(EPS));
@@ -99,16 +105,13 @@ impl ScoreBias for KerpleLog {
         }
     }
 
-    fn row_backward(
-        &self,
-        p: &[f64],
-        heads: usize,
-        len: usize,
-        causal: bool,
-        i: usize,
-        drow: &[f64],
-        dparams: &mut [f64],
-    ) {
+    fn row_backward(&self, p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let (r1, r2) = p.split_at(heads);
         for h in 0..heads {
             let (a, b) = (r1[h].max(EPS), r2[h].max(EPS));

@@ -69,12 +69,8 @@ pub struct LearnedMatrix {
 }
 
 impl Matrix for LearnedMatrix {
-    fn rows(&self) -> usize {
-        self.length
-    }
-
-    fn cols(&self) -> usize {
-        self.table.d_model
+    fn shape(&self) -> (usize, usize) {
+        (self.length, self.table.d_model)
     }
 
     fn value(&self, row: usize, col: usize) -> f64 {
@@ -106,12 +102,8 @@ pub struct LearnedGram {
 const GRAM_WORK: usize = 12_000_000;
 
 impl Matrix for LearnedGram {
-    fn rows(&self) -> usize {
-        self.length
-    }
-
-    fn cols(&self) -> usize {
-        self.length
+    fn shape(&self) -> (usize, usize) {
+        (self.length, self.length)
     }
 
     fn value(&self, row: usize, col: usize) -> f64 {

@@ -5,8 +5,16 @@ use super::binning::Bins;
 /// A read-only matrix of numbers; NaN marks a cell that does not exist (e.g. a learned position
 /// past the table).
 pub trait Matrix {
-    fn rows(&self) -> usize;
-    fn cols(&self) -> usize;
+    /// Rows and columns.
+    fn shape(&self) -> (usize, usize);
+
+    fn rows(&self) -> usize {
+        self.shape().0
+    }
+
+    fn cols(&self) -> usize {
+        self.shape().1
+    }
 
     /// The exact value of one cell.
     fn value(&self, row: usize, col: usize) -> f64;
@@ -75,6 +83,28 @@ pub fn point_samples(m: &dyn Matrix, rows: &Bins, cols: &Bins) -> Vec<f32> {
     out
 }
 
+/// A square matrix computed cell by cell from a function (NaN: undefined), too costly to
+/// average: a pixel shows one cell ([`BlockSummary::Point`]).
+pub struct Computed<F: Fn(usize, usize) -> f64> {
+    pub size: usize,
+    pub at: F,
+}
+
+impl<F: Fn(usize, usize) -> f64> Matrix for Computed<F> {
+    fn shape(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+    fn value(&self, row: usize, col: usize) -> f64 {
+        (self.at)(row, col)
+    }
+    fn summary(&self) -> BlockSummary {
+        BlockSummary::Point
+    }
+    fn block_means(&self, rows: &Bins, cols: &Bins) -> Vec<f32> {
+        point_samples(self, rows, cols)
+    }
+}
+
 /// A small dense matrix held in memory, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
@@ -101,11 +131,8 @@ impl Dense {
 }
 
 impl Matrix for Dense {
-    fn rows(&self) -> usize {
-        self.rows
-    }
-    fn cols(&self) -> usize {
-        self.cols
+    fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
     }
     fn value(&self, row: usize, col: usize) -> f64 {
         self.value_at(row, col)

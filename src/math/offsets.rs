@@ -450,11 +450,8 @@ impl SimilarityMatrix {
 pub struct SimilarityTable<'a>(pub &'a SimilarityMatrix);
 
 impl Matrix for SimilarityTable<'_> {
-    fn rows(&self) -> usize {
-        self.0.length
-    }
-    fn cols(&self) -> usize {
-        self.0.length
+    fn shape(&self) -> (usize, usize) {
+        (self.0.length, self.0.length)
     }
     fn value(&self, row: usize, col: usize) -> f64 {
         self.0.table_value(row, col)
@@ -462,12 +459,8 @@ impl Matrix for SimilarityTable<'_> {
 }
 
 impl Matrix for SimilarityMatrix {
-    fn rows(&self) -> usize {
-        self.length
-    }
-
-    fn cols(&self) -> usize {
-        self.length
+    fn shape(&self) -> (usize, usize) {
+        (self.length, self.length)
     }
 
     fn value(&self, row: usize, col: usize) -> f64 {

@@ -424,11 +424,8 @@ impl SinusoidalMatrix {
 }
 
 impl Matrix for SinusoidalMatrix {
-    fn rows(&self) -> usize {
-        self.waves.rows()
-    }
-    fn cols(&self) -> usize {
-        self.waves.cols()
+    fn shape(&self) -> (usize, usize) {
+        (self.waves.rows(), self.waves.cols())
     }
     fn value(&self, row: usize, col: usize) -> f64 {
         self.waves.value(self.encoding.row_of_token(row), col)

@@ -5,6 +5,7 @@
 //! The bucket arithmetic follows Hugging Face's `_relative_position_bucket`, in f32 as torch
 //! computes it, so bucket edges land where the library puts them.
 
+use super::bias::Row;
 use super::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,7 +143,13 @@ impl super::bias::ScoreBias for T5Score {
             .collect()
     }
 
-    fn row(&self, p: &[f64], heads: usize, len: usize, causal: bool, i: usize, row: &mut [f64]) {
+    fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let buckets = self.buckets(causal);
         for j in super::bias::visible(i, len, causal) {
             let b = buckets.bucket(j as i64 - i as i64);
@@ -152,16 +159,13 @@ impl super::bias::ScoreBias for T5Score {
         }
     }
 
-    fn row_backward(
-        &self,
-        _p: &[f64],
-        heads: usize,
-        len: usize,
-        causal: bool,
-        i: usize,
-        drow: &[f64],
-        dparams: &mut [f64],
-    ) {
+    fn row_backward(&self, _p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
+        let Row {
+            heads,
+            len,
+            causal,
+            query: i,
+        } = at;
         let buckets = self.buckets(causal);
         for j in super::bias::visible(i, len, causal) {
             let b = buckets.bucket(j as i64 - i as i64);

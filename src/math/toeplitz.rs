@@ -74,12 +74,8 @@ impl Toeplitz {
 }
 
 impl Matrix for Toeplitz {
-    fn rows(&self) -> usize {
-        self.length
-    }
-
-    fn cols(&self) -> usize {
-        self.length
+    fn shape(&self) -> (usize, usize) {
+        (self.length, self.length)
     }
 
     fn value(&self, row: usize, col: usize) -> f64 {

@@ -145,12 +145,8 @@ impl WaveMatrix {
 }
 
 impl Matrix for WaveMatrix {
-    fn rows(&self) -> usize {
-        self.length
-    }
-
-    fn cols(&self) -> usize {
-        self.columns.len()
+    fn shape(&self) -> (usize, usize) {
+        (self.length, self.columns.len())
     }
 
     fn value(&self, row: usize, col: usize) -> f64 {

@@ -83,25 +83,12 @@ impl SchemeDef for Def {
         Some("the distance |i − j|")
     }
 
+    #[rustfmt::skip]
     fn controls(&self, s: &Settings) -> Vec<Control> {
         let a = s.schemes.alibi;
         vec![
-            Control::Number {
-                id: "alibi-heads",
-                key: "heads",
-                limit: ALIBI_HEADS,
-                value: a.heads as f64,
-                hint: "attention heads".into(),
-                apply: |s, x| s.schemes.alibi.heads = x as usize,
-            },
-            Control::Number {
-                id: "alibi-head",
-                key: "head",
-                limit: s.alibi_head_limit(),
-                value: a.head as f64,
-                hint: "the head shown alone".into(),
-                apply: |s, x| s.schemes.alibi.head = x as usize,
-            },
+            Control::number("alibi-heads", "heads", ALIBI_HEADS, a.heads as f64, "attention heads", |s, x| s.schemes.alibi.heads = x as usize),
+            Control::number("alibi-head", "head", s.alibi_head_limit(), a.head as f64, "the head shown alone", |s, x| s.schemes.alibi.head = x as usize),
         ]
     }
 

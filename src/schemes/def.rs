@@ -134,6 +134,56 @@ pub enum Control {
     Panel(Panel),
 }
 
+impl Control {
+    /// A number held to `limit`, set by `apply`.
+    pub fn number(
+        id: &'static str,
+        key: &'static str,
+        limit: Limit,
+        value: f64,
+        hint: impl Into<String>,
+        apply: fn(&mut Settings, f64),
+    ) -> Control {
+        Control::Number {
+            id,
+            key,
+            limit,
+            value,
+            hint: hint.into(),
+            apply,
+        }
+    }
+
+    /// On or off, set by `apply` (1 or 0).
+    pub fn toggle(
+        id: &'static str,
+        key: &'static str,
+        label: &'static str,
+        on: bool,
+        apply: fn(&mut Settings, f64),
+    ) -> Control {
+        Control::Toggle {
+            id,
+            key,
+            label,
+            on,
+            apply,
+        }
+    }
+
+    /// The app's seed (shared by the schemes that draw untrained numbers).
+    pub fn seed(s: &Settings, hint: &'static str) -> Control {
+        Control::number(
+            "seed",
+            "seed",
+            crate::limit::SEED,
+            s.learned_seed as f64,
+            hint,
+            |s, x| s.learned_seed = x as usize,
+        )
+    }
+}
+
 /// What the attention demo's head gets for a sentence, or why the model cannot run.
 pub type Positions = Result<PositionInputs, String>;
 

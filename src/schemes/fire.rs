@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::def::{Control, HeadBias, Names, Positions, SchemeDef, ViewKind};
 use super::inputs::{ColumnInputs, PositionInputs};
 use crate::format::{file_number, group_thousands, plain, significant};
-use crate::limit::{Limit, SEED};
+use crate::limit::Limit;
 use crate::math::fire::{normalized_distance, Fire, WIDTH};
 use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{py, Library};
@@ -187,49 +187,15 @@ impl SchemeDef for Def {
         )
     }
 
+    #[rustfmt::skip]
     fn controls(&self, s: &Settings) -> Vec<Control> {
         let f = s.schemes.fire;
         vec![
-            Control::Number {
-                id: "fire-c",
-                key: "fire_c",
-                limit: FIRE_C,
-                value: f.c,
-                hint: "c in ψ(x) = ln(c·x + 1): 0.1 in the paper".into(),
-                apply: |s, x| s.schemes.fire.c = x,
-            },
-            Control::Number {
-                id: "fire-threshold",
-                key: "fire_L",
-                limit: FIRE_THRESHOLD,
-                value: f.threshold,
-                hint: "threshold L: 512 in the paper".into(),
-                apply: |s, x| s.schemes.fire.threshold = x,
-            },
-            Control::Number {
-                id: "fire-heads",
-                key: "fire_heads",
-                limit: FIRE_HEADS,
-                value: f.heads as f64,
-                hint: "the MLP's outputs, one per head".into(),
-                apply: |s, x| s.schemes.fire.heads = x as usize,
-            },
-            Control::Number {
-                id: "fire-head",
-                key: "fire_head",
-                limit: Limit::linear("head", 0.0, (f.heads.max(1) - 1) as f64),
-                value: f.head as f64,
-                hint: "the head shown alone".into(),
-                apply: |s, x| s.schemes.fire.head = x as usize,
-            },
-            Control::Number {
-                id: "seed",
-                key: "seed",
-                limit: SEED,
-                value: s.learned_seed as f64,
-                hint: "draws another untrained MLP".into(),
-                apply: |s, x| s.learned_seed = x as usize,
-            },
+            Control::number("fire-c", "fire_c", FIRE_C, f.c, "c in ψ(x) = ln(c·x + 1): 0.1 in the paper", |s, x| s.schemes.fire.c = x),
+            Control::number("fire-threshold", "fire_L", FIRE_THRESHOLD, f.threshold, "threshold L: 512 in the paper", |s, x| s.schemes.fire.threshold = x),
+            Control::number("fire-heads", "fire_heads", FIRE_HEADS, f.heads as f64, "the MLP's outputs, one per head", |s, x| s.schemes.fire.heads = x as usize),
+            Control::number("fire-head", "fire_head", Limit::linear("head", 0.0, (f.heads.max(1) - 1) as f64), f.head as f64, "the head shown alone", |s, x| s.schemes.fire.head = x as usize),
+            Control::seed(s, "draws another untrained MLP"),
         ]
     }
 

@@ -85,7 +85,10 @@ impl ColumnInputs {
         at: fn(&P, i64) -> f64,
     ) -> Self {
         ColumnInputs::Bias {
-            bias: Rc::new(Curve { params, at }),
+            bias: Rc::new(Bias {
+                params,
+                at: At::Offset(at),
+            }),
             length,
             what: what.into(),
         }
@@ -99,7 +102,10 @@ impl ColumnInputs {
         at: fn(&P, usize, usize) -> f64,
     ) -> Self {
         ColumnInputs::Bias {
-            bias: Rc::new(Grid { params, at }),
+            bias: Rc::new(Bias {
+                params,
+                at: At::Cell(at),
+            }),
             length,
             what: what.into(),
         }
@@ -123,20 +129,39 @@ impl PartialEq for dyn BiasFn {
     }
 }
 
-/// A bias function of the signed distance, with its parameters.
+/// A bias function, of the signed distance or of the query and key, with its parameters.
 #[derive(Debug)]
-struct Curve<P> {
+struct Bias<P> {
     params: P,
-    at: fn(&P, i64) -> f64,
+    at: At<P>,
 }
 
-impl<P: PartialEq + Debug + 'static> BiasFn for Curve<P> {
+#[derive(Debug)]
+enum At<P> {
+    Offset(fn(&P, i64) -> f64),
+    Cell(fn(&P, usize, usize) -> f64),
+}
+
+impl<P> PartialEq for At<P> {
+    fn eq(&self, other: &At<P>) -> bool {
+        match (self, other) {
+            (At::Offset(a), At::Offset(b)) => std::ptr::fn_addr_eq(*a, *b),
+            (At::Cell(a), At::Cell(b)) => std::ptr::fn_addr_eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl<P: PartialEq + Debug + 'static> BiasFn for Bias<P> {
     fn at(&self, query: usize, key: usize) -> f64 {
-        (self.at)(&self.params, key as i64 - query as i64)
+        match self.at {
+            At::Offset(f) => f(&self.params, key as i64 - query as i64),
+            At::Cell(f) => f(&self.params, query, key),
+        }
     }
 
     fn by_distance(&self) -> bool {
-        true
+        matches!(self.at, At::Offset(_))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -147,34 +172,6 @@ impl<P: PartialEq + Debug + 'static> BiasFn for Curve<P> {
         other
             .as_any()
             .downcast_ref::<Self>()
-            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
-    }
-}
-
-/// A bias function of the query and the key, with its parameters.
-#[derive(Debug)]
-struct Grid<P> {
-    params: P,
-    at: fn(&P, usize, usize) -> f64,
-}
-
-impl<P: PartialEq + Debug + 'static> BiasFn for Grid<P> {
-    fn at(&self, query: usize, key: usize) -> f64 {
-        (self.at)(&self.params, query, key)
-    }
-
-    fn by_distance(&self) -> bool {
-        false
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn same(&self, other: &dyn BiasFn) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<Self>()
-            .is_some_and(|o| o.params == self.params && std::ptr::fn_addr_eq(o.at, self.at))
+            .is_some_and(|o| o.params == self.params && o.at == self.at)
     }
 }

@@ -129,25 +129,12 @@ impl SchemeDef for Def {
         )
     }
 
+    #[rustfmt::skip]
     fn controls(&self, s: &Settings) -> Vec<Control> {
         let k = s.schemes.kerple;
         vec![
-            Control::Number {
-                id: "kerple-r1",
-                key: "r1",
-                limit: R1,
-                value: k.r1,
-                hint: "depth: how far the bias falls".into(),
-                apply: |s, x| s.schemes.kerple.r1 = x,
-            },
-            Control::Number {
-                id: "kerple-r2",
-                key: "r2",
-                limit: R2,
-                value: k.r2,
-                hint: "bend: where the fall turns logarithmic".into(),
-                apply: |s, x| s.schemes.kerple.r2 = x,
-            },
+            Control::number("kerple-r1", "r1", R1, k.r1, "depth: how far the bias falls", |s, x| s.schemes.kerple.r1 = x),
+            Control::number("kerple-r2", "r2", R2, k.r2, "bend: where the fall turns logarithmic", |s, x| s.schemes.kerple.r2 = x),
         ]
     }
 

@@ -5,7 +5,7 @@ use super::def::{Control, Names, Positions, SchemeDef, ViewKind};
 use super::inputs::{ColumnInputs, PositionInputs};
 use crate::snippets::Library;
 use crate::sources::{Source, BERT, BERT_CODE, GEHRING, GPT2, GPT2_CODE};
-use crate::state::{Settings, SEED};
+use crate::state::Settings;
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
 
@@ -80,14 +80,7 @@ impl SchemeDef for Def {
     }
 
     fn controls(&self, s: &Settings) -> Vec<Control> {
-        vec![Control::Number {
-            id: "seed",
-            key: "seed",
-            limit: SEED,
-            value: s.learned_seed as f64,
-            hint: "draws another untrained table".into(),
-            apply: |s, x| s.learned_seed = x as usize,
-        }]
+        vec![Control::seed(s, "draws another untrained table")]
     }
 
     fn views(&self) -> ViewKind {

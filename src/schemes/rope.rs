@@ -90,6 +90,7 @@ impl SchemeDef for Def {
         )
     }
 
+    #[rustfmt::skip]
     fn controls(&self, s: &Settings) -> Vec<Control> {
         let r = &s.schemes.rope;
         let preset = |value: f64, text: &'static str| Preset {
@@ -134,106 +135,29 @@ impl SchemeDef for Def {
                 apply: |s, p| s.schemes.rope.extension = Extension::ALL[p as usize],
             },
         ];
-        let number = |id, key, limit, value, hint: &str, apply| Control::Number {
-            id,
-            key,
-            limit,
-            value,
-            hint: hint.into(),
-            apply,
-        };
         if r.extension != Extension::None {
             let hint = if r.extension == Extension::LongRope {
                 "s: sets the attention factor"
             } else {
                 "how much longer"
             };
-            out.push(number(
-                "rope-factor",
-                "factor",
-                ROPE_FACTOR,
-                r.factor,
-                hint,
-                |s, x| s.schemes.rope.factor = x,
-            ));
+            out.push(Control::number("rope-factor", "factor", ROPE_FACTOR, r.factor, hint, |s, x| s.schemes.rope.factor = x));
         }
         if r.extension == Extension::Llama3 {
-            out.push(number(
-                "rope-low",
-                "low_freq",
-                LOW_FREQ,
-                r.low_freq,
-                "low_freq_factor",
-                |s, x| s.schemes.rope.low_freq = x,
-            ));
-            out.push(number(
-                "rope-high",
-                "high_freq",
-                HIGH_FREQ,
-                r.high_freq,
-                "high_freq_factor",
-                |s, x| s.schemes.rope.high_freq = x,
-            ));
+            out.push(Control::number("rope-low", "low_freq", LOW_FREQ, r.low_freq, "low_freq_factor", |s, x| s.schemes.rope.low_freq = x));
+            out.push(Control::number("rope-high", "high_freq", HIGH_FREQ, r.high_freq, "high_freq_factor", |s, x| s.schemes.rope.high_freq = x));
         }
         if r.extension == Extension::Yarn {
-            out.push(number(
-                "beta-fast",
-                "beta_fast",
-                BETA_FAST,
-                r.beta_fast,
-                "beta_fast: left alone above",
-                |s, x| s.schemes.rope.beta_fast = x,
-            ));
-            out.push(number(
-                "beta-slow",
-                "beta_slow",
-                BETA_SLOW,
-                r.beta_slow,
-                "beta_slow: interpolated below",
-                |s, x| s.schemes.rope.beta_slow = x,
-            ));
-            out.push(number(
-                "mscale",
-                "mscale",
-                MSCALE,
-                r.mscale,
-                "DeepSeek's mscale (0: unset)",
-                |s, x| s.schemes.rope.mscale = x,
-            ));
-            out.push(number(
-                "mscale-all-dim",
-                "mscale_all_dim",
-                MSCALE_ALL_DIM,
-                r.mscale_all_dim,
-                "mscale_all_dim (0: unset)",
-                |s, x| s.schemes.rope.mscale_all_dim = x,
-            ));
-            out.push(Control::Toggle {
-                id: "rope-truncate",
-                key: "truncate",
-                label: "truncate: round the ramp's ends to whole pairs",
-                on: r.truncate,
-                apply: |s, x| s.schemes.rope.truncate = x != 0.0,
-            });
+            out.push(Control::number("beta-fast", "beta_fast", BETA_FAST, r.beta_fast, "beta_fast: left alone above", |s, x| s.schemes.rope.beta_fast = x));
+            out.push(Control::number("beta-slow", "beta_slow", BETA_SLOW, r.beta_slow, "beta_slow: interpolated below", |s, x| s.schemes.rope.beta_slow = x));
+            out.push(Control::number("mscale", "mscale", MSCALE, r.mscale, "DeepSeek's mscale (0: unset)", |s, x| s.schemes.rope.mscale = x));
+            out.push(Control::number("mscale-all-dim", "mscale_all_dim", MSCALE_ALL_DIM, r.mscale_all_dim, "mscale_all_dim (0: unset)", |s, x| s.schemes.rope.mscale_all_dim = x));
+            out.push(Control::toggle("rope-truncate", "truncate", "truncate: round the ramp's ends to whole pairs", r.truncate, |s, x| s.schemes.rope.truncate = x != 0.0));
         }
         if matches!(r.extension, Extension::Yarn | Extension::LongRope) {
-            out.push(number(
-                "rope-attention-factor",
-                "attention_factor",
-                ATTENTION_FACTOR,
-                r.attention_factor,
-                "attention_factor (0: from the formula)",
-                |s, x| s.schemes.rope.attention_factor = x,
-            ));
+            out.push(Control::number("rope-attention-factor", "attention_factor", ATTENTION_FACTOR, r.attention_factor, "attention_factor (0: from the formula)", |s, x| s.schemes.rope.attention_factor = x));
         }
-        out.push(Control::Number {
-            id: "rotary-fraction",
-            key: "rotary",
-            limit: ROTARY_FRACTION,
-            value: r.rotary_fraction,
-            hint: rotated_text(s),
-            apply: |s, x| s.schemes.rope.rotary_fraction = x,
-        });
+        out.push(Control::number("rotary-fraction", "rotary", ROTARY_FRACTION, r.rotary_fraction, rotated_text(s), |s, x| s.schemes.rope.rotary_fraction = x));
         out.push(Control::Panel(Panel::RopeConfig));
         out
     }

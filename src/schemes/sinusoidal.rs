@@ -108,22 +108,22 @@ impl SchemeDef for Def {
         }];
         // fairseq's padding row exists only in its own (t2t) layout.
         if s.variant == Variant::T2t {
-            out.push(Control::Toggle {
-                id: "padding-idx-on",
-                key: "padding_idx",
-                label: "fairseq's padding_idx",
-                on: s.padding_idx.is_some(),
-                apply: |s, x| s.padding_idx = (x != 0.0).then_some(1),
-            });
+            out.push(Control::toggle(
+                "padding-idx-on",
+                "padding_idx",
+                "fairseq's padding_idx",
+                s.padding_idx.is_some(),
+                |s, x| s.padding_idx = (x != 0.0).then_some(1),
+            ));
             if let Some(p) = s.padding_idx {
-                out.push(Control::Number {
-                    id: "padding-idx",
-                    key: "padding_idx",
-                    limit: PADDING_IDX,
-                    value: p as f64,
-                    hint: "1 in fairseq's dictionaries".into(),
-                    apply: |s, x| s.padding_idx = Some(x as usize),
-                });
+                out.push(Control::number(
+                    "padding-idx",
+                    "padding_idx",
+                    PADDING_IDX,
+                    p as f64,
+                    "1 in fairseq's dictionaries",
+                    |s, x| s.padding_idx = Some(x as usize),
+                ));
             }
         }
         out

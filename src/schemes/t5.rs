@@ -7,7 +7,7 @@ use crate::format::group_thousands;
 use crate::params::{read_edit, read_edit_flag, SchemeParam, Value};
 use crate::snippets::Library;
 use crate::sources::{Source, SHAW, T5, T5_CODE};
-use crate::state::{Settings, SEED, T5_BUCKETS, T5_MAX_DISTANCE};
+use crate::state::{Settings, T5_BUCKETS, T5_MAX_DISTANCE};
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
 
@@ -76,40 +76,14 @@ impl SchemeDef for Def {
         )
     }
 
+    #[rustfmt::skip]
     fn controls(&self, s: &Settings) -> Vec<Control> {
         let t = s.schemes.t5;
         vec![
-            Control::Number {
-                id: "t5-buckets",
-                key: "buckets",
-                limit: T5_BUCKETS,
-                value: t.num_buckets as f64,
-                hint: "32 in T5".into(),
-                apply: |s, x| s.schemes.t5.num_buckets = x as usize,
-            },
-            Control::Number {
-                id: "t5-max-distance",
-                key: "max_distance",
-                limit: T5_MAX_DISTANCE,
-                value: t.max_distance as f64,
-                hint: "128 in T5".into(),
-                apply: |s, x| s.schemes.t5.max_distance = x as usize,
-            },
-            Control::Number {
-                id: "seed",
-                key: "seed",
-                limit: SEED,
-                value: s.learned_seed as f64,
-                hint: "draws other untrained bucket biases".into(),
-                apply: |s, x| s.learned_seed = x as usize,
-            },
-            Control::Toggle {
-                id: "t5-bidirectional",
-                key: "bidirectional",
-                label: "Bidirectional (encoder)",
-                on: t.bidirectional,
-                apply: |s, x| s.schemes.t5.bidirectional = x != 0.0,
-            },
+            Control::number("t5-buckets", "buckets", T5_BUCKETS, t.num_buckets as f64, "32 in T5", |s, x| s.schemes.t5.num_buckets = x as usize),
+            Control::number("t5-max-distance", "max_distance", T5_MAX_DISTANCE, t.max_distance as f64, "128 in T5", |s, x| s.schemes.t5.max_distance = x as usize),
+            Control::seed(s, "draws other untrained bucket biases"),
+            Control::toggle("t5-bidirectional", "bidirectional", "Bidirectional (encoder)", t.bidirectional, |s, x| s.schemes.t5.bidirectional = x != 0.0),
         ]
     }
 

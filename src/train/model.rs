@@ -31,7 +31,7 @@
 use std::ops::Range;
 
 use super::real::{gemm, gemm_at_rows, linear, transpose, Real};
-use crate::math::bias::{parameter_count, visible};
+use crate::math::bias::{parameter_count, visible, Row};
 use crate::math::rng::{fnv1a, SplitMix64};
 use crate::math::rope::{Rope, RopeScaling};
 use crate::math::sinusoidal::Sinusoidal;
@@ -984,14 +984,8 @@ impl<T: Real> Model<T> {
                     tape.bias_row.resize(heads * len, 0.0);
                 }
                 for i in r {
-                    bias.row(
-                        &tape.bias_params,
-                        heads,
-                        len,
-                        c.causal,
-                        i,
-                        &mut tape.bias_row,
-                    );
+                    let at = Row::new(heads, len, c.causal, i);
+                    bias.row(&tape.bias_params, at, &mut tape.bias_row);
                     let row = &mut tape.bias[i * heads * len..(i + 1) * heads * len];
                     for (t, &v) in row.iter_mut().zip(&tape.bias_row) {
                         *t = T::from_f64(v);
@@ -1473,15 +1467,9 @@ impl<T: Real> Model<T> {
                     gr.dbias_params.resize(span.len, 0.0);
                 }
                 for i in a..b {
-                    bias.row_backward(
-                        &tape.bias_params,
-                        heads,
-                        len,
-                        c.causal,
-                        i,
-                        &gr.dbias[i * heads * len..(i + 1) * heads * len],
-                        &mut gr.dbias_params,
-                    );
+                    let at = Row::new(heads, len, c.causal, i);
+                    let drow = &gr.dbias[i * heads * len..(i + 1) * heads * len];
+                    bias.row_backward(&tape.bias_params, at, drow, &mut gr.dbias_params);
                 }
                 if b >= len {
                     for (g, &d) in span.of_mut(g).iter_mut().zip(&gr.dbias_params) {
