@@ -141,10 +141,6 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&ALIBI, &ALIBI_CODE]
     }
-
-    fn trained(&self, _t: &TrainSettings) -> Position {
-        Position::Bias(std::sync::Arc::new(crate::math::alibi::AlibiBias))
-    }
 }
 
 /// NumPy or PyTorch code for one head's bias matrix.
@@ -192,3 +188,8 @@ pub const PARAMS: &[SchemeParam] = &[
     SchemeParam { key: "heads", read: |v, _| read_edit("heads", v, ALIBI_HEADS, |s, x| s.schemes.alibi.heads = x as usize), write: |s| Value::from(s.schemes.alibi.heads) },
     SchemeParam { key: "head", read: |v, s| read_edit("head", v, s.alibi_head_limit(), |s, x| s.schemes.alibi.head = x as usize), write: |s| Value::from(s.schemes.alibi.head) },
 ];
+
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(_t: &TrainSettings) -> Position {
+    Position::Bias(std::sync::Arc::new(crate::math::alibi::AlibiBias))
+}

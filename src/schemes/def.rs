@@ -11,8 +11,6 @@ use crate::params::SchemeParam;
 use crate::snippets::Library;
 use crate::sources::Source;
 use crate::state::Settings;
-use crate::train::position::Position;
-use crate::train::settings::TrainSettings;
 
 /// A scheme's names.
 pub struct Names {
@@ -246,7 +244,4 @@ pub trait SchemeDef: Sync {
     }
     /// Its papers and the code the app follows, the first its own paper.
     fn sources(&self) -> &'static [&'static Source];
-    /// Where it enters the model the Train view trains, with these settings (a new scheme does
-    /// not compile until it says).
-    fn trained(&self, t: &TrainSettings) -> Position;
 }

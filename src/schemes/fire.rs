@@ -247,14 +247,6 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&FIRE_PAPER]
     }
-
-    /// c, the threshold's multiplier and the MLP learned, shared by the layers; the threshold
-    /// starts at the training length (see `math::fire::FireBias`).
-    fn trained(&self, t: &TrainSettings) -> Position {
-        Position::Bias(std::sync::Arc::new(crate::math::fire::FireBias::new(
-            t.train_len as f64,
-        )))
-    }
 }
 
 /// FIRE's link parameters.
@@ -265,3 +257,11 @@ pub const PARAMS: &[SchemeParam] = &[
     SchemeParam { key: "fire_heads", read: |v, _| read_edit("fire_heads", v, FIRE_HEADS, |s, x| s.schemes.fire.heads = x as usize), write: |s| Value::from(s.schemes.fire.heads) },
     SchemeParam { key: "fire_head", read: |v, s| read_edit("fire_head", v, Limit::linear("head", 0.0, (s.schemes.fire.heads.max(1) - 1) as f64), |s, x| s.schemes.fire.head = x as usize), write: |s| Value::from(s.schemes.fire.head) },
 ];
+
+/// c, the threshold's multiplier and the MLP learned, shared by the layers; the threshold
+/// starts at the training length (see `math::fire::FireBias`).
+pub fn trained(t: &TrainSettings) -> Position {
+    Position::Bias(std::sync::Arc::new(crate::math::fire::FireBias::new(
+        t.train_len as f64,
+    )))
+}

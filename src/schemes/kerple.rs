@@ -183,11 +183,6 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&KERPLE_PAPER, &KERPLE_CODE]
     }
-
-    /// r1 and r2 learned per head (from the reference's initialisation), shared by the layers.
-    fn trained(&self, _t: &TrainSettings) -> Position {
-        Position::Bias(std::sync::Arc::new(crate::math::kerple::KerpleLog))
-    }
 }
 
 /// KERPLE's link parameters.
@@ -196,3 +191,8 @@ pub const PARAMS: &[SchemeParam] = &[
     SchemeParam { key: "r1", read: |v, _| read_edit("r1", v, R1, |s, x| s.schemes.kerple.r1 = x), write: |s| Value::from(s.schemes.kerple.r1) },
     SchemeParam { key: "r2", read: |v, _| read_edit("r2", v, R2, |s, x| s.schemes.kerple.r2 = x), write: |s| Value::from(s.schemes.kerple.r2) },
 ];
+
+/// r1 and r2 learned per head (from the reference's initialisation), shared by the layers.
+pub fn trained(_t: &TrainSettings) -> Position {
+    Position::Bias(std::sync::Arc::new(crate::math::kerple::KerpleLog))
+}

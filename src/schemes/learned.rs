@@ -90,10 +90,6 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&GEHRING, &BERT, &GPT2, &BERT_CODE, &GPT2_CODE]
     }
-
-    fn trained(&self, _t: &TrainSettings) -> Position {
-        Position::Learned
-    }
 }
 
 /// The app's untrained table in NumPy (bit for bit), or torch's own initialisation.
@@ -136,4 +132,9 @@ fn code(s: &Settings, library: Library) -> String {
          matrix[:rows] = 0.02 * normal\n",
         t.max_len, t.d_model, s.length, t.seed
     )
+}
+
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(_t: &TrainSettings) -> Position {
+    Position::Learned
 }

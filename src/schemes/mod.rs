@@ -29,6 +29,8 @@ pub use kind::{Scheme, SchemeSettings};
 use crate::snippets::Library;
 use crate::sources::Source;
 use crate::state::{Settings, View};
+use crate::train::position::Position;
+use crate::train::settings::TrainSettings;
 
 /// What every scheme says about itself, reached from its variant. A trait (not inherent
 /// methods) so that a file using it names this module: the floors below cannot.
@@ -74,6 +76,23 @@ impl Registered for Scheme {
             Scheme::Fire => &fire::Def,
             Scheme::None => &none::Def,
         }
+    }
+}
+
+/// Where `scheme` enters the model the Train view trains, with these settings: each scheme's
+/// module says (`<name>::trained`). A match of its own rather than a method of [`SchemeDef`], so
+/// the training worker links these functions and none of the rest of a scheme's definition;
+/// a new scheme does not compile until it has its line here.
+pub fn trained(scheme: Scheme, t: &TrainSettings) -> Position {
+    match scheme {
+        Scheme::Sinusoidal => sinusoidal::trained(t),
+        Scheme::Learned => learned::trained(t),
+        Scheme::Rope => rope::trained(t),
+        Scheme::Alibi => alibi::trained(t),
+        Scheme::T5 => t5::trained(t),
+        Scheme::Kerple => kerple::trained(t),
+        Scheme::Fire => fire::trained(t),
+        Scheme::None => none::trained(t),
     }
 }
 

@@ -55,8 +55,9 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&HAVIV, &KAZEMNEJAD]
     }
+}
 
-    fn trained(&self, _t: &TrainSettings) -> Position {
-        Position::None
-    }
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(_t: &TrainSettings) -> Position {
+    Position::None
 }

@@ -181,13 +181,6 @@ impl SchemeDef for Def {
             &ROPE_UTILS_CODE,
         ]
     }
-
-    fn trained(&self, t: &TrainSettings) -> Position {
-        Position::Rope {
-            base: t.base,
-            pairing: t.rope_pairing,
-        }
-    }
 }
 
 /// Which rotation angles are new to a model trained on `trained` positions, at `length`.
@@ -707,4 +700,12 @@ fn code(s: &Settings, lib: &Lib) -> String {
         dim = rope.freq_dim() as usize,
         half = rope.pair_count(),
     )
+}
+
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(t: &TrainSettings) -> Position {
+    Position::Rope {
+        base: t.base,
+        pairing: t.rope_pairing,
+    }
 }

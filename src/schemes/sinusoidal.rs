@@ -144,13 +144,6 @@ impl SchemeDef for Def {
             &TF_TUTORIAL_CODE,
         ]
     }
-
-    fn trained(&self, t: &TrainSettings) -> Position {
-        Position::Sinusoidal {
-            variant: t.variant,
-            base: t.base,
-        }
-    }
 }
 
 /// NumPy or PyTorch code for the matrix, in the chosen variant's layout.
@@ -213,4 +206,12 @@ fn code(s: &Settings, lib: &Lib) -> String {
         py(s.base),
         s.variant.id()
     )
+}
+
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(t: &TrainSettings) -> Position {
+    Position::Sinusoidal {
+        variant: t.variant,
+        base: t.base,
+    }
 }

@@ -94,13 +94,6 @@ impl SchemeDef for Def {
     fn sources(&self) -> &'static [&'static Source] {
         &[&T5, &SHAW, &T5_CODE]
     }
-
-    fn trained(&self, t: &TrainSettings) -> Position {
-        Position::Bias(std::sync::Arc::new(crate::math::t5::T5Score {
-            num_buckets: t.t5_buckets,
-            max_distance: t.t5_max_distance,
-        }))
-    }
 }
 
 /// Hugging Face's bucket function (PyTorch), or the same in NumPy.
@@ -153,3 +146,11 @@ pub const PARAMS: &[SchemeParam] = &[
     SchemeParam { key: "max_distance", read: |v, _| read_edit("max_distance", v, T5_MAX_DISTANCE, |s, x| s.schemes.t5.max_distance = x as usize), write: |s| Value::from(s.schemes.t5.max_distance) },
     SchemeParam { key: "bidirectional", read: |v, _| read_edit_flag("bidirectional", v, |s, x| s.schemes.t5.bidirectional = x != 0.0), write: |s| Value::from(s.schemes.t5.bidirectional) },
 ];
+
+/// Where the scheme enters the model the Train view trains.
+pub fn trained(t: &TrainSettings) -> Position {
+    Position::Bias(std::sync::Arc::new(crate::math::t5::T5Score {
+        num_buckets: t.t5_buckets,
+        max_distance: t.t5_max_distance,
+    }))
+}

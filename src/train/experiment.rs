@@ -12,7 +12,6 @@ use super::optim::{schedule, AdamW, OptPass};
 use super::settings::{TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
 use crate::math::rng::SplitMix64;
-use crate::schemes::Registered;
 
 /// Sequences per training step.
 pub const BATCH: usize = 16;
@@ -159,7 +158,7 @@ pub struct Experiment {
 
 /// The model a scheme trains, for these settings.
 pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
-    let position = scheme.scheme.def().trained(s);
+    let position = crate::schemes::trained(scheme.scheme, s);
     ModelConfig {
         vocab: s.task.vocab().len(),
         d_model: s.d_model,

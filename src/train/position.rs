@@ -1,5 +1,5 @@
 //! Where a scheme enters the trained model, with its own settings: what each scheme's
-//! `SchemeDef::trained` answers, below the schemes, and what the model (`train::model`) builds
+//! `schemes::trained` answers, below the schemes, and what the model (`train::model`) builds
 //! from. Plain data over the math.
 
 use std::sync::Arc;

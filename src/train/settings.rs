@@ -12,7 +12,7 @@ use crate::schemes::kind::Scheme;
 /// A position scheme as trained: one of the app's schemes, in the order of [`Scheme::ALL`],
 /// and "none" once more with a causal mask (a decoder's mask alone leaks order). Derived from the
 /// app's list, so a scheme added there is trained here too; how it enters the model is the
-/// scheme's own `SchemeDef::trained`.
+/// scheme's own `trained` (see `schemes::trained`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrainScheme {
     pub scheme: Scheme,

@@ -69,7 +69,7 @@ const LINK_RUN_LIMIT_S: f64 = 60.0;
 fn learned_biases(ts: &TrainSettings) -> String {
     let names: Vec<&str> = Scheme::ALL
         .into_iter()
-        .filter(|s| match s.def().trained(ts) {
+        .filter(|s| match crate::schemes::trained(*s, ts) {
             Position::Bias(b) => !b.tensors(ts.heads).is_empty(),
             _ => false,
         })
