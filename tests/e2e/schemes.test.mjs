@@ -88,7 +88,7 @@ test('switching schemes updates the attention demo, each in its own place', asyn
 });
 
 test('KERPLE and FIRE: their numbers on screen and in the CSV, their sentences in the demo', async () => {
-  const { page, errors, context } = await openApp(app, '?scheme=kerple&length=64');
+  const { page, errors, context } = await openApp(app, '?scheme=kerple&length=64', { ready: (p) => waitForDraws(p, 'kerple-heatmap') });
   // r1 = 1, r2 = 0.5: distance 1 costs ln 1.5, distance 10 ln 6, distance 100 ln 51.
   await page.getByText(/distance 1 costs 0\.4055, distance 10 costs 1\.792, distance 100 costs 3\.932/).waitFor();
   await field(page, 'kerple-r1-value', 2);
