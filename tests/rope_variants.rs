@@ -26,6 +26,8 @@
 //!   `len(arange(0, dim, 2)) = ⌈dim/2⌉` frequencies base^(−2i/dim) and a cache `2·⌈dim/2⌉` wide,
 //!   all of it rotated.
 
+mod common;
+
 use pe_explorer::math::rope::{Rope, RopePairing, RopeScaling, Treatment};
 use std::f64::consts::PI;
 
@@ -214,16 +216,7 @@ fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
         128,
         1e6,
         RopePairing::RotateHalf,
-        RopeScaling::Yarn {
-            factor: 4.0,
-            original: 32_768,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            attention_factor: None,
-            truncate: true,
-        },
+        common::yarn_scaling(4.0, 32_768, true),
     );
     let (inv, af) = yarn(1e6, 128, 4.0, 32_768.0, 32.0, 1.0, None, true);
     assert!(close(af, 0.1 * 4f64.ln() + 1.0, 1e-12));
@@ -233,16 +226,7 @@ fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
         64,
         10_000.0,
         RopePairing::RotateHalf,
-        RopeScaling::Yarn {
-            factor: 16.0,
-            original: 4096,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            attention_factor: None,
-            truncate: true,
-        },
+        common::yarn_scaling(16.0, 4096, true),
     );
     let (inv, af) = yarn(10_000.0, 64, 16.0, 4096.0, 32.0, 1.0, None, true);
     agrees("YaRN ×16", &r16, &inv, af);
