@@ -253,6 +253,36 @@ pub fn copy_text(text: String, done: yew::Callback<bool>) {
     });
 }
 
+/// Copies text to the clipboard and says how it went in `status`: `copied` if it worked,
+/// `refused` (what to do by hand) if not.
+pub fn copy_with_status(
+    text: String,
+    status: yew::UseStateHandle<String>,
+    copied: String,
+    refused: &'static str,
+) {
+    copy_text(
+        text,
+        yew::Callback::from(move |ok: bool| {
+            status.set(if ok {
+                copied.clone()
+            } else {
+                refused.to_string()
+            })
+        }),
+    );
+}
+
+/// A key handler that closes (calls `close`) on Escape, and lets every other key through.
+pub fn close_on_escape(close: yew::Callback<()>) -> yew::Callback<web_sys::KeyboardEvent> {
+    yew::Callback::from(move |e: web_sys::KeyboardEvent| {
+        if e.key() == "Escape" {
+            e.prevent_default();
+            close.emit(());
+        }
+    })
+}
+
 /// Tells the parent page (when there is one) how tall the content is.
 pub fn post_height(height: f64, view: &str) {
     let Some(window) = web_sys::window() else {

@@ -570,33 +570,16 @@ fn way_out_box(props: &WayOutProps) -> Html {
     let copy = |text: String, what: &'static str| {
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 text.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        format!("{what} copied to the clipboard.")
-                    } else {
-                        "The clipboard is closed to this panel too: select the text and copy it."
-                            .to_string()
-                    })
-                }),
+                status.clone(),
+                format!("{what} copied to the clipboard."),
+                "The clipboard is closed to this panel too: select the text and copy it.",
             );
         })
     };
-    let on_key = {
-        let close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                close.emit(());
-            }
-        })
-    };
-    let close = {
-        let close = props.on_close.clone();
-        Callback::from(move |_: MouseEvent| close.emit(()))
-    };
+    let on_key = browser::close_on_escape(props.on_close.clone());
+    let close = props.on_close.reform(|_: MouseEvent| ());
     let select = Callback::from(|e: FocusEvent| {
         if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
             t.select();

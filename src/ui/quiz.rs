@@ -582,17 +582,11 @@ fn exam_summary(props: &SummaryProps) -> Html {
     let on_copy = {
         let (status, text) = (status.clone(), props.text.clone());
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 text.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        "Copied to the clipboard.".into()
-                    } else {
-                        "The clipboard is not available here: select the text above and copy it."
-                            .into()
-                    })
-                }),
+                status.clone(),
+                "Copied to the clipboard.".into(),
+                "The clipboard is not available here: select the text above and copy it.",
             );
         })
     };
