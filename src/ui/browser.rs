@@ -306,24 +306,14 @@ pub fn post_height(height: f64, view: &str) {
     let _ = parent.post_message(&message, "*");
 }
 
-/// Whether the system asks for dark colours.
-pub fn prefers_dark() -> bool {
-    dark_query().is_some_and(|q| q.matches())
-}
+/// The media query of a system that asks for dark colours (`phone::use_media(DARK)` follows it).
+pub const DARK: &str = "(prefers-color-scheme: dark)";
 
 /// Whether a media query matches now (false where it cannot be asked).
 pub fn media_matches(query: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.match_media(query).ok().flatten())
         .is_some_and(|q| q.matches())
-}
-
-/// The `(prefers-color-scheme: dark)` media query, for listening to changes.
-pub fn dark_query() -> Option<web_sys::MediaQueryList> {
-    web_sys::window()?
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
 }
 
 /// Sets an attribute on the page's root element (`<html>`).
