@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use pe_explorer::math::rope::RopeScaling;
+use pe_explorer::schemes::Scheme;
+use pe_explorer::train::settings::TrainScheme;
 
 /// YaRN by `factor` over `original` positions with transformers' defaults otherwise: β_fast 32,
 /// β_slow 1, no DeepSeek mscale, the attention factor from its formula; `truncate` rounds the
@@ -18,4 +20,9 @@ pub fn yarn_scaling(factor: f64, original: usize, truncate: bool) -> RopeScaling
         attention_factor: None,
         truncate,
     }
+}
+
+/// The trainer's entries for `schemes`, in that order, each as the app trains it by default.
+pub fn train_schemes(schemes: &[Scheme]) -> Vec<TrainScheme> {
+    schemes.iter().map(|&s| TrainScheme::of(s)).collect()
 }
