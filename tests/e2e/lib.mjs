@@ -167,6 +167,13 @@ export async function slide(page, selector, value) {
   await setValue(page, selector, value, 'input');
 }
 
+/** Presses a button (the CSV one unless `button` says) of the figure holding `#chart` and returns the lines of the file it downloads. */
+export async function figureDownload(page, chart, button = /CSV/) {
+  const figure = page.locator('figure', { has: page.locator(`#${chart}`) });
+  const [file] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: button }).click()]);
+  return fs.readFileSync(await file.path(), 'utf8').trim().split('\n');
+}
+
 /** Counts main-thread tasks over 50 ms from now on (`window.longTasks`). */
 export async function watchLongTasks(page) {
   await page.evaluate(() => {
