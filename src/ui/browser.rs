@@ -326,36 +326,35 @@ pub fn set_root_attribute(name: &str, value: &str) {
     }
 }
 
-/// The page's local storage, when it may be used: sandboxed frames without same-origin access
-/// throw on the mere lookup, and private modes may refuse writes.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+/// Where the page keeps a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// The page's local storage.
+    Local,
+    /// The tab's session storage (kept across reloads, gone when the tab closes).
+    Session,
 }
 
-/// A saved value, or `None` when there is none or storage is unavailable.
-pub fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
+/// The store, when it may be used: sandboxed frames without same-origin access throw on the
+/// mere lookup, and private modes may refuse writes.
+fn storage(store: Store) -> Option<web_sys::Storage> {
+    let window = web_sys::window()?;
+    match store {
+        Store::Local => window.local_storage(),
+        Store::Session => window.session_storage(),
+    }
+    .ok()
+    .flatten()
+}
+
+/// A saved value, or `None` when there is none or the store is unavailable.
+pub fn load(store: Store, key: &str) -> Option<String> {
+    storage(store)?.get_item(key).ok().flatten()
 }
 
 /// Saves a value; returns whether it was saved.
-pub fn save(key: &str, value: &str) -> bool {
-    storage().is_some_and(|s| s.set_item(key, value).is_ok())
-}
-
-/// The tab's session storage (kept across reloads, gone when the tab closes), when it may be
-/// used: the same limits as [`load`]'s local storage.
-fn session() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
-}
-
-/// A value saved for this tab, or `None`.
-pub fn session_load(key: &str) -> Option<String> {
-    session()?.get_item(key).ok().flatten()
-}
-
-/// Saves a value for this tab; returns whether it was saved.
-pub fn session_save(key: &str, value: &str) -> bool {
-    session().is_some_and(|s| s.set_item(key, value).is_ok())
+pub fn save(store: Store, key: &str, value: &str) -> bool {
+    storage(store).is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
 /// Milliseconds since 1970 (UTC), from the browser's clock.
