@@ -273,6 +273,52 @@ pub fn copy_with_status(
     );
 }
 
+/// Listening for changes of size: of an element (a ResizeObserver) and, if asked, of the window
+/// (which also fires when the pixel ratio changes). Dropping it stops listening.
+pub struct SizeWatch {
+    observer: Option<web_sys::ResizeObserver>,
+    window: Option<web_sys::Window>,
+    callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+/// Calls `changed` whenever `element` changes size and, with `window_resize`, whenever the
+/// window is resized, until the returned watch is dropped.
+pub fn watch_size(
+    element: Option<web_sys::Element>,
+    window_resize: bool,
+    changed: impl FnMut() + 'static,
+) -> SizeWatch {
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(changed);
+    let observer = element.and_then(|el| {
+        let obs = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        obs.observe(&el);
+        Some(obs)
+    });
+    let window = web_sys::window().filter(|_| window_resize);
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
+    }
+    SizeWatch {
+        observer,
+        window,
+        callback,
+    }
+}
+
+impl Drop for SizeWatch {
+    fn drop(&mut self) {
+        if let Some(obs) = &self.observer {
+            obs.disconnect();
+        }
+        if let Some(w) = &self.window {
+            let _ = w.remove_event_listener_with_callback(
+                "resize",
+                self.callback.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
 /// A key handler that closes (calls `close`) on Escape, and lets every other key through.
 pub fn close_on_escape(close: yew::Callback<()>) -> yew::Callback<web_sys::KeyboardEvent> {
     yew::Callback::from(move |e: web_sys::KeyboardEvent| {

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, ResizeObserver};
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::browser::{self, Saved};
@@ -198,33 +198,13 @@ fn use_paged(framed: bool) -> bool {
                 }
             };
             check();
-            let callback = Closure::<dyn FnMut()>::new(check);
-            let window = web_sys::window();
-            let root = window
-                .as_ref()
+            let root = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.document_element());
-            let observer = root.as_ref().and_then(|r| {
-                let o = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-                o.observe(r);
-                Some(o)
-            });
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
-            }
+            let watch = browser::watch_size(root, true, check);
             move || {
                 generation.set(generation.get().wrapping_add(1));
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        callback.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(callback);
+                drop(watch);
             }
         });
     }
@@ -258,18 +238,8 @@ fn use_post_height(root: NodeRef, view: &'static str) {
                 );
             }
         }
-        let callback = Closure::<dyn FnMut()>::new(post);
-        let observer = root.cast::<HtmlElement>().and_then(|el| {
-            let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-            obs.observe(&el);
-            Some(obs)
-        });
-        move || {
-            if let Some(obs) = observer {
-                obs.disconnect();
-            }
-            drop(callback);
-        }
+        let watch = browser::watch_size(root.cast::<Element>(), false, post);
+        move || drop(watch)
     });
 }
 
