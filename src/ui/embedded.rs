@@ -47,6 +47,20 @@ const TALL_CHART: f64 = 480.0;
 /// panel's title `data-main-title`, says on `root` whether there is one (`data-chart`), and
 /// keeps `strip` (when given) right under the chart's drawing, or right above it when the chart
 /// is taller than [`TALL_CHART`].
+/// Moves the marker attribute `name` (valueless) within `root` to `to`, off the element that had
+/// it; touches nothing when it is already there.
+fn move_mark(root: &Element, name: &str, to: Option<&Element>) {
+    let marked = root.query_selector(&format!("[{name}]")).ok().flatten();
+    if marked.as_ref() != to {
+        if let Some(old) = marked {
+            let _ = old.remove_attribute(name);
+        }
+        if let Some(new) = to {
+            let _ = new.set_attribute(name, "");
+        }
+    }
+}
+
 fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let canvas = root
         .query_selector("canvas:not(.chart-overlay)")
@@ -56,29 +70,13 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let chart = canvas
         .as_ref()
         .and_then(|c| closest(c, "figure").or_else(|| c.parent_element()));
-    let marked = root.query_selector("[data-main-chart]").ok().flatten();
-    if marked != chart {
-        if let Some(old) = marked {
-            let _ = old.remove_attribute("data-main-chart");
-        }
-        if let Some(new) = &chart {
-            let _ = new.set_attribute("data-main-chart", "");
-        }
-    }
+    move_mark(root, "data-main-chart", chart.as_ref());
     // Its panel's title stays with it in a compact embed.
     let title = chart
         .as_ref()
         .and_then(|c| closest(c, ".panel"))
         .and_then(|p| p.query_selector(":scope > .panel-head > h2").ok().flatten());
-    let titled = root.query_selector("[data-main-title]").ok().flatten();
-    if titled != title {
-        if let Some(old) = titled {
-            let _ = old.remove_attribute("data-main-title");
-        }
-        if let Some(new) = &title {
-            let _ = new.set_attribute("data-main-title", "");
-        }
-    }
+    move_mark(root, "data-main-title", title.as_ref());
     let found = if chart.is_some() { "main" } else { "none" };
     if root.get_attribute("data-chart").as_deref() != Some(found) {
         let _ = root.set_attribute("data-chart", found);
@@ -555,6 +553,16 @@ fn way_out_box(props: &WayOutProps) -> Html {
             t.select();
         }
     });
+    // The way out's own button (the first focused), then Close.
+    let actions = |onclick: Callback<MouseEvent>, label: &'static str| {
+        html! {
+            <div class="way-out-actions">
+                <button type="button" class="button button-primary" id="way-out-first"
+                    {onclick}>{ label }</button>
+                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
+            </div>
+        }
+    };
     // Near the reader: under what they pressed, inside the part of the frame they see.
     let top = match props.visible {
         Some(v) => props
@@ -570,11 +578,7 @@ fn way_out_box(props: &WayOutProps) -> Html {
                     <p>{ "Copy the link and open it in a new tab yourself:" }</p>
                     <textarea class="way-out-text" readonly=true rows="3" value={url.clone()}
                         aria-label="Link to the explorer" onfocus={select.clone()} />
-                    <div class="way-out-actions">
-                        <button type="button" class="button button-primary" id="way-out-first"
-                            onclick={copy(url.clone(), "The link")}>{ "Copy the link" }</button>
-                        <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                    </div>
+                    { actions(copy(url.clone(), "The link"), "Copy the link") }
                 </>
             },
         ),
@@ -602,11 +606,7 @@ fn way_out_box(props: &WayOutProps) -> Html {
                                     aria-label={format!("Text of {}", saved.file_name)}
                                     onfocus={select.clone()} />
                             }
-                            <div class="way-out-actions">
-                                <button type="button" class="button button-primary" id="way-out-first"
-                                    onclick={copy(text.clone(), "The data")}>{ "Copy the data" }</button>
-                                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                            </div>
+                            { actions(copy(text.clone(), "The data"), "Copy the data") }
                         </>
                     }
                 }
@@ -625,13 +625,10 @@ fn way_out_box(props: &WayOutProps) -> Html {
                     html! {
                         <>
                             <p>{ "Open the explorer in a tab of its own and save it there." }</p>
-                            <div class="way-out-actions">
-                                <button type="button" class="button button-primary" id="way-out-first"
-                                    onclick={Callback::from(move |_: MouseEvent| on_open.emit(full.clone()))}>
-                                    { "Open the explorer" }
-                                </button>
-                                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                            </div>
+                            { actions(
+                                Callback::from(move |_: MouseEvent| on_open.emit(full.clone())),
+                                "Open the explorer",
+                            ) }
                         </>
                     }
                 }
