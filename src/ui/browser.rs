@@ -329,6 +329,11 @@ pub fn close_on_escape(close: yew::Callback<()>) -> yew::Callback<web_sys::Keybo
     })
 }
 
+/// The window's inner height in CSS pixels, where the browser gives one.
+pub fn inner_height(window: &web_sys::Window) -> Option<f64> {
+    window.inner_height().ok().and_then(|h| h.as_f64())
+}
+
 /// Tells the parent page (when there is one) how tall the content is.
 pub fn post_height(height: f64, view: &str) {
     let Some(window) = web_sys::window() else {

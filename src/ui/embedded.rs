@@ -175,11 +175,7 @@ fn use_paged(framed: bool) -> bool {
                         let Some(w) = web_sys::window() else {
                             return;
                         };
-                        let inner = w
-                            .inner_height()
-                            .ok()
-                            .and_then(|h| h.as_f64())
-                            .unwrap_or(0.0);
+                        let inner = browser::inner_height(&w).unwrap_or(0.0);
                         let content = w
                             .document()
                             .and_then(|d| d.document_element())
@@ -491,11 +487,7 @@ pub fn embed_page(props: &EmbedProps) -> Html {
 /// Scrolls a fixed-height frame's panel by most of a screen, up or down.
 fn page(direction: f64) {
     if let Some(w) = web_sys::window() {
-        let height = w
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(400.0);
+        let height = browser::inner_height(&w).unwrap_or(400.0);
         let options = web_sys::ScrollToOptions::new();
         options.set_top(direction * height * 0.8);
         options.set_behavior(web_sys::ScrollBehavior::Smooth);
