@@ -324,6 +324,24 @@ fn number(obj: Option<&Json>, key: &str) -> Result<Option<f64>, String> {
 }
 
 /// A positive number under `key`, if any.
+/// A number a config may give in three places, read with `read` (each one, so that a bad value
+/// is refused even where an earlier place gives one): `key` at the root, then `key` in
+/// rope_parameters (`params`; named `in_params`), then `alias` at the root. The first given, and
+/// the name of its place.
+fn first_given(
+    read: fn(Option<&Json>, &str) -> Result<Option<f64>, String>,
+    root: &Json,
+    params: Option<&Json>,
+    [key, in_params, alias]: [&'static str; 3],
+) -> Result<Option<(f64, &'static str)>, String> {
+    let given = [
+        (read(Some(root), key)?, key),
+        (read(params, key)?, in_params),
+        (read(Some(root), alias)?, alias),
+    ];
+    Ok(given.into_iter().find_map(|(v, place)| Some((v?, place))))
+}
+
 fn positive(obj: Option<&Json>, key: &str) -> Result<Option<f64>, String> {
     match number(obj, key)? {
         Some(x) if x <= 0.0 => Err(format!(
@@ -457,16 +475,16 @@ impl RopeConfig {
         }
 
         // θ.
-        let base = match (
-            positive(Some(&root), "rope_theta")?,
-            positive(params, "rope_theta")?,
-            positive(Some(&root), "rotary_emb_base")?,
-        ) {
-            (Some(b), _, _) => Some((b, "rope_theta")),
-            (None, Some(b), _) => Some((b, "rope_parameters.rope_theta")),
-            (None, None, Some(b)) => Some((b, "rotary_emb_base")),
-            _ => None,
-        };
+        let base = first_given(
+            positive,
+            &root,
+            params,
+            [
+                "rope_theta",
+                "rope_parameters.rope_theta",
+                "rotary_emb_base",
+            ],
+        )?;
         // The head width, as transformers finds it: `head_dim or hidden_size // heads` (and
         // DeepSeek's rotary part of the head).
         let head = |key: &str| -> Result<Option<f64>, String> {
@@ -515,16 +533,16 @@ impl RopeConfig {
             }
             None => None,
         };
-        let fraction = match (
-            number(Some(&root), "partial_rotary_factor")?,
-            number(params, "partial_rotary_factor")?,
-            number(Some(&root), "rotary_pct")?,
-        ) {
-            (Some(f), _, _) => Some((f, "partial_rotary_factor")),
-            (None, Some(f), _) => Some((f, "rope_parameters.partial_rotary_factor")),
-            (None, None, Some(f)) => Some((f, "rotary_pct")),
-            _ => None,
-        };
+        let fraction = first_given(
+            number,
+            &root,
+            params,
+            [
+                "partial_rotary_factor",
+                "rope_parameters.partial_rotary_factor",
+                "rotary_pct",
+            ],
+        )?;
         let rotary_fraction = match fraction {
             Some((f, _)) if !(f > 0.0 && f <= 1.0) => {
                 return Err(format!(

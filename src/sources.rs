@@ -260,6 +260,29 @@ source!(
     "https://github.com/huggingface/safetensors"
 );
 
+// The sources of schemes added since the README's list: cited by their schemes, not in [`ALL`].
+source!(
+    KERPLE_PAPER,
+    Paper,
+    "Chi et al., 2022",
+    "KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation",
+    "https://arxiv.org/abs/2205.09921"
+);
+source!(
+    KERPLE_CODE,
+    Code,
+    "Chi et al.",
+    "KERPLE reference code (ParallelKerpleLog)",
+    "https://github.com/chijames/KERPLE"
+);
+source!(
+    FIRE_PAPER,
+    Paper,
+    "Li et al., 2024",
+    "Functional Interpolation for Relative Positions Improves Long Context Transformers",
+    "https://arxiv.org/abs/2310.04418"
+);
+
 /// Every source, papers first (the README's list).
 pub const ALL: &[&Source] = &[
     &VASWANI,

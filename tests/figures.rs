@@ -25,6 +25,23 @@ fn sized(d_model: usize, length: usize) -> Settings {
     }
 }
 
+/// `s` with its RoPE settings changed by `change`.
+fn with_rope(s: &Settings, change: impl FnOnce(&mut RopeSettings)) -> Settings {
+    let mut out = s.clone();
+    change(&mut out.schemes.rope);
+    out
+}
+
+/// The numbers of line `n` of a CSV text (0: the header).
+fn csv_row(csv: &str, n: usize) -> Vec<f64> {
+    csv.lines()
+        .nth(n)
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
 fn settings(scheme: Scheme) -> Settings {
     Settings {
         scheme,
@@ -105,16 +122,7 @@ fn memo_keys_change_with_every_input_and_only_then() {
         length: 64,
         ..settings(Scheme::Rope)
     };
-    let b = Settings {
-        schemes: SchemeSettings {
-            rope: RopeSettings {
-                low_freq: 2.0,
-                ..a.schemes.rope.clone()
-            },
-            ..a.schemes.clone()
-        },
-        ..a.clone()
-    };
+    let b = with_rope(&a, |r| r.low_freq = 2.0);
     assert_ne!(a.rope(), b.rope());
     assert_ne!(Scheme::Rope.def().column(&a), Scheme::Rope.def().column(&b));
     let (a2, b2) = (
@@ -144,16 +152,7 @@ fn memo_keys_change_with_every_input_and_only_then() {
     assert_eq!(Scheme::Rope.def().column(&a), Scheme::Rope.def().column(&c));
     assert_eq!(NormsInputs::of(&a), NormsInputs::of(&c));
     // Partial rotary reaches the demo's head.
-    let d = Settings {
-        schemes: SchemeSettings {
-            rope: RopeSettings {
-                rotary_fraction: 0.5,
-                ..a2.schemes.rope.clone()
-            },
-            ..a2.schemes.clone()
-        },
-        ..a2.clone()
-    };
+    let d = with_rope(&a2, |r| r.rotary_fraction = 0.5);
     assert_ne!(demo_inputs(&a2), demo_inputs(&d));
     match &Scheme::Rope.def().column(&a) {
         ColumnInputs::Rotary(r, length) => assert_eq!((r.clone(), *length), (a.rope(), a.length)),
@@ -236,13 +235,7 @@ fn scheme_view_tables_hold_hand_derived_rows() {
     };
     let csv = BiasInputs::of(&s).unwrap().csv();
     assert!(csv.starts_with("distance,head_0,head_1\n"));
-    let row: Vec<f64> = csv
-        .lines()
-        .nth(5)
-        .unwrap()
-        .split(',')
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let row = csv_row(&csv, 5);
     assert_eq!(row, vec![4.0, -0.25, -1.0 / 64.0]);
     // T5: one row per relative position from −(L − 1) to L − 1, bucket 0 at distance 0.
     let s = settings(Scheme::T5);
@@ -265,13 +258,7 @@ fn scheme_view_tables_hold_hand_derived_rows() {
         ..Settings::default()
     };
     let csv = rotation_csv(&RotationInputs::of(&s));
-    let row: Vec<f64> = csv
-        .lines()
-        .nth(1)
-        .unwrap()
-        .split(',')
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let row = csv_row(&csv, 1);
     assert_eq!(&row[..4], &[0.0, 0.0, 1.0, 1.0]);
     assert!((row[6] - 1f64.sin()).abs() < 1e-8 && (row[7] - 1f64.cos()).abs() < 1e-8);
     assert!(row[10].abs() < 1e-12);

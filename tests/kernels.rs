@@ -41,6 +41,26 @@ fn sums_dots_and_rotations_match_plain_loops() {
     }
 }
 
+/// Asserts that every entry `got[r·cols + c]` (f32) is, to 1e-4 relative, Σ term(r, c, t) over
+/// t < `inner`, summed in f64.
+fn sums_match(
+    what: &str,
+    got: &[f32],
+    (rows, cols, inner): (usize, usize, usize),
+    term: impl Fn(usize, usize, usize) -> f64,
+) {
+    for r in 0..rows {
+        for c in 0..cols {
+            let want: f64 = (0..inner).map(|t| term(r, c, t)).sum();
+            let got = got[r * cols + c] as f64;
+            assert!(
+                (got - want).abs() < 1e-4 * (1.0 + want.abs()),
+                "{what} at ({r}, {c}): {got} vs {want}"
+            );
+        }
+    }
+}
+
 /// The trainer's matrix product (4 × 8 blocks; 128-bit SIMD for f32 in the browser) against a
 /// triple loop in f64, for shapes that leave every kind of tail, accumulating into what is
 /// there; and the linear layer's backward pass against its definition.
@@ -78,26 +98,16 @@ fn the_trainers_matrix_products_match_triple_loops() {
         let (mut da, mut dw, mut dbias) =
             (vec![0.0f32; n * k], vec![0.0f32; k * m], vec![0.0f32; m]);
         linear_backward(Some(&mut da), &mut dw, &mut dbias, &dy, &a, &b, n, k, m);
-        for i in 0..n {
-            for p in 0..k {
-                let want: f64 = (0..m)
-                    .map(|j| dy[i * m + j] as f64 * b[p * m + j] as f64)
-                    .sum();
-                assert!((da[i * k + p] as f64 - want).abs() < 1e-4 * (1.0 + want.abs()));
-            }
-        }
-        for p in 0..k {
-            for j in 0..m {
-                let want: f64 = (0..n)
-                    .map(|i| a[i * k + p] as f64 * dy[i * m + j] as f64)
-                    .sum();
-                assert!((dw[p * m + j] as f64 - want).abs() < 1e-4 * (1.0 + want.abs()));
-            }
-        }
-        for j in 0..m {
-            let want: f64 = (0..n).map(|i| dy[i * m + j] as f64).sum();
-            assert!((dbias[j] as f64 - want).abs() < 1e-4 * (1.0 + want.abs()));
-        }
+        let shape = format!("{n}×{k}×{m}");
+        sums_match(&format!("{shape} da"), &da, (n, k, m), |i, p, j| {
+            dy[i * m + j] as f64 * b[p * m + j] as f64
+        });
+        sums_match(&format!("{shape} dw"), &dw, (k, m, n), |p, j, i| {
+            a[i * k + p] as f64 * dy[i * m + j] as f64
+        });
+        sums_match(&format!("{shape} dbias"), &dbias, (1, m, n), |_, j, i| {
+            dy[i * m + j] as f64
+        });
     }
 }
 

@@ -4,6 +4,8 @@
 //! what the formulas say.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::binning::Bins;
 use pe_explorer::math::learned::Learned;
@@ -56,16 +58,7 @@ fn scaling() -> impl Strategy<Value = RopeScaling> {
             original
         }),
         (factor(), original(), any::<bool>()).prop_map(|(factor, original, truncate)| {
-            RopeScaling::Yarn {
-                factor,
-                original,
-                beta_fast: 32.0,
-                beta_slow: 1.0,
-                mscale: 0.0,
-                mscale_all_dim: 0.0,
-                attention_factor: None,
-                truncate,
-            }
+            common::yarn_scaling(factor, original, truncate)
         }),
         (
             factor(),

@@ -3,6 +3,8 @@
 //! checked against values derived by hand and against the scores it must stay above.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use pe_explorer::figures::schemes::{
     rope_bound_text, rope_distance, rope_distance_csv, RopeBound, RopeDistanceInputs,
 };
@@ -108,19 +110,7 @@ fn the_random_step_is_the_mean_over_the_drawn_vectors() {
     // attention factor squared), the step max |hᵢ₊₁ − hᵢ| with h_{d/2} = 0, averaged.
     for (d, scaling) in [
         (8, RopeScaling::None),
-        (
-            64,
-            RopeScaling::Yarn {
-                factor: 4.0,
-                original: 4096,
-                beta_fast: 32.0,
-                beta_slow: 1.0,
-                mscale: 0.0,
-                mscale_all_dim: 0.0,
-                attention_factor: None,
-                truncate: true,
-            },
-        ),
+        (64, common::yarn_scaling(4.0, 4096, true)),
     ] {
         let rope = Rope::new(d, 10_000.0, RopePairing::Adjacent, scaling);
         let f2 = rope.attention_factor().powi(2);
@@ -147,16 +137,7 @@ fn the_random_step_is_the_mean_over_the_drawn_vectors() {
 
 #[test]
 fn the_bounds_stay_above_the_scores_they_bound() {
-    let yarn = RopeScaling::Yarn {
-        factor: 8.0,
-        original: 256,
-        beta_fast: 32.0,
-        beta_slow: 1.0,
-        mscale: 0.0,
-        mscale_all_dim: 0.0,
-        attention_factor: None,
-        truncate: true,
-    };
+    let yarn = common::yarn_scaling(8.0, 256, true);
     let ropes = [
         Rope::new(64, 10_000.0, RopePairing::RotateHalf, RopeScaling::None),
         Rope::new(

@@ -4,6 +4,8 @@
 //! settings and reducer that hold the check's values.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::rc::Rc;
 
 use pe_explorer::action::Action;
@@ -171,16 +173,7 @@ fn ropes() -> Vec<(&'static str, Rope)> {
                 d,
                 10_000.0,
                 RopePairing::RotateHalf,
-                RopeScaling::Yarn {
-                    factor: 4.0,
-                    original: 512,
-                    beta_fast: 32.0,
-                    beta_slow: 1.0,
-                    mscale: 0.0,
-                    mscale_all_dim: 0.0,
-                    attention_factor: None,
-                    truncate: true,
-                },
+                common::yarn_scaling(4.0, 512, true),
             ),
         ),
         (

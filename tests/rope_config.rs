@@ -253,26 +253,20 @@ fn a_paste_changes_only_what_it_names() {
         RopeConfig::from_json(json).unwrap().apply(&mut s);
         s
     };
+    // θ, the width, the method and its factor after a paste.
+    let rope = |json: &str| {
+        let s = apply(json);
+        let r = &s.schemes.rope;
+        (s.base, s.d_model, r.extension, r.factor)
+    };
     // θ alone: θ changes, nothing else of RoPE's.
-    let s = apply(r#"{"rope_theta": 1000000}"#);
     assert_eq!(
-        (
-            s.base,
-            s.d_model,
-            s.schemes.rope.extension,
-            s.schemes.rope.factor
-        ),
+        rope(r#"{"rope_theta": 1000000}"#),
         (1e6, 64, Extension::Llama3, 8.0)
     );
     // A bare rope_scaling: the method changes, θ and the width stay.
-    let s = apply(r#"{"rope_type": "linear", "factor": 2}"#);
     assert_eq!(
-        (
-            s.base,
-            s.d_model,
-            s.schemes.rope.extension,
-            s.schemes.rope.factor
-        ),
+        rope(r#"{"rope_type": "linear", "factor": 2}"#),
         (500_000.0, 64, Extension::Interpolation, 2.0)
     );
     // A whole config without rope_scaling: plain RoPE, θ 10,000 when it gives none.

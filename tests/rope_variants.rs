@@ -26,6 +26,8 @@
 //!   `len(arange(0, dim, 2)) = ⌈dim/2⌉` frequencies base^(−2i/dim) and a cache `2·⌈dim/2⌉` wide,
 //!   all of it rotated.
 
+mod common;
+
 use pe_explorer::math::rope::{Rope, RopePairing, RopeScaling, Treatment};
 use std::f64::consts::PI;
 
@@ -132,6 +134,23 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 
 /// Frequencies to 1e-6; caches cos(m·θ)·f and sin(m·θ)·f to 1e-4 at positions up to 32,767;
 /// and the rotation of a vector equals the libraries' q·cos + rotate_half(q)·sin.
+/// A partial rotation: `rope` turns `rotary_dim` dimensions as `pairs` pairs and passes
+/// `unrotated` through, with transformers' default frequencies over the rotated width (θ `base`)
+/// and no attention factor.
+fn partial_agrees(
+    label: &str,
+    rope: &Rope,
+    base: f64,
+    (rotary_dim, pairs, unrotated): (usize, usize, usize),
+) {
+    assert_eq!(
+        (rope.rotary_dim, rope.pair_count(), rope.unrotated()),
+        (rotary_dim, pairs, unrotated),
+        "{label}"
+    );
+    agrees(label, rope, &default_inv_freq(base, rotary_dim), 1.0);
+}
+
 fn agrees(label: &str, rope: &Rope, inv: &[f64], attention_factor: f64) {
     assert_eq!(rope.pair_count(), inv.len(), "{label}: pairs");
     for (i, want) in inv.iter().enumerate() {
@@ -209,43 +228,23 @@ fn llama_3_1_8b() {
 
 #[test]
 fn yarn_with_factors_4_and_16_and_deepseeks_mscale() {
+    // The app's YaRN with transformers' defaults (rotate-half), checked against the reference.
+    let yarn_agrees = |label: &str, base: f64, dim: usize, factor: f64, original: usize| {
+        let rope = Rope::new(
+            dim,
+            base,
+            RopePairing::RotateHalf,
+            common::yarn_scaling(factor, original, true),
+        );
+        let (inv, af) = yarn(base, dim, factor, original as f64, 32.0, 1.0, None, true);
+        agrees(label, &rope, &inv, af);
+        (rope, af)
+    };
     // Qwen2.5-style: θ 1e6, head_dim 128, factor 4 over 32,768.
-    let r4 = Rope::new(
-        128,
-        1e6,
-        RopePairing::RotateHalf,
-        RopeScaling::Yarn {
-            factor: 4.0,
-            original: 32_768,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            attention_factor: None,
-            truncate: true,
-        },
-    );
-    let (inv, af) = yarn(1e6, 128, 4.0, 32_768.0, 32.0, 1.0, None, true);
+    let (_, af) = yarn_agrees("YaRN ×4", 1e6, 128, 4.0, 32_768);
     assert!(close(af, 0.1 * 4f64.ln() + 1.0, 1e-12));
-    agrees("YaRN ×4", &r4, &inv, af);
     // θ 10000, head_dim 64, factor 16 over 4,096.
-    let r16 = Rope::new(
-        64,
-        10_000.0,
-        RopePairing::RotateHalf,
-        RopeScaling::Yarn {
-            factor: 16.0,
-            original: 4096,
-            beta_fast: 32.0,
-            beta_slow: 1.0,
-            mscale: 0.0,
-            mscale_all_dim: 0.0,
-            attention_factor: None,
-            truncate: true,
-        },
-    );
-    let (inv, af) = yarn(10_000.0, 64, 16.0, 4096.0, 32.0, 1.0, None, true);
-    agrees("YaRN ×16", &r16, &inv, af);
+    let (r16, _) = yarn_agrees("YaRN ×16", 10_000.0, 64, 16.0, 4096);
     assert_eq!(r16.treatment(0), Treatment::Kept);
     assert_eq!(r16.treatment(31), Treatment::Interpolated);
     assert!((0..32).any(|i| r16.treatment(i) == Treatment::Ramped));
@@ -324,25 +323,15 @@ fn partial_rotary_fractions_of_gpt_neox_and_phi() {
     // GPT-NeoX-20B: head_dim 96, rotary_pct 0.25 → int(96 · 0.25) = 24 dimensions rotated.
     let neox = Rope::new(96, 10_000.0, RopePairing::RotateHalf, RopeScaling::None)
         .with_rotary_fraction(0.25);
-    assert_eq!(
-        (neox.rotary_dim, neox.pair_count(), neox.unrotated()),
-        (24, 12, 72)
-    );
-    agrees(
-        "GPT-NeoX rotary_pct 0.25",
-        &neox,
-        &default_inv_freq(10_000.0, 24),
-        1.0,
-    );
+    partial_agrees("GPT-NeoX rotary_pct 0.25", &neox, 10_000.0, (24, 12, 72));
     // Phi-2: head_dim 80, partial_rotary_factor 0.4 → 32.
     let phi = Rope::new(80, 10_000.0, RopePairing::RotateHalf, RopeScaling::None)
         .with_rotary_fraction(0.4);
-    assert_eq!(phi.rotary_dim, 32);
-    agrees(
+    partial_agrees(
         "Phi-2 partial_rotary_factor 0.4",
         &phi,
-        &default_inv_freq(10_000.0, 32),
-        1.0,
+        10_000.0,
+        (32, 16, 48),
     );
     // int() truncates: 0.4 of 70 is 28, and 0.33 of 64 is 21: an odd width, which transformers
     // spreads as arange(0, 21, 2), 11 frequencies over 21, a cache 22 wide, 22 dimensions turned.
@@ -354,16 +343,7 @@ fn partial_rotary_fractions_of_gpt_neox_and_phi() {
     );
     let odd =
         Rope::new(64, 1e4, RopePairing::RotateHalf, RopeScaling::None).with_rotary_fraction(0.33);
-    assert_eq!(
-        (odd.rotary_dim, odd.pair_count(), odd.unrotated()),
-        (21, 11, 42)
-    );
-    agrees(
-        "rotary fraction 0.33 of 64",
-        &odd,
-        &default_inv_freq(1e4, 21),
-        1.0,
-    );
+    partial_agrees("rotary fraction 0.33 of 64", &odd, 1e4, (21, 11, 42));
 }
 
 /// (inv_freq, attention_factor) as `_compute_longrope_parameters`: `factor` as given, or
@@ -534,16 +514,7 @@ fn an_odd_partial_width_spreads_thirteen_frequencies_over_twenty_five() {
     // frequencies base^(−2i/25), the cache is 26 wide and 26 dimensions turn.
     let s = pasted(r#"{"head_dim": 64, "partial_rotary_factor": 0.4, "rope_theta": 10000.0}"#);
     let rope = s.rope();
-    assert_eq!(
-        (rope.rotary_dim, rope.pair_count(), rope.unrotated()),
-        (25, 13, 38)
-    );
-    agrees(
-        "partial 0.4 of 64",
-        &rope,
-        &default_inv_freq(10_000.0, 25),
-        1.0,
-    );
+    partial_agrees("partial 0.4 of 64", &rope, 10_000.0, (25, 13, 38));
     // Pairs of rotate-half are (i, i + 13); the check panel counts the same 26 dimensions.
     assert_eq!(rope.pair_dims(12), (12, 25));
     let check = pe_explorer::figures::rope::score_check(&rope, &[1.0; 64], &[1.0; 64], 3, 1);

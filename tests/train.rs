@@ -4,6 +4,8 @@
 //! hand, every bias scheme's table against its own formula) and ALiBi and T5 giving the numbers
 //! they gave before they moved onto the shared score-bias path.
 
+mod common;
+
 use pe_explorer::math::bias::ScoreBias;
 use pe_explorer::math::rng::SplitMix64;
 use pe_explorer::schemes::Scheme;
@@ -212,11 +214,7 @@ fn f32_gradients_match_autograd() {
 
 fn quick(seed: u64) -> TrainSettings {
     TrainSettings {
-        schemes: vec![
-            TrainScheme::of(Scheme::Learned),
-            TrainScheme::of(Scheme::Rope),
-            TrainScheme::of(Scheme::T5),
-        ],
+        schemes: common::train_schemes(&[Scheme::Learned, Scheme::Rope, Scheme::T5]),
         d_model: 16,
         train_len: 8,
         steps: 30,
@@ -262,11 +260,7 @@ fn the_same_seed_gives_the_same_curves_bit_for_bit_and_another_seed_does_not() {
 #[test]
 fn without_position_the_agent_stays_at_chance_while_sinusoidal_and_rope_learn_it() {
     let settings = TrainSettings {
-        schemes: vec![
-            TrainScheme::of(Scheme::None),
-            TrainScheme::of(Scheme::Sinusoidal),
-            TrainScheme::of(Scheme::Rope),
-        ],
+        schemes: common::train_schemes(&[Scheme::None, Scheme::Sinusoidal, Scheme::Rope]),
         ..TrainSettings::default()
     };
     let mut e = Experiment::new(settings);
@@ -348,11 +342,7 @@ fn the_views_figures_say_what_the_runs_measured() {
     use pe_explorer::train::figures;
     use pe_explorer::train::protocol::{Phase, Progress, Reporter};
     let mut s = quick(5);
-    s.schemes = vec![
-        TrainScheme::of(Scheme::None),
-        TrainScheme::of(Scheme::Learned),
-        TrainScheme::of(Scheme::Rope),
-    ];
+    s.schemes = common::train_schemes(&[Scheme::None, Scheme::Learned, Scheme::Rope]);
     let mut e = Experiment::new(s.clone());
     e.run_to_end();
     let answers = e.dog_and_man();
@@ -438,13 +428,13 @@ fn stopping_after_every_piece_of_work_changes_no_number() {
     };
     let copy = TrainSettings {
         task: Task::Copy,
-        schemes: vec![
-            TrainScheme::of(Scheme::Learned),
-            TrainScheme::of(Scheme::Rope),
-            TrainScheme::of(Scheme::T5),
-            TrainScheme::of(Scheme::Kerple),
-            TrainScheme::of(Scheme::Fire),
-        ],
+        schemes: common::train_schemes(&[
+            Scheme::Learned,
+            Scheme::Rope,
+            Scheme::T5,
+            Scheme::Kerple,
+            Scheme::Fire,
+        ]),
         heads: 4,
         d_model: 40,
         train_len: 11,
@@ -861,7 +851,7 @@ fn alibi_and_t5_give_the_numbers_they_gave_before_the_score_bias_path() {
     for (task, runs) in before {
         let s = TrainSettings {
             task,
-            schemes: vec![TrainScheme::of(Scheme::Alibi), TrainScheme::of(Scheme::T5)],
+            schemes: common::train_schemes(&[Scheme::Alibi, Scheme::T5]),
             d_model: 16,
             train_len: 8,
             steps: 30,
@@ -897,10 +887,7 @@ fn kerple_and_fire_train_and_export_their_tensors_and_settings() {
     use pe_explorer::math::kerple::EPS;
     let mut s = quick(4);
     s.task = Task::First;
-    s.schemes = vec![
-        TrainScheme::of(Scheme::Kerple),
-        TrainScheme::of(Scheme::Fire),
-    ];
+    s.schemes = common::train_schemes(&[Scheme::Kerple, Scheme::Fire]);
     s.steps = 60;
     s.lr = 1e-2;
     let mut e = Experiment::new(s.clone());

@@ -4,6 +4,8 @@
 //! other noun), checked here on a real run of the default experiment.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use pe_explorer::schemes::Scheme;
 use pe_explorer::train::experiment::{Cell, Experiment, Status};
 use pe_explorer::train::figures::{below_chance, is_below_chance};
@@ -130,11 +132,7 @@ fn the_explanation_quotes_the_run() {
 #[test]
 fn a_real_run_below_chance_names_the_other_noun() {
     let settings = TrainSettings {
-        schemes: vec![
-            TrainScheme::of(Scheme::Sinusoidal),
-            TrainScheme::of(Scheme::Rope),
-            TrainScheme::of(Scheme::None),
-        ],
+        schemes: common::train_schemes(&[Scheme::Sinusoidal, Scheme::Rope, Scheme::None]),
         ..TrainSettings::default()
     };
     let mut e = Experiment::new(settings.clone());

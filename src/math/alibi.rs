@@ -99,15 +99,9 @@ impl ScoreBias for AlibiBias {
     }
 
     fn row(&self, _p: &[f64], at: Row, row: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
-        for (h, m) in slopes(heads).into_iter().enumerate() {
-            for j in super::bias::visible(i, len, causal) {
-                row[h * len + j] = -m * i.abs_diff(j) as f64;
+        for (h, m) in slopes(at.heads).into_iter().enumerate() {
+            for j in at.keys() {
+                row[at.cell(h, j)] = -m * at.distance(j) as f64;
             }
         }
     }

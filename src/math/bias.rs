@@ -76,6 +76,21 @@ impl Row {
             query,
         }
     }
+
+    /// The keys the query sees: all `len`, or up to itself under a causal mask.
+    pub fn keys(&self) -> Range<usize> {
+        visible(self.query, self.len, self.causal)
+    }
+
+    /// Where head `h`'s entry for key `j` stands in a row of heads × len: `h·len + j`.
+    pub fn cell(&self, h: usize, j: usize) -> usize {
+        h * self.len + j
+    }
+
+    /// |i − j|, the distance from the query to key `j`.
+    pub fn distance(&self, j: usize) -> usize {
+        self.query.abs_diff(j)
+    }
 }
 
 /// A position scheme that adds b_h(i, j) to head h's score of query i and key j.

@@ -18,7 +18,7 @@
 //! computes the same formula for keys after the query too (|c·(i − j)| is symmetric), which is
 //! what a model without a causal mask uses here.
 
-use super::bias::{visible, BiasTensor, Row, ScoreBias};
+use super::bias::{BiasTensor, Row, ScoreBias};
 use super::rng::SplitMix64;
 
 /// Added to the normaliser (the reference's `eps`).
@@ -328,30 +328,20 @@ impl ScoreBias for FireBias {
     }
 
     fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
-        let (c, m, mlp) = self.parts(p, heads);
+        let (c, m, mlp) = self.parts(p, at.heads);
+        let i = at.query;
         let n = normaliser(c, self.threshold(m), i);
-        let mut out = vec![0.0; heads];
-        for j in visible(i, len, causal) {
+        let mut out = vec![0.0; at.heads];
+        for j in at.keys() {
             mlp.forward(psi(c, i as f64 - j as f64) / n, &mut out);
             for (h, &o) in out.iter().enumerate() {
-                row[h * len + j] = o;
+                row[at.cell(h, j)] = o;
             }
         }
     }
 
     fn row_backward(&self, p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
+        let (heads, i) = (at.heads, at.query);
         let (c, m, mlp) = self.parts(p, heads);
         let threshold = self.threshold(m);
         let top = (i as f64).max(threshold);
@@ -365,9 +355,9 @@ impl ScoreBias for FireBias {
         let mut dout = vec![0.0; heads];
         // x = u / n with u = ψ(i − j): ∂x/∂u = 1/n, ∂x/∂n = −u/n² (n is the row's, summed).
         let (mut dc, mut dn) = (0.0, 0.0);
-        for j in visible(i, len, causal) {
+        for j in at.keys() {
             for (h, d) in dout.iter_mut().enumerate() {
-                *d = drow[h * len + j];
+                *d = drow[at.cell(h, j)];
             }
             let distance = i as f64 - j as f64;
             let u = psi(c, distance);

@@ -13,7 +13,7 @@
 //! ε = 0.01 before every use (the reference clamps the parameters' data in place at each
 //! forward, so the clamped value is what is trained on).
 
-use super::bias::{visible, BiasTensor, Row, ScoreBias};
+use super::bias::{BiasTensor, Row, ScoreBias};
 use super::rng::SplitMix64;
 
 /// The reference's ε (1e-2) as its float32 parameters hold it after the clamp: exactly
@@ -90,35 +90,24 @@ impl ScoreBias for KerpleLog {
     }
 
     fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
-        let (r1, r2) = p.split_at(heads);
-        for h in 0..heads {
+        let (r1, r2) = p.split_at(at.heads);
+        for h in 0..at.heads {
             let (a, b) = (r1[h].max(EPS), r2[h].max(EPS));
-            for j in visible(i, len, causal) {
-                row[h * len + j] = kerple_log(a, b, i.abs_diff(j) as f64);
+            for j in at.keys() {
+                row[at.cell(h, j)] = kerple_log(a, b, at.distance(j) as f64);
             }
         }
     }
 
     fn row_backward(&self, p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
+        let heads = at.heads;
         let (r1, r2) = p.split_at(heads);
         for h in 0..heads {
             let (a, b) = (r1[h].max(EPS), r2[h].max(EPS));
             let (mut d1, mut d2) = (0.0, 0.0);
-            for j in visible(i, len, causal) {
-                let g = drow[h * len + j];
-                let d = i.abs_diff(j) as f64;
+            for j in at.keys() {
+                let g = drow[at.cell(h, j)];
+                let d = at.distance(j) as f64;
                 let inner = 1.0 + b * d;
                 // ∂/∂r1 = −ln(1 + r2·d); ∂/∂r2 = −r1·d / (1 + r2·d).
                 d1 -= g * inner.ln();

@@ -144,33 +144,23 @@ impl super::bias::ScoreBias for T5Score {
     }
 
     fn row(&self, p: &[f64], at: Row, row: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
-        let buckets = self.buckets(causal);
-        for j in super::bias::visible(i, len, causal) {
-            let b = buckets.bucket(j as i64 - i as i64);
+        let heads = at.heads;
+        let buckets = self.buckets(at.causal);
+        for j in at.keys() {
+            let b = buckets.bucket(j as i64 - at.query as i64);
             for h in 0..heads {
-                row[h * len + j] = p[b * heads + h];
+                row[at.cell(h, j)] = p[b * heads + h];
             }
         }
     }
 
     fn row_backward(&self, _p: &[f64], at: Row, drow: &[f64], dparams: &mut [f64]) {
-        let Row {
-            heads,
-            len,
-            causal,
-            query: i,
-        } = at;
-        let buckets = self.buckets(causal);
-        for j in super::bias::visible(i, len, causal) {
-            let b = buckets.bucket(j as i64 - i as i64);
+        let heads = at.heads;
+        let buckets = self.buckets(at.causal);
+        for j in at.keys() {
+            let b = buckets.bucket(j as i64 - at.query as i64);
             for h in 0..heads {
-                dparams[b * heads + h] += drow[h * len + j];
+                dparams[b * heads + h] += drow[at.cell(h, j)];
             }
         }
     }

@@ -50,6 +50,27 @@ impl Axis {
         }
     }
 
+    /// The frame's axis over the cells `shown`, each centred on its index, with at most
+    /// `max_ticks` labelled ticks; `last_first` runs it from the last cell to the first.
+    fn frame(&self, shown: &Range<usize>, max_ticks: usize, last_first: bool) -> FrameAxis<'_> {
+        let (first, last) = (shown.start as f64 - 0.5, shown.end as f64 - 0.5);
+        let (start, end) = if last_first {
+            (last, first)
+        } else {
+            (first, last)
+        };
+        FrameAxis {
+            start,
+            end,
+            ticks: self
+                .ticks(shown, max_ticks)
+                .into_iter()
+                .map(|t| (t as f64, self.label(t)))
+                .collect(),
+            title: &self.title,
+        }
+    }
+
     /// The label of row or column `index`: its name, or the index itself.
     pub fn label(&self, index: usize) -> String {
         match &self.names {
@@ -228,33 +249,13 @@ pub fn draw(
     let caption = wrap(&surface, spec.caption, width - 16.0, TITLE_FONT);
     let header = 8.0 + LINE_HEIGHT * (caption.len() + 1) as f64;
 
-    let labelled = |axis: &Axis, ticks: Vec<usize>| -> Vec<(f64, String)> {
-        ticks
-            .into_iter()
-            .map(|t| (t as f64, axis.label(t)))
-            .collect()
-    };
-    let y_axis = FrameAxis {
-        // The first row at the top.
-        start: rows.end as f64 - 0.5,
-        end: rows.start as f64 - 0.5,
-        ticks: labelled(
-            spec.y,
-            spec.y
-                .ticks(&rows, ((height - 80.0) / 28.0).max(2.0) as usize),
-        ),
-        title: &spec.y.title,
-    };
-    let x_axis = FrameAxis {
-        start: cols.start as f64 - 0.5,
-        end: cols.end as f64 - 0.5,
-        ticks: labelled(
-            spec.x,
-            spec.x
-                .ticks(&cols, ((width - 140.0) / 70.0).max(2.0) as usize),
-        ),
-        title: &spec.x.title,
-    };
+    // The first row at the top.
+    let y_axis = spec
+        .y
+        .frame(&rows, ((height - 80.0) / 28.0).max(2.0) as usize, true);
+    let x_axis = spec
+        .x
+        .frame(&cols, ((width - 140.0) / 70.0).max(2.0) as usize, false);
     let y_area = label_width(&surface, &y_axis, TICK_FONT) + 34.0;
     let plot = Rect::inset(&surface, (header, colorbar_area + 6.0, X_AREA, y_area));
     let (plot_w, plot_h) = (

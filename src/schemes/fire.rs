@@ -13,17 +13,10 @@ use crate::limit::Limit;
 use crate::math::fire::{normalized_distance, Fire, WIDTH};
 use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{py, Library};
-use crate::sources::{Kind, Source};
+use crate::sources::{Source, FIRE_PAPER};
 use crate::state::Settings;
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
-
-pub const FIRE_PAPER: Source = Source {
-    who: "Li et al., 2024",
-    title: "Functional Interpolation for Relative Positions Improves Long Context Transformers",
-    url: "https://arxiv.org/abs/2310.04418",
-    kind: Kind::Paper,
-};
 
 /// The log transform's scale c (0.1 in the paper's code).
 pub const FIRE_C: Limit = Limit::real("c", 0.001, 100.0, true);

@@ -11,24 +11,10 @@ use crate::format::{file_number, group_thousands, plain, significant};
 use crate::limit::Limit;
 use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{py, Library};
-use crate::sources::{Kind, Source};
+use crate::sources::{Source, KERPLE_CODE, KERPLE_PAPER};
 use crate::state::Settings;
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
-
-pub const KERPLE_PAPER: Source = Source {
-    who: "Chi et al., 2022",
-    title: "KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation",
-    url: "https://arxiv.org/abs/2205.09921",
-    kind: Kind::Paper,
-};
-
-pub const KERPLE_CODE: Source = Source {
-    who: "Chi et al.",
-    title: "KERPLE reference code (ParallelKerpleLog)",
-    url: "https://github.com/chijames/KERPLE",
-    kind: Kind::Code,
-};
 
 /// r1 and r2 as the sliders hold them: the reference clamps both to at least 0.01.
 pub const R1: Limit = Limit::real("r1", 0.01, 100.0, true);

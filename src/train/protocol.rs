@@ -153,6 +153,20 @@ pub struct RunView {
     pub dog_and_man: Vec<Answer>,
 }
 
+impl RunView {
+    /// A run of `scheme` before its first report: training, at step 0, nothing measured yet.
+    pub fn new(scheme: TrainScheme) -> RunView {
+        RunView {
+            scheme,
+            status: Status::Training,
+            step: 0,
+            curve: Vec::new(),
+            cells: Vec::new(),
+            dog_and_man: Vec::new(),
+        }
+    }
+}
+
 /// What the page knows about the experiment: rebuilt from reports.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Progress {
@@ -217,14 +231,7 @@ impl Progress {
                     continue;
                 };
                 while self.runs.len() <= i {
-                    self.runs.push(RunView {
-                        scheme,
-                        status: Status::Training,
-                        step: 0,
-                        curve: Vec::new(),
-                        cells: Vec::new(),
-                        dog_and_man: Vec::new(),
-                    });
+                    self.runs.push(RunView::new(scheme));
                 }
                 let r = &mut self.runs[i];
                 r.scheme = scheme;

@@ -38,6 +38,22 @@ pub fn addition_view(props: &ViewProps) -> Html {
                 .map_err(|e| e.message())
         })
     };
+    // The sum's or the concatenation's heatmap (`what`): its id, file and CSV, its own cursor.
+    let heatmap = |what: &str,
+                   data: &Rc<HeatmapData>,
+                   cell: &UseStateHandle<Option<(usize, usize)>>,
+                   description: &'static str| {
+        let on_cell = {
+            let c = cell.clone();
+            Callback::from(move |v| c.set(v))
+        };
+        html! {
+            <Heatmap id={format!("{what}-heatmap")} data={Shared::new(data.clone())}
+                {description} file_stem={stem(s, what)} cursor={**cell} {on_cell}
+                csv={Some(csv(data.clone(), stem(s, what)))}
+                aspect={0.5} min_height={220.0} max_height={360.0} />
+        }
+    };
     let on_scale = {
         let cb = props.on_action.clone();
         Callback::from(move |v: bool| cb.emit(Action::SetScaleEmbeddings(v)))
@@ -69,18 +85,10 @@ pub fn addition_view(props: &ViewProps) -> Html {
                 }
             </div>
             <div class="twin">
-                <Heatmap id="sum-heatmap" data={Shared::new(both.0.clone())}
-                    description="Heatmap of the token embeddings plus the positional encoding, one row per token."
-                    file_stem={stem(s, "sum")} cursor={*sum_cell}
-                    on_cell={{ let c = sum_cell.clone(); Callback::from(move |v| c.set(v)) }}
-                    csv={Some(csv(both.0.clone(), stem(s, "sum")))}
-                    aspect={0.5} min_height={220.0} max_height={360.0} />
-                <Heatmap id="concat-heatmap" data={Shared::new(both.1.clone())}
-                    description="Heatmap of the token embeddings and the positional encoding side by side, twice as wide."
-                    file_stem={stem(s, "concat")} cursor={*concat_cell}
-                    on_cell={{ let c = concat_cell.clone(); Callback::from(move |v| c.set(v)) }}
-                    csv={Some(csv(both.1.clone(), stem(s, "concat")))}
-                    aspect={0.5} min_height={220.0} max_height={360.0} />
+                { heatmap("sum", &both.0, &sum_cell,
+                    "Heatmap of the token embeddings plus the positional encoding, one row per token.") }
+                { heatmap("concat", &both.1, &concat_cell,
+                    "Heatmap of the token embeddings and the positional encoding side by side, twice as wide.") }
             </div>
             <div class="panel-body">
                 <table class="numbers cost">

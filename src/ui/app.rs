@@ -20,32 +20,6 @@ use crate::plot::frame::Theme;
 use crate::state::{Settings, ThemeChoice, View};
 use crate::url;
 
-/// Whether the system asks for dark colours, following changes.
-#[hook]
-fn use_prefers_dark() -> bool {
-    let dark = use_state(browser::prefers_dark);
-    {
-        let dark = dark.clone();
-        use_effect_with((), move |_| {
-            let query = browser::dark_query();
-            let listener = Closure::<dyn FnMut()>::new(move || dark.set(browser::prefers_dark()));
-            if let Some(q) = &query {
-                let _ =
-                    q.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(q) = query {
-                    let _ = q.remove_event_listener_with_callback(
-                        "change",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-            }
-        });
-    }
-    *dark
-}
-
 /// A window event and its listener.
 type Listener = (&'static str, Closure<dyn FnMut()>);
 
@@ -110,7 +84,8 @@ pub fn app() -> Html {
         });
     }
 
-    let system_dark = use_prefers_dark();
+    // Whether the system asks for dark colours, following changes.
+    let system_dark = use_media(browser::DARK);
     let host = use_host();
     let printing = use_printing();
     let dark = settings.theme.is_dark(system_dark, host.dark) && !printing;

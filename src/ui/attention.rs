@@ -99,6 +99,23 @@ pub fn attention_view(props: &ViewProps) -> Html {
         };
         [weights(0), weights(1), outputs(0), outputs(1)]
     });
+    // Sentence A's and B's cards side by side: `top_cards[first]` and the next, with ids
+    // `{id}-a` and `{id}-b` and files `{file}_a` and `{file}_b`.
+    let twin = |id: &str, file: &str, first: usize, descriptions: [&'static str; 2]| {
+        let card = |i: usize, side: &str, rows: usize| {
+            html! {
+                <MatrixCard id={format!("{id}-{side}")} data={Shared::new(top_cards[first + i].clone())}
+                    description={descriptions[i]}
+                    file_stem={stem(s, &format!("{file}_{side}"))} height={height(rows)} />
+            }
+        };
+        html! {
+            <div class="twin twin-2">
+                { card(0, "a", a.tokens.len()) }
+                { card(1, "b", b.tokens.len()) }
+            </div>
+        }
+    };
 
     html! {
         <section class="panel" aria-labelledby="attention-title">
@@ -166,14 +183,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
                 </button>
             </p>
 
-            <div class="twin twin-2">
-                <MatrixCard id="attention-a" data={Shared::new(top_cards[0].clone())}
-                    description="Attention weights of sentence A: row i shows how much token i attends to each token."
-                    file_stem={stem(s, "weights_a")} height={height(a.tokens.len())} />
-                <MatrixCard id="attention-b" data={Shared::new(top_cards[1].clone())}
-                    description="Attention weights of sentence B."
-                    file_stem={stem(s, "weights_b")} height={height(b.tokens.len())} />
-            </div>
+            { twin("attention", "weights", 0, [
+                "Attention weights of sentence A: row i shows how much token i attends to each token.",
+                "Attention weights of sentence B.",
+            ]) }
 
             <div class="panel-body">
                 <table class="numbers words">
@@ -212,14 +225,10 @@ pub fn attention_view(props: &ViewProps) -> Html {
                 </div>
             </div>
 
-            <div class="twin twin-2">
-                <MatrixCard id="outputs-a" data={Shared::new(top_cards[2].clone())}
-                    description="Output vectors of sentence A, one row per token."
-                    file_stem={stem(s, "outputs_a")} height={height(a.tokens.len())} />
-                <MatrixCard id="outputs-b" data={Shared::new(top_cards[3].clone())}
-                    description="Output vectors of sentence B, one row per token."
-                    file_stem={stem(s, "outputs_b")} height={height(b.tokens.len())} />
-            </div>
+            { twin("outputs", "outputs", 2, [
+                "Output vectors of sentence A, one row per token.",
+                "Output vectors of sentence B, one row per token.",
+            ]) }
 
             <Steps settings={s.clone()} demo={Shared::new(demo.clone())} on_trace={on_trace} />
         </section>

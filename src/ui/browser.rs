@@ -253,6 +253,87 @@ pub fn copy_text(text: String, done: yew::Callback<bool>) {
     });
 }
 
+/// Copies text to the clipboard and says how it went in `status`: `copied` if it worked,
+/// `refused` (what to do by hand) if not.
+pub fn copy_with_status(
+    text: String,
+    status: yew::UseStateHandle<String>,
+    copied: String,
+    refused: &'static str,
+) {
+    copy_text(
+        text,
+        yew::Callback::from(move |ok: bool| {
+            status.set(if ok {
+                copied.clone()
+            } else {
+                refused.to_string()
+            })
+        }),
+    );
+}
+
+/// Listening for changes of size: of an element (a ResizeObserver) and, if asked, of the window
+/// (which also fires when the pixel ratio changes). Dropping it stops listening.
+pub struct SizeWatch {
+    observer: Option<web_sys::ResizeObserver>,
+    window: Option<web_sys::Window>,
+    callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+/// Calls `changed` whenever `element` changes size and, with `window_resize`, whenever the
+/// window is resized, until the returned watch is dropped.
+pub fn watch_size(
+    element: Option<web_sys::Element>,
+    window_resize: bool,
+    changed: impl FnMut() + 'static,
+) -> SizeWatch {
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(changed);
+    let observer = element.and_then(|el| {
+        let obs = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        obs.observe(&el);
+        Some(obs)
+    });
+    let window = web_sys::window().filter(|_| window_resize);
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
+    }
+    SizeWatch {
+        observer,
+        window,
+        callback,
+    }
+}
+
+impl Drop for SizeWatch {
+    fn drop(&mut self) {
+        if let Some(obs) = &self.observer {
+            obs.disconnect();
+        }
+        if let Some(w) = &self.window {
+            let _ = w.remove_event_listener_with_callback(
+                "resize",
+                self.callback.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// A key handler that closes (calls `close`) on Escape, and lets every other key through.
+pub fn close_on_escape(close: yew::Callback<()>) -> yew::Callback<web_sys::KeyboardEvent> {
+    yew::Callback::from(move |e: web_sys::KeyboardEvent| {
+        if e.key() == "Escape" {
+            e.prevent_default();
+            close.emit(());
+        }
+    })
+}
+
+/// The window's inner height in CSS pixels, where the browser gives one.
+pub fn inner_height(window: &web_sys::Window) -> Option<f64> {
+    window.inner_height().ok().and_then(|h| h.as_f64())
+}
+
 /// Tells the parent page (when there is one) how tall the content is.
 pub fn post_height(height: f64, view: &str) {
     let Some(window) = web_sys::window() else {
@@ -276,24 +357,14 @@ pub fn post_height(height: f64, view: &str) {
     let _ = parent.post_message(&message, "*");
 }
 
-/// Whether the system asks for dark colours.
-pub fn prefers_dark() -> bool {
-    dark_query().is_some_and(|q| q.matches())
-}
+/// The media query of a system that asks for dark colours (`phone::use_media(DARK)` follows it).
+pub const DARK: &str = "(prefers-color-scheme: dark)";
 
 /// Whether a media query matches now (false where it cannot be asked).
 pub fn media_matches(query: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.match_media(query).ok().flatten())
         .is_some_and(|q| q.matches())
-}
-
-/// The `(prefers-color-scheme: dark)` media query, for listening to changes.
-pub fn dark_query() -> Option<web_sys::MediaQueryList> {
-    web_sys::window()?
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
 }
 
 /// Sets an attribute on the page's root element (`<html>`).
@@ -306,36 +377,35 @@ pub fn set_root_attribute(name: &str, value: &str) {
     }
 }
 
-/// The page's local storage, when it may be used: sandboxed frames without same-origin access
-/// throw on the mere lookup, and private modes may refuse writes.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+/// Where the page keeps a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// The page's local storage.
+    Local,
+    /// The tab's session storage (kept across reloads, gone when the tab closes).
+    Session,
 }
 
-/// A saved value, or `None` when there is none or storage is unavailable.
-pub fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
+/// The store, when it may be used: sandboxed frames without same-origin access throw on the
+/// mere lookup, and private modes may refuse writes.
+fn storage(store: Store) -> Option<web_sys::Storage> {
+    let window = web_sys::window()?;
+    match store {
+        Store::Local => window.local_storage(),
+        Store::Session => window.session_storage(),
+    }
+    .ok()
+    .flatten()
+}
+
+/// A saved value, or `None` when there is none or the store is unavailable.
+pub fn load(store: Store, key: &str) -> Option<String> {
+    storage(store)?.get_item(key).ok().flatten()
 }
 
 /// Saves a value; returns whether it was saved.
-pub fn save(key: &str, value: &str) -> bool {
-    storage().is_some_and(|s| s.set_item(key, value).is_ok())
-}
-
-/// The tab's session storage (kept across reloads, gone when the tab closes), when it may be
-/// used: the same limits as [`load`]'s local storage.
-fn session() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
-}
-
-/// A value saved for this tab, or `None`.
-pub fn session_load(key: &str) -> Option<String> {
-    session()?.get_item(key).ok().flatten()
-}
-
-/// Saves a value for this tab; returns whether it was saved.
-pub fn session_save(key: &str, value: &str) -> bool {
-    session().is_some_and(|s| s.set_item(key, value).is_ok())
+pub fn save(store: Store, key: &str, value: &str) -> bool {
+    storage(store).is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
 /// Milliseconds since 1970 (UTC), from the browser's clock.

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlCanvasElement, HtmlElement, ResizeObserver};
+use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
 use super::browser;
@@ -92,29 +92,8 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
                 }
             };
             measure();
-            let callback = Closure::<dyn FnMut()>::new(measure);
-            let observer = container.cast::<HtmlElement>().and_then(|el| {
-                let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-                obs.observe(&el);
-                Some(obs)
-            });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(obs) = observer {
-                    obs.disconnect();
-                }
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        callback.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(callback);
-            }
+            let watch = browser::watch_size(container.cast::<web_sys::Element>(), true, measure);
+            move || drop(watch)
         });
     }
     *size

@@ -32,16 +32,11 @@ pub fn code_panel(props: &CodePanelProps) -> Html {
     let on_copy = {
         let (status, code) = (status.clone(), code.clone());
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 code.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        "Copied to the clipboard.".into()
-                    } else {
-                        "The clipboard is not available here: select the code and copy it.".into()
-                    })
-                }),
+                status.clone(),
+                "Copied to the clipboard.".into(),
+                "The clipboard is not available here: select the code and copy it.",
             );
         })
     };

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, ResizeObserver};
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 use super::browser::{self, Saved};
@@ -47,6 +47,20 @@ const TALL_CHART: f64 = 480.0;
 /// panel's title `data-main-title`, says on `root` whether there is one (`data-chart`), and
 /// keeps `strip` (when given) right under the chart's drawing, or right above it when the chart
 /// is taller than [`TALL_CHART`].
+/// Moves the marker attribute `name` (valueless) within `root` to `to`, off the element that had
+/// it; touches nothing when it is already there.
+fn move_mark(root: &Element, name: &str, to: Option<&Element>) {
+    let marked = root.query_selector(&format!("[{name}]")).ok().flatten();
+    if marked.as_ref() != to {
+        if let Some(old) = marked {
+            let _ = old.remove_attribute(name);
+        }
+        if let Some(new) = to {
+            let _ = new.set_attribute(name, "");
+        }
+    }
+}
+
 fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let canvas = root
         .query_selector("canvas:not(.chart-overlay)")
@@ -56,29 +70,13 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let chart = canvas
         .as_ref()
         .and_then(|c| closest(c, "figure").or_else(|| c.parent_element()));
-    let marked = root.query_selector("[data-main-chart]").ok().flatten();
-    if marked != chart {
-        if let Some(old) = marked {
-            let _ = old.remove_attribute("data-main-chart");
-        }
-        if let Some(new) = &chart {
-            let _ = new.set_attribute("data-main-chart", "");
-        }
-    }
+    move_mark(root, "data-main-chart", chart.as_ref());
     // Its panel's title stays with it in a compact embed.
     let title = chart
         .as_ref()
         .and_then(|c| closest(c, ".panel"))
         .and_then(|p| p.query_selector(":scope > .panel-head > h2").ok().flatten());
-    let titled = root.query_selector("[data-main-title]").ok().flatten();
-    if titled != title {
-        if let Some(old) = titled {
-            let _ = old.remove_attribute("data-main-title");
-        }
-        if let Some(new) = &title {
-            let _ = new.set_attribute("data-main-title", "");
-        }
-    }
+    move_mark(root, "data-main-title", title.as_ref());
     let found = if chart.is_some() { "main" } else { "none" };
     if root.get_attribute("data-chart").as_deref() != Some(found) {
         let _ = root.set_attribute("data-chart", found);
@@ -177,11 +175,7 @@ fn use_paged(framed: bool) -> bool {
                         let Some(w) = web_sys::window() else {
                             return;
                         };
-                        let inner = w
-                            .inner_height()
-                            .ok()
-                            .and_then(|h| h.as_f64())
-                            .unwrap_or(0.0);
+                        let inner = browser::inner_height(&w).unwrap_or(0.0);
                         let content = w
                             .document()
                             .and_then(|d| d.document_element())
@@ -198,33 +192,13 @@ fn use_paged(framed: bool) -> bool {
                 }
             };
             check();
-            let callback = Closure::<dyn FnMut()>::new(check);
-            let window = web_sys::window();
-            let root = window
-                .as_ref()
+            let root = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.document_element());
-            let observer = root.as_ref().and_then(|r| {
-                let o = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-                o.observe(r);
-                Some(o)
-            });
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("resize", callback.as_ref().unchecked_ref());
-            }
+            let watch = browser::watch_size(root, true, check);
             move || {
                 generation.set(generation.get().wrapping_add(1));
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        callback.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(callback);
+                drop(watch);
             }
         });
     }
@@ -258,18 +232,8 @@ fn use_post_height(root: NodeRef, view: &'static str) {
                 );
             }
         }
-        let callback = Closure::<dyn FnMut()>::new(post);
-        let observer = root.cast::<HtmlElement>().and_then(|el| {
-            let obs = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-            obs.observe(&el);
-            Some(obs)
-        });
-        move || {
-            if let Some(obs) = observer {
-                obs.disconnect();
-            }
-            drop(callback);
-        }
+        let watch = browser::watch_size(root.cast::<Element>(), false, post);
+        move || drop(watch)
     });
 }
 
@@ -523,11 +487,7 @@ pub fn embed_page(props: &EmbedProps) -> Html {
 /// Scrolls a fixed-height frame's panel by most of a screen, up or down.
 fn page(direction: f64) {
     if let Some(w) = web_sys::window() {
-        let height = w
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(400.0);
+        let height = browser::inner_height(&w).unwrap_or(400.0);
         let options = web_sys::ScrollToOptions::new();
         options.set_top(direction * height * 0.8);
         options.set_behavior(web_sys::ScrollBehavior::Smooth);
@@ -570,38 +530,31 @@ fn way_out_box(props: &WayOutProps) -> Html {
     let copy = |text: String, what: &'static str| {
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 text.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        format!("{what} copied to the clipboard.")
-                    } else {
-                        "The clipboard is closed to this panel too: select the text and copy it."
-                            .to_string()
-                    })
-                }),
+                status.clone(),
+                format!("{what} copied to the clipboard."),
+                "The clipboard is closed to this panel too: select the text and copy it.",
             );
         })
     };
-    let on_key = {
-        let close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                close.emit(());
-            }
-        })
-    };
-    let close = {
-        let close = props.on_close.clone();
-        Callback::from(move |_: MouseEvent| close.emit(()))
-    };
+    let on_key = browser::close_on_escape(props.on_close.clone());
+    let close = props.on_close.reform(|_: MouseEvent| ());
     let select = Callback::from(|e: FocusEvent| {
         if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
             t.select();
         }
     });
+    // The way out's own button (the first focused), then Close.
+    let actions = |onclick: Callback<MouseEvent>, label: &'static str| {
+        html! {
+            <div class="way-out-actions">
+                <button type="button" class="button button-primary" id="way-out-first"
+                    {onclick}>{ label }</button>
+                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
+            </div>
+        }
+    };
     // Near the reader: under what they pressed, inside the part of the frame they see.
     let top = match props.visible {
         Some(v) => props
@@ -617,11 +570,7 @@ fn way_out_box(props: &WayOutProps) -> Html {
                     <p>{ "Copy the link and open it in a new tab yourself:" }</p>
                     <textarea class="way-out-text" readonly=true rows="3" value={url.clone()}
                         aria-label="Link to the explorer" onfocus={select.clone()} />
-                    <div class="way-out-actions">
-                        <button type="button" class="button button-primary" id="way-out-first"
-                            onclick={copy(url.clone(), "The link")}>{ "Copy the link" }</button>
-                        <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                    </div>
+                    { actions(copy(url.clone(), "The link"), "Copy the link") }
                 </>
             },
         ),
@@ -649,11 +598,7 @@ fn way_out_box(props: &WayOutProps) -> Html {
                                     aria-label={format!("Text of {}", saved.file_name)}
                                     onfocus={select.clone()} />
                             }
-                            <div class="way-out-actions">
-                                <button type="button" class="button button-primary" id="way-out-first"
-                                    onclick={copy(text.clone(), "The data")}>{ "Copy the data" }</button>
-                                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                            </div>
+                            { actions(copy(text.clone(), "The data"), "Copy the data") }
                         </>
                     }
                 }
@@ -672,13 +617,10 @@ fn way_out_box(props: &WayOutProps) -> Html {
                     html! {
                         <>
                             <p>{ "Open the explorer in a tab of its own and save it there." }</p>
-                            <div class="way-out-actions">
-                                <button type="button" class="button button-primary" id="way-out-first"
-                                    onclick={Callback::from(move |_: MouseEvent| on_open.emit(full.clone()))}>
-                                    { "Open the explorer" }
-                                </button>
-                                <button type="button" class="button" onclick={close.clone()}>{ "Close" }</button>
-                            </div>
+                            { actions(
+                                Callback::from(move |_: MouseEvent| on_open.emit(full.clone())),
+                                "Open the explorer",
+                            ) }
                         </>
                     }
                 }

@@ -110,11 +110,7 @@ pub fn use_host() -> Host {
                     if !from_parent {
                         return;
                     }
-                    let height = window
-                        .inner_height()
-                        .ok()
-                        .and_then(|h| h.as_f64())
-                        .unwrap_or(0.0);
+                    let height = browser::inner_height(&window).unwrap_or(0.0);
                     let current = latest.borrow().clone();
                     if let Some(next) = read(&e.data(), &current, height) {
                         if next != current {

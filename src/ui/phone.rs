@@ -201,19 +201,8 @@ pub struct SheetProps {
 /// closed with Done or Escape.
 #[function_component(SettingsSheet)]
 pub fn settings_sheet(props: &SheetProps) -> Html {
-    let on_key = {
-        let close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                close.emit(());
-            }
-        })
-    };
-    let done = {
-        let close = props.on_close.clone();
-        Callback::from(move |_: MouseEvent| close.emit(()))
-    };
+    let on_key = browser::close_on_escape(props.on_close.clone());
+    let done = props.on_close.reform(|_: MouseEvent| ());
     let sheet = props.place != Place::Side;
     // Over the page (modal) on the screen or over the visible part of a frame; in the page's
     // flow under the strip otherwise.

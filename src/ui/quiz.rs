@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::browser;
+use super::browser::{self, Store};
 use super::controls::{step_list, StepItem};
 use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
@@ -33,7 +33,7 @@ thread_local! {
 
 /// The exam kept for this tab, or a new one starting now.
 fn load_exam() -> Exam {
-    browser::session_load(EXAM_KEY)
+    browser::load(Store::Session, EXAM_KEY)
         .or_else(|| EXAM_MEMORY.with(|m| m.borrow().clone()))
         .and_then(|t| Exam::parse(&t))
         .unwrap_or_else(|| Exam::new(browser::clock_ms()))
@@ -43,7 +43,7 @@ fn load_exam() -> Exam {
 fn keep_exam(exam: &Exam) -> bool {
     let text = exam.to_text();
     EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
-    browser::session_save(EXAM_KEY, &text)
+    browser::save(Store::Session, EXAM_KEY, &text)
 }
 
 /// What the student did on the question on screen.
@@ -110,9 +110,11 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let total = QUESTIONS.len();
     let n = s.question.clamp(1, total);
     let q = question(n);
-    let progress = use_state(|| Progress::parse(&browser::load(STORAGE_KEY).unwrap_or_default()));
+    let progress = use_state(|| {
+        Progress::parse(&browser::load(Store::Local, STORAGE_KEY).unwrap_or_default())
+    });
     // Whether this page may save (sandboxed frames without same-origin access may not).
-    let saves = use_state(|| browser::save(STORAGE_KEY, &progress.to_text()));
+    let saves = use_state(|| browser::save(Store::Local, STORAGE_KEY, &progress.to_text()));
     let exam_mode = s.exam;
     let exam = use_state(load_exam);
     // Kept from the start, so a reload keeps the clock (only in exam mode).
@@ -138,7 +140,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         move |id: &'static str, correct: bool| {
             let mut p = (*progress).clone();
             p.record(id, correct);
-            saves.set(browser::save(STORAGE_KEY, &p.to_text()));
+            saves.set(browser::save(Store::Local, STORAGE_KEY, &p.to_text()));
             progress.set(p);
         }
     };
@@ -182,7 +184,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         let (cb, confirming) = (props.on_action.clone(), confirming.clone());
         let settings = s.clone();
         Callback::from(move |_: MouseEvent| {
-            saves.set(browser::save(STORAGE_KEY, ""));
+            saves.set(browser::save(Store::Local, STORAGE_KEY, ""));
             progress.set(Progress::default());
             attempt.set(Attempt::default());
             confirming.set(false);
@@ -582,17 +584,11 @@ fn exam_summary(props: &SummaryProps) -> Html {
     let on_copy = {
         let (status, text) = (status.clone(), props.text.clone());
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 text.clone(),
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        "Copied to the clipboard.".into()
-                    } else {
-                        "The clipboard is not available here: select the text above and copy it."
-                            .into()
-                    })
-                }),
+                status.clone(),
+                "Copied to the clipboard.".into(),
+                "The clipboard is not available here: select the text above and copy it.",
             );
         })
     };

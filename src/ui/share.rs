@@ -94,16 +94,11 @@ pub fn share(props: &ShareProps) -> Html {
     let copy = {
         let status = status.clone();
         move |text: String| {
-            let status = status.clone();
-            browser::copy_text(
+            browser::copy_with_status(
                 text,
-                Callback::from(move |ok: bool| {
-                    status.set(if ok {
-                        "Copied to the clipboard.".into()
-                    } else {
-                        "Select the text and copy it.".into()
-                    })
-                }),
+                status.clone(),
+                "Copied to the clipboard.".into(),
+                "Select the text and copy it.",
             );
         }
     };
@@ -170,15 +165,7 @@ pub fn share(props: &ShareProps) -> Html {
             }
         });
     }
-    let on_key = {
-        let close = close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                close.emit(());
-            }
-        })
-    };
+    let on_key = browser::close_on_escape(close.clone());
     let set = |f: fn(&mut EmbedChoice, usize), i: usize| {
         let (choice, settings, copy) = (choice.clone(), props.settings.clone(), copy.clone());
         Callback::from(move |_: Event| {

@@ -315,12 +315,16 @@ pub fn train_view(props: &ViewProps) -> Html {
                     duration(estimate)) }</p>
             }
             // Drawn (empty) before training starts, so the first report only fills them in.
-            <Results board={board.clone()} started={started} settings={ts.clone()} palette={s.palette}
-                    examples={examples_list.clone()} chosen={chosen}
-                    on_example={{ let e = example.clone(); Callback::from(move |i| e.set(i)) }}
-                    layer={*layer}
-                    on_layer={{ let l = layer.clone(); Callback::from(move |i| l.set(Some(i))) }}
-                    send={send.clone()} />
+            <Results started={started} send={send.clone()} maps={MapsProps {
+                board: board.clone(),
+                settings: ts.clone(),
+                palette: s.palette,
+                examples: examples_list.clone(),
+                chosen,
+                on_example: { let e = example.clone(); Callback::from(move |i| e.set(i)) },
+                layer: *layer,
+                on_layer: { let l = layer.clone(); Callback::from(move |i| l.set(Some(i))) },
+            }} />
         </section>
     }
 }
@@ -397,31 +401,19 @@ fn progress_line(props: &ProgressProps) -> Html {
 
 #[derive(Properties)]
 struct ResultsProps {
-    board: UseReducerHandle<Board>,
     /// Whether the board holds this experiment's runs; if not, empty charts of the chosen
     /// schemes are shown.
     started: bool,
-    settings: TrainSettings,
-    palette: crate::plot::colormap::Palette,
-    examples: Rc<Vec<(String, Vec<u32>)>>,
-    chosen: usize,
-    on_example: Callback<usize>,
-    layer: Option<usize>,
-    on_layer: Callback<usize>,
+    /// The board, settings and choices, handed on to the attention maps once trained.
+    maps: MapsProps,
     send: Callback<Command>,
 }
 
 impl PartialEq for ResultsProps {
     fn eq(&self, o: &Self) -> bool {
-        // The handles' own comparison: their values when each was made (dereferencing a handle
-        // reads the current state, which both share).
-        self.board == o.board
-            && self.started == o.started
-            && self.settings == o.settings
-            && self.palette == o.palette
-            && Rc::ptr_eq(&self.examples, &o.examples)
-            && self.chosen == o.chosen
-            && self.layer == o.layer
+        self.started == o.started
+            && self.maps == o.maps
+            && Rc::ptr_eq(&self.maps.examples, &o.maps.examples)
     }
 }
 
@@ -439,29 +431,23 @@ fn stem(s: &TrainSettings, what: &str) -> String {
 
 #[function_component(Results)]
 fn results(props: &ResultsProps) -> Html {
-    let s = &props.settings;
+    let maps = &props.maps;
+    let s = &maps.settings;
     let placeholder;
     let p = if props.started {
-        &props.board.progress
+        &maps.board.progress
     } else {
         placeholder = Progress {
             runs: s
                 .schemes
                 .iter()
-                .map(|&scheme| RunView {
-                    scheme,
-                    status: Status::Training,
-                    step: 0,
-                    curve: Vec::new(),
-                    cells: Vec::new(),
-                    dog_and_man: Vec::new(),
-                })
+                .map(|&scheme| RunView::new(scheme))
                 .collect(),
             ..Progress::default()
         };
         &placeholder
     };
-    let palette = props.palette;
+    let palette = maps.palette;
     let loss = use_memo((p.clone(), s.clone()), |(p, s)| figures::loss_chart(p, s));
     let accuracy = use_memo((p.clone(), s.clone()), |(p, s)| {
         figures::accuracy_chart(p, s)
@@ -549,11 +535,8 @@ fn results(props: &ResultsProps) -> Html {
                 <DogAndMan runs={p.runs.clone()} />
             }
             if done {
-                <AttentionMaps board={props.board.clone()} settings={s.clone()} palette={palette}
-                    examples={props.examples.clone()} chosen={props.chosen}
-                    on_example={props.on_example.clone()} layer={props.layer}
-                    on_layer={props.on_layer.clone()} />
-                <LearnedTable board={props.board.clone()} settings={s.clone()} palette={palette} />
+                <AttentionMaps ..maps.clone() />
+                <LearnedTable board={maps.board.clone()} settings={s.clone()} palette={palette} />
                 <Downloads runs={p.runs.clone()} send={props.send.clone()} />
             }
                 </>
@@ -612,7 +595,7 @@ fn dog_and_man_table(props: &DogProps) -> Html {
     }
 }
 
-#[derive(Properties)]
+#[derive(Properties, Clone)]
 struct MapsProps {
     board: UseReducerHandle<Board>,
     settings: TrainSettings,

@@ -2,8 +2,7 @@
 // sinusoidal encoding they come apart, and editing a sentence updates every matrix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { useApp, openApp, waitForDraws, draws, plotHash } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotHash, figureDownload } from './lib.mjs';
 
 const app = useApp();
 
@@ -83,9 +82,7 @@ test('the step-by-step view follows either sentence and exports labelled CSVs', 
   for (const id of ['step-embeddings', 'step-input', 'step-q', 'step-k', 'step-v', 'step-scores', 'step-weights', 'step-outputs']) {
     await waitForDraws(page, id);
   }
-  const figure = page.locator('figure', { has: page.locator('#step-weights') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const lines = await figureDownload(page, 'step-weights');
   assert.equal(lines[0], 'token,key_dog,key_bites,key_man');
   assert.equal(lines.length, 4);
   for (const line of lines.slice(1)) {

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, waitForDraws } from './lib.mjs';
+import { serve, launch, DIST, waitForDraws, setValue } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const ONLY = process.env.ONLY;
@@ -48,16 +48,8 @@ const median = (xs) => {
 };
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-async function setField(page, id, value) {
-  await page.evaluate(
-    ([id, value]) => {
-      const el = document.getElementById(id);
-      el.value = String(value);
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    },
-    [id, value],
-  );
-}
+/** Types a value into the field with `id` (its `change` event, as an edit fires). */
+const setField = (page, id, value) => setValue(page, `#${id}`, value, 'change');
 
 /** One timed slider move; returns milliseconds from input to the chart's rasterised pixels. */
 function sample(page, chart, sliderValue) {

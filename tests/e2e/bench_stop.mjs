@@ -14,7 +14,7 @@
 // estimate  whole experiments run by a worker started in the page (no view), from the smallest
 //           to large settings: the worker's own training time against the estimate, and the
 //           two constants of the estimate (work per second, seconds per step) fitted to them.
-import { serve, launch, DIST } from './lib.mjs';
+import { serve, launch, DIST, watchLongTasks, longTasks, timeTo, timeClear } from './lib.mjs';
 
 const ONLY = process.env.ONLY ?? '';
 const LARGEST = 'layers=4&attn_heads=4&width=128&train_len=64&steps=10000';
@@ -33,34 +33,14 @@ async function latency() {
   const page = await context.newPage();
   await page.goto(`${server.url}?view=train&${LARGEST}`);
   await page.waitForSelector('#train-start');
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((l) => window.longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-  const phaseAfter = (button, phase) =>
-    page.evaluate(
-      ([button, phase]) =>
-        new Promise((resolve) => {
-          const section = document.querySelector('section.train');
-          const t0 = performance.now();
-          const obs = new MutationObserver(() => {
-            if (section.dataset.phase === phase) {
-              obs.disconnect();
-              resolve(performance.now() - t0);
-            }
-          });
-          obs.observe(section, { attributes: true });
-          document.getElementById(button).click();
-        }),
-      [button, phase],
-    );
+  await watchLongTasks(page);
   await page.click('#train-start');
   await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'training', null, { timeout: 60000 });
   const stops = [];
   for (let i = 0; i < 10; i++) {
     await wait(300 + Math.random() * 900);
-    stops.push(await phaseAfter('train-stop', 'paused'));
-    await phaseAfter('train-resume', 'training');
+    stops.push(await timeTo(page, 'train-stop', 'paused'));
+    await timeTo(page, 'train-resume', 'training');
   }
   const clears = [];
   let peak = 0;
@@ -70,15 +50,10 @@ async function latency() {
       await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'training', null, { timeout: 60000 });
     }
     await wait(300 + Math.random() * 900);
-    const [worker] = page.workers();
-    const closed = new Promise((resolve) => worker.once('close', resolve));
-    const t0 = Date.now();
-    await page.evaluate(() => document.getElementById('train-cancel').click());
-    await closed;
-    clears.push(Date.now() - t0);
+    clears.push(await timeClear(page));
     peak = Math.max(peak, page.workers().length);
   }
-  const longTasks = await page.evaluate(() => window.longTasks);
+  const tasks = await longTasks(page);
   await context.close();
   const row = (what, xs) =>
     console.log(`| ${what} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} | ${xs.length} |`);
@@ -87,8 +62,8 @@ async function latency() {
   console.log('|---|---|---|---|---|');
   row('Stop → the view says paused', stops);
   row('Clear → the worker is gone', clears);
-  console.log(`\nMain-thread tasks over 50 ms meanwhile: ${longTasks.length}` +
-    (longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : '') + '.');
+  console.log(`\nMain-thread tasks over 50 ms meanwhile: ${tasks.length}` +
+    (tasks.length ? ` (longest ${Math.max(...tasks).toFixed(0)} ms)` : '') + '.');
 }
 
 // Runs a whole experiment in a worker of its own, as the view does, and returns the worker's

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST } from './lib.mjs';
+import { serve, launch, DIST, watchLongTasks } from './lib.mjs';
 
 const RUNS = Number(process.env.TRAIN_RUNS ?? 2);
 const STEPS = Number(process.env.STEPS ?? 200);
@@ -90,10 +90,7 @@ for (const task of ['agent', 'copy', 'first']) {
     const page = await context.newPage();
     await page.goto(`${server.url}?view=train&task=${task}`);
     await page.waitForSelector('#train-start');
-    await page.evaluate(() => {
-      window.longTasks = [];
-      new PerformanceObserver((l) => window.longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-    });
+    await watchLongTasks(page);
     const t0 = Date.now();
     await page.locator('#train-start').click();
     await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 300000 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp, serve, waitForDraws, draws, slide } from './lib.mjs';
+import { useApp, openApp, serve, waitForDraws, draws, slide, figureDownload } from './lib.mjs';
 
 const SUBPATH_DIST = process.env.SUBPATH_DIST ?? path.resolve(import.meta.dirname, '../../dist-subpath');
 
@@ -148,9 +148,7 @@ test('under a sub-path build the app and the example course page load', async ()
 
 /** Downloads the position-matrix CSV and runs the NumPy snippet; both must agree. */
 async function compareSnippet(page, chart, label) {
-  const figure = page.locator('figure', { has: page.locator(`#${chart}`) });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n').slice(1)
+  const csv = (await figureDownload(page, chart)).slice(1)
     .map((line) => line.split(',').slice(1).map(Number));
   const code = await page.locator('#code-snippet').textContent();
   const file = path.join(os.tmpdir(), `pe-snippet-${process.pid}.py`);

@@ -150,16 +150,68 @@ export async function draws(page, id) {
   return page.evaluate((id) => Number(document.getElementById(id)?.dataset.draws ?? 0), id);
 }
 
-/** Sets a range input to `value` and fires `input`, as a drag does. */
-export async function slide(page, selector, value) {
+/** Sets the value of the input at `selector` and fires `event` (`input`, as a drag does; `change`, as an edit does). */
+export async function setValue(page, selector, value, event = 'input') {
   await page.evaluate(
-    ([selector, value]) => {
+    ([selector, value, event]) => {
       const el = document.querySelector(selector);
       el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event(event, { bubbles: true }));
     },
-    [selector, value],
+    [selector, value, event],
   );
+}
+
+/** Sets a range input to `value` and fires `input`, as a drag does. */
+export async function slide(page, selector, value) {
+  await setValue(page, selector, value, 'input');
+}
+
+/** Presses a button (the CSV one unless `button` says) of the figure holding `#chart` and returns the lines of the file it downloads. */
+export async function figureDownload(page, chart, button = /CSV/) {
+  const figure = page.locator('figure', { has: page.locator(`#${chart}`) });
+  const [file] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: button }).click()]);
+  return fs.readFileSync(await file.path(), 'utf8').trim().split('\n');
+}
+
+/** Counts main-thread tasks over 50 ms from now on (`window.longTasks`). */
+export async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((l) => window.longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+}
+
+/** The durations of the tasks over 50 ms since [`watchLongTasks`]. */
+export const longTasks = (page) => page.evaluate(() => window.longTasks);
+
+/** Clicks `button` in the page and returns the ms until the Train view's phase is `to`. */
+export const timeTo = (page, button, to) =>
+  page.evaluate(
+    ([button, to]) =>
+      new Promise((resolve) => {
+        const section = document.querySelector('section.train');
+        const t0 = performance.now();
+        const obs = new MutationObserver(() => {
+          if (section.dataset.phase === to) {
+            obs.disconnect();
+            resolve(performance.now() - t0);
+          }
+        });
+        obs.observe(section, { attributes: true });
+        document.getElementById(button).click();
+      }),
+    [button, to],
+  );
+
+/** Clicks the Train view's Clear and returns the ms until its worker is gone (as the DevTools protocol reports it). */
+export async function timeClear(page) {
+  const [worker] = page.workers();
+  const closed = new Promise((resolve) => worker.once('close', resolve));
+  const t0 = Date.now();
+  await page.evaluate(() => document.getElementById('train-cancel').click());
+  await closed;
+  return Date.now() - t0;
 }
 
 /**

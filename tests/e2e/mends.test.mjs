@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useApp, openApp, waitForDraws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, figureDownload } from './lib.mjs';
 
 const app = useApp();
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -75,9 +75,7 @@ test('RoPE by distance: the bound has its own chart, words that say what it boun
   assert.match(text, /relative bound with no unit: 32\.5 at distance 0/);
   assert.match(text, /the bound is 4160 at distance 0, where the score is 128/);
   assert.doesNotMatch(await page.locator('main').textContent(), /caps the magnitude/);
-  const figure = page.locator('figure', { has: page.locator('#rope-distance-chart') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const rows = await figureDownload(page, 'rope-distance-chart');
   assert.equal(rows[0], 'distance,ones_score,random_mean,relative_bound,ones_bound,random_bound');
   assert.equal(rows.length, 101);
   for (const row of rows.slice(1)) {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { useApp, openApp, waitForDraws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, figureDownload } from './lib.mjs';
 
 const app = useApp();
 
@@ -81,16 +81,11 @@ async function snapshot(page) {
   }));
 }
 
-async function download(page, figureOf, button = /CSV/) {
-  const figure = page.locator('figure', { has: page.locator(`#${figureOf}`) });
-  const [file] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: button }).click()]);
-  return fs.readFileSync(await file.path(), 'utf8').trim().split('\n');
-}
 
 /** The pairs chart's CSV as [pair, theta_scaled]. */
 async function scaledThetas(page) {
   await waitForDraws(page, 'rope-pairs-chart');
-  const lines = await download(page, 'rope-pairs-chart');
+  const lines = await figureDownload(page, 'rope-pairs-chart');
   assert.equal(lines[0].split(',')[4], 'theta_scaled');
   return lines.slice(1).map((l) => Number(l.split(',')[4]));
 }

@@ -2,8 +2,7 @@
 // demo puts each in its own place, and the numbers the issue names appear on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { useApp, openApp, waitForDraws, plotColours } from './lib.mjs';
+import { useApp, openApp, waitForDraws, plotColours, figureDownload } from './lib.mjs';
 
 const app = useApp();
 
@@ -96,9 +95,7 @@ test('KERPLE and FIRE: their numbers on screen and in the CSV, their sentences i
   assert.equal(new URL(page.url()).searchParams.get('r1'), '2');
   await page.click('#tab-offsets');
   await waitForDraws(page, 'kerple-distance-chart');
-  const figure = page.locator('figure', { has: page.locator('#kerple-distance-chart') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const rows = await figureDownload(page, 'kerple-distance-chart');
   assert.equal(rows[0], 'distance,head_0');
   const [d, b] = rows[5].split(',').map(Number);
   assert.equal(d, 4);
@@ -141,9 +138,7 @@ test('ALiBi slopes and T5 buckets are the reference values', async () => {
   await page.click('#tab-offsets');
   await waitForDraws(page, 't5-distance-chart');
   await field(page, 'length-value', 200);
-  const figure = page.locator('figure', { has: page.locator('#t5-distance-chart') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const rows = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const rows = await figureDownload(page, 't5-distance-chart');
   assert.equal(rows[0], 'relative_position,bucket,bias');
   const bucket = new Map(rows.slice(1).map((r) => r.split(',').map(Number)).map(([r, b]) => [r, b]));
   for (const [r, b] of [[7, 23], [8, 24], [90, 30], [91, 31], [-91, 15]]) assert.equal(bucket.get(r), b, `r = ${r}`);
@@ -222,9 +217,7 @@ test('RoPE: check your own numbers with a typed q and k, in the link; a bad vect
   await waitForDraws(page, 'rope-heatmap');
   assert.deepEqual(await row(0), [half, adjacent]);
   // The RoPE table's CSV is the cos and sin cache: position, 4 cos, 4 sin.
-  const figure = page.locator('figure', { has: page.locator('#rope-heatmap') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const lines = await figureDownload(page, 'rope-heatmap');
   assert.equal(lines[0], 'position,cos_0,cos_1,cos_2,cos_3,sin_0,sin_1,sin_2,sin_3');
   const one = lines[2].split(',').map(Number);
   assert.ok(Math.abs(one[1] - Math.cos(1)) < 1e-8 && Math.abs(one[5] - Math.sin(1)) < 1e-8, lines[2]);
@@ -236,9 +229,7 @@ test("t2t: fairseq's padding_idx shifts the positions, in the matrix and the lin
   const { page, errors, context } = await openApp(app, '?variant=t2t&d_model=4&length=5');
   await page.check('#padding-idx-on');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('padding_idx') === '1');
-  const figure = page.locator('figure', { has: page.locator('#encoding-heatmap') });
-  const [download] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /CSV/ }).click()]);
-  const first = fs.readFileSync(await download.path(), 'utf8').trim().split('\n')[1].split(',').slice(1).map(Number);
+  const first = (await figureDownload(page, 'encoding-heatmap'))[1].split(',').slice(1).map(Number);
   // Token 0 reads table row padding_idx + 1 = 2: sin and cos of 2·ω with ω = 1 and 10⁻⁴.
   const expected = [Math.sin(2), Math.sin(2e-4), Math.cos(2), Math.cos(2e-4)];
   first.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-8, `dim ${i}: ${v}`));

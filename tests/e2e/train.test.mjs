@@ -23,6 +23,14 @@ async function done(page, timeout = 120000) {
   await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout });
 }
 
+/** Opens the Train view with `query`, presses Train and waits until the experiment is done. */
+async function trained(query) {
+  const opened = await openTrain(query);
+  await opened.page.click('#train-start');
+  await done(opened.page);
+  return opened;
+}
+
 async function download(page, locator) {
   const [dl] = await Promise.all([page.waitForEvent('download'), locator.click()]);
   const file = path.join(os.tmpdir(), `pe-e2e-${process.pid}-${dl.suggestedFilename()}`);
@@ -78,9 +86,7 @@ test('a small experiment trains in a worker and shows every result', async () =>
 });
 
 test('an exported model reproduces the held-out accuracy shown, in NumPy', async () => {
-  const { page, errors, context } = await openTrain(`${SMALL}&schemes=rope&task=copy`);
-  await page.click('#train-start');
-  await done(page);
+  const { page, errors, context } = await trained(`${SMALL}&schemes=rope&task=copy`);
   const shown = await page.locator('#train-table tbody td').allTextContents();
   const file = await download(page, page.locator('#train-export-rope'));
   assert.match(path.basename(file), /pe-train-copy-rope-seed1\.safetensors$/);
@@ -101,9 +107,7 @@ test('an exported model reproduces the held-out accuracy shown, in NumPy', async
 });
 
 test('the same seed gives the same curves bit for bit; another seed does not', async () => {
-  const { page, errors, context } = await openTrain('&schemes=sinusoidal,t5&steps=30&train_len=8&width=16');
-  await page.click('#train-start');
-  await done(page);
+  const { page, errors, context } = await trained('&schemes=sinusoidal,t5&steps=30&train_len=8&width=16');
   const first = await curvesCsv(page);
   await page.click('#train-start');
   await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'training');
@@ -144,9 +148,7 @@ test('stop, resume, and a change of setting mid-run stops the run cleanly', asyn
 });
 
 test('a huge learning rate says "diverged" and draws no NaN', async () => {
-  const { page, errors, context } = await openTrain('&schemes=sinusoidal,rope&steps=200&train_len=8&width=16&lr=10');
-  await page.click('#train-start');
-  await done(page);
+  const { page, errors, context } = await trained('&schemes=sinusoidal,rope&steps=200&train_len=8&width=16&lr=10');
   const cells = await page.locator('#train-table tbody td').allTextContents();
   for (const c of cells) {
     assert.ok(!/NaN/.test(c), c);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, openApp, waitForDraws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, watchLongTasks, longTasks, timeTo, timeClear } from './lib.mjs';
 
 const app = useApp();
 const LARGEST = '&layers=4&attn_heads=4&width=128&train_len=64&steps=10000';
@@ -19,34 +19,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const openTrain = (query, options = {}) =>
   openApp(app, `?view=train${query}`, { ready: (page) => page.waitForSelector('#train-start'), ...options });
-
-/** Counts main-thread tasks over 50 ms from now on (`window.longTasks`). */
-async function watchLongTasks(page) {
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((l) => window.longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-}
-const longTasks = (page) => page.evaluate(() => window.longTasks);
-
-/** Clicks `button` in the page and returns the ms until the Train view's phase is `to`. */
-const timeTo = (page, button, to) =>
-  page.evaluate(
-    ([button, to]) =>
-      new Promise((resolve) => {
-        const section = document.querySelector('section.train');
-        const t0 = performance.now();
-        const obs = new MutationObserver(() => {
-          if (section.dataset.phase === to) {
-            obs.disconnect();
-            resolve(performance.now() - t0);
-          }
-        });
-        obs.observe(section, { attributes: true });
-        document.getElementById(button).click();
-      }),
-    [button, to],
-  );
 
 /** Samples the number of live workers every 25 ms while `body` runs; returns the most seen. */
 async function peakWorkers(page, body) {
@@ -116,12 +88,7 @@ test('at the largest settings Stop pauses and Clear ends the worker at once, and
       await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'training', null, { timeout: 30000 });
     }
     await page.waitForTimeout(500 + 200 * i);
-    const [worker] = page.workers();
-    const closed = new Promise((resolve) => worker.once('close', resolve));
-    const t0 = Date.now();
-    await page.evaluate(() => document.getElementById('train-cancel').click());
-    await closed;
-    clears.push(Date.now() - t0);
+    clears.push(await timeClear(page));
     assert.equal(page.workers().length, 0);
   }
   const tasks = await longTasks(page);
