@@ -74,7 +74,13 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
         Action::SetLength as fn(f64) -> Action,
     );
     let b = ("base", BASE, s.base, Action::SetBase as fn(f64) -> Action);
+    // Only what moves the chart: a bias on the scores has no width and no base.
+    let (scheme, partner) = (s.scheme, s.compare_partner());
+    let width_matters = scheme.is_absolute() || scheme.uses_base();
     match view {
+        View::Matrix if !width_matters => vec![l],
+        View::Offsets if !scheme.uses_base() => vec![l],
+        View::Compare if !scheme.uses_base() && !partner.uses_base() => vec![l],
         View::Matrix | View::Norms => vec![l, d],
         View::Offsets | View::Compare => vec![l, b],
         View::Waves => vec![b, d],
