@@ -114,6 +114,18 @@ pub fn duration(seconds: f64) -> String {
     parts.join(" ")
 }
 
+/// Items as a sentence lists them: "a", "a and b", "a, b and c" (`None` for no item).
+pub fn and_list<S: AsRef<str>>(items: &[S]) -> Option<String> {
+    let (last, rest) = items.split_last()?;
+    let last = last.as_ref();
+    Some(if rest.is_empty() {
+        last.to_string()
+    } else {
+        let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+        format!("{} and {last}", rest.join(", "))
+    })
+}
+
 /// Text from a user or a link as a message quotes it: its first 24 characters, control
 /// characters written as escapes (`agent\u0000`, so that nothing is dropped without a trace),
 /// and "…" when there was more. The one place every notice quotes such text.

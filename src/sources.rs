@@ -301,6 +301,8 @@ pub const ALL: &[&Source] = &[
     &ALIBI,
     &T5,
     &SHAW,
+    &KERPLE_PAPER,
+    &FIRE_PAPER,
     &HAVIV,
     &KAZEMNEJAD,
     &ADAMW,
@@ -319,6 +321,7 @@ pub const ALL: &[&Source] = &[
     &ROPE_UTILS_CODE,
     &ALIBI_CODE,
     &T5_CODE,
+    &KERPLE_CODE,
     &ADAMW_CODE,
     &LLM_C_CODE,
     &SAFETENSORS_CODE,
@@ -376,20 +379,21 @@ pub fn sources(
         View::Quiz | View::Lesson => add(&[
             &VASWANI, &BERT, &GPT2, &ROFORMER, &LLAMA, &LLAMA3, &ALIBI, &T5,
         ]),
-        View::Train => add(&[
-            &KAZEMNEJAD,
-            &HAVIV,
-            &VASWANI,
-            &ROFORMER,
-            &ALIBI,
-            &T5,
-            &PRE_LN,
-            &GELU,
-            &ADAMW,
-            &ADAMW_CODE,
-            &LLM_C_CODE,
-            &SAFETENSORS_CODE,
-        ]),
+        // Every scheme is trained: each one's own paper, after the two on models without one.
+        View::Train => {
+            add(&[&KAZEMNEJAD, &HAVIV]);
+            for s in Scheme::ALL {
+                add(&scheme_sources(s)[..1]);
+            }
+            add(&[
+                &PRE_LN,
+                &GELU,
+                &ADAMW,
+                &ADAMW_CODE,
+                &LLM_C_CODE,
+                &SAFETENSORS_CODE,
+            ]);
+        }
     }
     out
 }

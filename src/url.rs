@@ -708,10 +708,7 @@ pub fn left_out_note(keys: &[&str]) -> Option<String> {
             other => format!("“{other}”"),
         })
         .collect();
-    let list = match names.split_last()? {
-        (last, []) => last.clone(),
-        (last, rest) => format!("{} and {last}", rest.join(", ")),
-    };
+    let list = crate::format::and_list(&names)?;
     Some(format!(
         "Not in this link: {list}, too long for the {} characters a link keeps. Opened, the \
          link shows the default there; everything else is as you see it.",

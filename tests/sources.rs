@@ -1,7 +1,7 @@
 //! Every view names its sources, every source is a real link, and the README lists them all.
 
-use pe_explorer::schemes::{all_sources, sources, Registered, Scheme};
-use pe_explorer::sources::{Kind, ROFORMER, VASWANI};
+use pe_explorer::schemes::{sources, Registered, Scheme};
+use pe_explorer::sources::{Kind, ALL, ROFORMER, VASWANI};
 use pe_explorer::state::View;
 
 #[test]
@@ -44,7 +44,7 @@ fn the_scheme_on_screen_decides() {
 
 #[test]
 fn sources_are_well_formed_and_distinct() {
-    let all = all_sources();
+    let all = ALL;
     for (i, s) in all.iter().enumerate() {
         assert!(s.url.starts_with("https://"), "{}", s.url);
         assert!(!s.url.contains(' ') && !s.url.contains('"'), "{}", s.url);
@@ -68,7 +68,7 @@ fn sources_are_well_formed_and_distinct() {
 #[test]
 fn the_readme_lists_every_source() {
     let readme = include_str!("../README.md");
-    for s in all_sources() {
+    for s in ALL {
         assert!(readme.contains(s.url), "README.md does not list {}", s.url);
     }
 }

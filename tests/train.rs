@@ -642,6 +642,18 @@ fn fire_by_hand() {
     assert_eq!(a, Fire::seeded(4, 32, 0.1, 512.0, 1));
     assert_ne!(a.w2, Fire::seeded(4, 32, 0.1, 512.0, 2).w2);
     assert_eq!((a.w1.len(), a.w2.len(), a.bias(40, 3).len()), (32, 128, 4));
+    // The views draw one head at a time: the same numbers, bit for bit, as every head at once.
+    let b = Fire::seeded(4, 32, 0.1, 8.0, 3);
+    for (i, j) in [(0, 0), (5, 2), (40, 3), (600, 0), (600, 599)] {
+        let all = b.bias(i, j);
+        for (h, v) in all.iter().enumerate() {
+            assert_eq!(
+                b.head_bias(i, j, h).to_bits(),
+                v.to_bits(),
+                "({i}, {j}) head {h}"
+            );
+        }
+    }
 }
 
 /// Every bias scheme's table is its own formula, and its backward is the derivative of the

@@ -17,7 +17,12 @@ use std::rc::Rc;
 use yew::Reducible;
 
 fn settings(actions: Vec<Action>) -> Settings {
-    let mut s = Rc::new(Settings::default());
+    settings_after(&Settings::default(), actions)
+}
+
+/// `start` with `actions` applied by the reducer.
+fn settings_after(start: &Settings, actions: Vec<Action>) -> Settings {
+    let mut s = Rc::new(start.clone());
     for a in actions {
         s = s.reduce(a);
     }
@@ -605,7 +610,7 @@ fn every_schemes_sidebar_setting_is_in_the_link() {
                 "{:?}: {key} is not a link key",
                 start.scheme
             );
-            let moved = settings_after(&start, edit(key, value, apply));
+            let moved = settings_after(&start, vec![edit(key, value, apply)]);
             assert_ne!(
                 moved, start,
                 "{:?}: {key} = {value} moves nothing",
@@ -617,9 +622,4 @@ fn every_schemes_sidebar_setting_is_in_the_link() {
         }
     }
     assert!(checked >= 30, "only {checked} controls");
-}
-
-fn settings_after(start: &Settings, a: Action) -> Settings {
-    use yew::Reducible;
-    (*std::rc::Rc::new(start.clone()).reduce(a)).clone()
 }

@@ -115,6 +115,20 @@ impl Mlp<'_> {
         }
     }
 
+    /// Output `head` of [`forward`](Self::forward) alone, the same number: the same products
+    /// added in the same order.
+    pub fn forward_head(&self, x: f64, head: usize) -> f64 {
+        let heads = self.heads();
+        let mut out = self.b2[head];
+        for k in 0..self.width() {
+            let hidden = (self.w1[k] * x + self.b1[k]).max(0.0);
+            if hidden > 0.0 {
+                out += hidden * self.w2[k * heads + head];
+            }
+        }
+        out
+    }
+
     /// Given ∂loss/∂out at `x`, adds the weights' gradients to `grad` and returns ∂loss/∂x.
     /// ReLU passes the gradient where its input is positive (0 at 0, as torch).
     pub fn backward(&self, x: f64, dout: &[f64], grad: &mut MlpGrad) -> f64 {
@@ -220,13 +234,7 @@ impl Fire {
     /// The bias of query i for key j in head `head` alone (the views draw one head at a time).
     pub fn head_bias(&self, query: usize, key: usize, head: usize) -> f64 {
         let x = normalized_distance(self.c, self.threshold, query, key);
-        let heads = self.heads();
-        let mut out = self.b2[head];
-        for k in 0..self.w1.len() {
-            let hidden = (x * self.w1[k] + self.b1[k]).max(0.0);
-            out += hidden * self.w2[k * heads + head];
-        }
-        out
+        self.mlp().forward_head(x, head)
     }
 
     /// The bias of query i for key j, one value per head.

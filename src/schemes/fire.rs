@@ -168,15 +168,24 @@ impl SchemeDef for Def {
     fn past_trained_length(&self, s: &Settings) -> String {
         let v = s.schemes.fire;
         let t = s.trained_length;
-        let inside = normalized_distance(v.c, v.threshold, 2 * t, 0);
+        let input = |query: usize, back: usize| {
+            significant(
+                normalized_distance(v.c, v.threshold, query, query - back),
+                3,
+            )
+        };
         format!(
-            "Nothing new reaches the network: past the threshold L = {} each query divides by \
-             its own position, so even the farthest key at position {} gives the MLP {}, inside \
-             the [0, 1) it saw in training. Distances are interpolated, not extrapolated; the \
-             price is that far distances are squeezed together.",
+            "Nothing the network has not seen: its input ψ(i − j)/ψ(max(L, i)) never passes 1, \
+             and past the threshold L = {} each query divides by its own position. At query {} \
+             (twice the trained length) a key {} back gives {}, where at query {} the first key \
+             gave {}: distances are interpolated, not extrapolated, and far ones are squeezed \
+             together.",
             group_thousands(v.threshold as u64),
             group_thousands(2 * t as u64),
-            significant(inside, 3)
+            group_thousands(t as u64),
+            input(2 * t, t),
+            group_thousands(t as u64),
+            input(t, t)
         )
     }
 
@@ -226,13 +235,21 @@ impl SchemeDef for Def {
                     group_thousands(v.threshold as u64)
                 ),
             ],
-            far: format!(
-                "However far back a key is, the network's input stays below 1: at query {} the \
-                 key at position 0 gives {}. FIRE never asks its network about a distance it \
-                 was not trained on; it asks about a squeezed one.",
-                group_thousands((s.length - 1) as u64),
-                significant(normalized_distance(v.c, v.threshold, s.length - 1, 0), 3)
-            ),
+            far: {
+                let last = s.length - 1;
+                let input = |back: usize| {
+                    significant(normalized_distance(v.c, v.threshold, last, last - back), 3)
+                };
+                format!(
+                    "However far back a key is, the network's input never passes 1: at query {}, \
+                     a key {} back gives {} and the first key {}. FIRE squeezes long distances \
+                     into the range the network was trained on instead of extrapolating.",
+                    group_thousands(last as u64),
+                    group_thousands((last / 2) as u64),
+                    input(last / 2),
+                    input(last)
+                )
+            },
             depends_on_query: true,
         })
     }

@@ -26,6 +26,9 @@ pub mod t5;
 pub use def::{Control, HeadBias, Names, Panel, Positions, Preset, SchemeDef, ViewKind};
 pub use kind::{Scheme, SchemeSettings};
 
+use std::sync::Arc;
+
+use crate::math::bias::ScoreBias;
 use crate::snippets::Library;
 use crate::sources::Source;
 use crate::state::{Settings, View};
@@ -96,6 +99,18 @@ pub fn trained(scheme: Scheme, t: &TrainSettings) -> Position {
     }
 }
 
+/// The schemes that enter the model as a bias on the attention scores, each with its bias, for
+/// these settings (what the compare view and the Train view say of "the bias schemes").
+pub fn score_biases(t: &TrainSettings) -> Vec<(Scheme, Arc<dyn ScoreBias>)> {
+    Scheme::ALL
+        .into_iter()
+        .filter_map(|s| match trained(s, t) {
+            Position::Bias(b) => Some((s, b)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every scheme's own settings held to their limits.
 pub fn check(s: &mut Settings) {
     for scheme in Scheme::ALL {
@@ -130,17 +145,4 @@ pub fn snippet(s: &Settings, library: Library) -> String {
 /// The sources of `view` showing `scheme` (see [`crate::sources::sources`]).
 pub fn sources(view: View, lesson_view: View, scheme: Scheme) -> Vec<&'static Source> {
     crate::sources::sources(view, lesson_view, scheme, |s| s.def().sources())
-}
-
-/// Every source the app cites: the views' own and every scheme's, each once.
-pub fn all_sources() -> Vec<&'static Source> {
-    let mut out: Vec<&'static Source> = crate::sources::ALL.to_vec();
-    for s in Scheme::ALL {
-        for source in s.def().sources() {
-            if !out.iter().any(|o| o.url == source.url) {
-                out.push(source);
-            }
-        }
-    }
-    out
 }

@@ -353,7 +353,7 @@ fn steps(props: &StepsProps) -> Html {
                     cards.v.clone(), n) }
                 if let Some(bias) = &cards.bias {
                     { step("bias", "4. The position bias",
-                        format!("What {} adds to each score: query i (row), key j (column).", s.scheme.id()),
+                        format!("What {} adds to each score: query i (row), key j (column).", s.scheme.short()),
                         bias.clone(), n) }
                 }
                 { step("scores", if pass.bias.is_some() { "4. Scores Q·Kᵀ/√d_k + bias" } else { "4. Scores Q·Kᵀ/√d_k" },

@@ -11,11 +11,10 @@ use super::line_chart::LineCard;
 use super::props::ViewProps;
 use crate::action::Action;
 use crate::figures::compare::{column_charts, ColumnFrame, ColumnJob};
-use crate::format::{group_thousands, plain};
+use crate::format::{and_list, group_thousands, plain};
 use crate::plot::lines::SERIES_COLORS;
 use crate::schemes::file_stem;
-use crate::schemes::inputs::ColumnInputs;
-use crate::schemes::{Registered, Scheme, ViewKind};
+use crate::schemes::{score_biases, Registered, Scheme};
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]
@@ -87,19 +86,14 @@ fn scheme_column(props: &ColumnProps) -> Html {
     }
 }
 
-/// "ALiBi, T5, KERPLE and FIRE": the schemes whose column is the bias they add.
+/// "ALiBi, T5, KERPLE and FIRE": the schemes that add a bias to the scores (their column is that
+/// bias).
 fn bias_schemes(s: &Settings) -> String {
-    let names: Vec<&str> = Scheme::ALL
+    let names: Vec<&str> = score_biases(&s.train_settings())
         .into_iter()
-        .filter(|x| x.def().views() != ViewKind::Nothing)
-        .filter(|x| matches!(x.def().column(s), ColumnInputs::Bias { .. }))
-        .map(|x| x.short())
+        .map(|(x, _)| x.short())
         .collect();
-    match names.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => "the bias schemes".into(),
-    }
+    and_list(&names).unwrap_or_else(|| "the bias schemes".into())
 }
 
 #[function_component(CompareView)]

@@ -15,11 +15,11 @@ use super::line_chart::LineChart;
 use super::props::ViewProps;
 use super::train_session::{Board, TrainSession};
 use crate::action::Action;
-use crate::format::{duration, plain, significant};
-use crate::schemes::{Registered, Scheme};
+use crate::format::{and_list, duration, plain, significant};
+use crate::schemes::{score_biases, Registered, Scheme};
 use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
 use crate::train::figures::{self, label};
-use crate::train::position::Position;
+
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
     TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
@@ -67,21 +67,17 @@ const LINK_RUN_LIMIT_S: f64 = 60.0;
 /// Which bias schemes learn their own numbers, and that the layers share them: "T5, KERPLE and
 /// FIRE learn their biases' numbers, shared by every layer."
 fn learned_biases(ts: &TrainSettings) -> String {
-    let names: Vec<&str> = Scheme::ALL
+    let names: Vec<&str> = score_biases(ts)
         .into_iter()
-        .filter(|s| match crate::schemes::trained(*s, ts) {
-            Position::Bias(b) => !b.tensors(ts.heads).is_empty(),
-            _ => false,
-        })
-        .map(|s| s.short())
+        .filter(|(_, b)| !b.tensors(ts.heads).is_empty())
+        .map(|(s, _)| s.short())
         .collect();
-    match names.split_last() {
+    match and_list(&names) {
         None => String::new(),
-        Some((last, [])) => format!("{last} learns its bias's numbers, shared by every layer."),
-        Some((last, rest)) => format!(
-            "{} and {last} learn their biases' numbers, shared by every layer.",
-            rest.join(", ")
-        ),
+        Some(list) if names.len() == 1 => {
+            format!("{list} learns its bias's numbers, shared by every layer.")
+        }
+        Some(list) => format!("{list} learn their biases' numbers, shared by every layer."),
     }
 }
 
