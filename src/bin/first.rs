@@ -1,17 +1,19 @@
 //! The first paint. This small module (no Yew) is what the page loads first: when the address
-//! asks for the encoding heatmap (the default view), it draws that heatmap live, with the app's
-//! own drawing code, and gives it its two main sliders. Then it loads the full app, which takes
-//! the page over once its own heatmap is drawn (it removes `#early`). Any other address only
-//! loads the app. On a slow phone the chart appears well before the whole app has arrived.
+//! asks for a view it knows ([`main_chart::early`]), it draws that view's main chart live, with
+//! the app's own figure and plot code ([`main_chart::main_chart`]), and gives it the sliders the
+//! phone's strip gives it. Then it loads the full app, which takes the page over once its own
+//! chart is drawn (it removes `#early`, and moves the focus to its own slider). Any other address
+//! only loads the app. On a slow phone the chart appears well before the whole app has arrived.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use pe_explorer::limit::{nearest_stop, Limit, BASE, D_MODEL, LENGTH};
-use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
-use pe_explorer::plot::colormap::Palette;
+use pe_explorer::format::plain;
+use pe_explorer::limit::nearest_stop;
+use pe_explorer::main_chart::{early, early_knobs, main_chart, Chart, Early, Knob, MainChart};
 use pe_explorer::plot::frame::Theme;
-use pe_explorer::plot::heatmap::{draw, encoding_heatmap};
+use pe_explorer::plot::{heatmap, lines};
+use pe_explorer::state::{Settings, ThemeChoice, View};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
@@ -25,60 +27,6 @@ export function load_app() {
 }")]
 extern "C" {
     fn load_app() -> js_sys::Promise;
-}
-
-/// What the first paint draws: the settings a link may give the default view.
-#[derive(Clone, Debug)]
-struct Early {
-    d_model: usize,
-    length: usize,
-    base: f64,
-    variant: Variant,
-    palette: Palette,
-    dark: bool,
-}
-
-/// The early settings, if the address asks for nothing else (anything else is the app's job,
-/// including every notice about a bad value).
-fn read(query: &str) -> Option<Early> {
-    let mut e = Early {
-        d_model: 128,
-        length: 100,
-        base: 10_000.0,
-        variant: Variant::Paper,
-        palette: Palette::BlueRed,
-        dark: media("(prefers-color-scheme: dark)"),
-    };
-    let number = |limit: Limit, v: &str| -> Option<f64> {
-        let a = limit.parse(v).ok()?;
-        a.note.is_none().then_some(a.value)
-    };
-    for part in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        match k {
-            "view" if v == "heatmap" => {}
-            "scheme" if v == "sinusoidal" => {}
-            "d_model" => e.d_model = number(D_MODEL, v)? as usize,
-            "length" => e.length = number(LENGTH, v)? as usize,
-            "base" => e.base = number(BASE, v)?,
-            "variant" => e.variant = Variant::from_id(v)?,
-            "palette" => e.palette = Palette::from_id(v)?,
-            "theme" => {
-                e.dark = match v {
-                    "dark" => true,
-                    "light" => false,
-                    "auto" => e.dark,
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some(e)
 }
 
 fn media(query: &str) -> bool {
@@ -96,22 +44,34 @@ fn element(doc: &Document, tag: &str, class: &str, parent: &Element) -> Option<E
     Some(el)
 }
 
-/// Draws the heatmap at the canvas's current width, as the app's heatmap would.
-fn paint(canvas: &HtmlCanvasElement, e: &Early) {
+/// The page's colours, as the app picks them (a host's colours are the app's to learn).
+fn theme(s: &Settings) -> Theme {
+    if s.theme.is_dark(media("(prefers-color-scheme: dark)"), None) {
+        Theme::DARK
+    } else {
+        Theme::LIGHT
+    }
+}
+
+/// Draws the chart at its stage's current width, at the height the view gives it.
+fn paint(canvas: &HtmlCanvasElement, chart: &MainChart, theme: &Theme) {
     let width = canvas
         .parent_element()
         .map_or(600.0, |p| p.get_bounding_client_rect().width())
         .max(200.0_f64);
-    let height = (width * 0.62).clamp(260.0, 620.0);
+    let height = chart.size.height(width);
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-    let data = encoding_heatmap(
-        Sinusoidal::new(e.variant, e.d_model, e.base),
-        e.length,
-        e.palette,
-    );
-    let theme = if e.dark { Theme::DARK } else { Theme::LIGHT };
     let _ = canvas.set_attribute("style", &format!("width:{width}px;height:{height}px"));
-    if draw(canvas, width, height, ratio, &data.spec(), &theme).is_ok() {
+    if let Some(stage) = canvas.parent_element() {
+        let _ = stage.set_attribute("style", &format!("height:{height}px"));
+    }
+    let drawn = match &chart.chart {
+        Chart::Heatmap(data) => {
+            heatmap::draw(canvas, width, height, ratio, &data.spec(), theme).map(|_| ())
+        }
+        Chart::Lines(data) => lines::draw(canvas, width, height, ratio, data, theme).map(|_| ()),
+    };
+    if drawn.is_ok() {
         let n = canvas
             .get_attribute("data-draws")
             .and_then(|d| d.parse::<u32>().ok())
@@ -120,91 +80,194 @@ fn paint(canvas: &HtmlCanvasElement, e: &Early) {
     }
 }
 
-/// The address after a slider moved: the same parameters with the new values.
-fn query_of(e: &Early, original: &str) -> String {
-    let mut parts: Vec<String> = original
+/// Keeps the address in step with a slider: the same parameters, with `key`'s new value (the
+/// app starts from the address, and writes it in its own order once it is there).
+fn write_address(key: &str, value: f64) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let query = w.location().search().unwrap_or_default();
+    let mut parts: Vec<String> = query
         .trim_start_matches('?')
         .split('&')
-        .filter(|p| !p.is_empty() && !p.starts_with("d_model=") && !p.starts_with("length="))
+        .filter(|p| !p.is_empty() && p.split('=').next() != Some(key))
         .map(str::to_string)
         .collect();
-    if e.length != 100 {
-        parts.push(format!("length={}", e.length));
+    parts.push(format!("{key}={value}"));
+    let path = w.location().pathname().unwrap_or_default();
+    if let Ok(h) = w.history() {
+        let url = format!("{path}?{}", parts.join("&"));
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
-    if e.d_model != 128 {
-        parts.push(format!("d_model={}", e.d_model));
-    }
-    parts.join("&")
 }
 
-/// The early page: title, the heatmap, and the length and d_model sliders (in the phone's
-/// bottom strip on a narrow screen, beside the chart otherwise).
-fn build(doc: &Document, early: Early, query: String) -> Option<()> {
+/// The early page: the chart in the app's own frame (the header and the settings beside it on a
+/// wide screen, the strip at the bottom of a phone's), with the view's main sliders.
+fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     let body = doc.body()?;
     let root = doc.document_element()?;
-    let _ = root.set_attribute("data-theme", if early.dark { "dark" } else { "light" });
-    let app = element(doc, "div", "app early", &body)?;
+    let theme = theme(&early.settings);
+    let dark = theme == Theme::DARK;
+    let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });
+    let embedded = early.embed.is_some();
+    let phone = media("(max-width: 600px)");
+    let (app, content, controls);
+    if embedded {
+        app = element(doc, "div", "embed early", &body)?;
+        content = element(doc, "main", "embed-main", &app)?;
+        controls = None;
+    } else {
+        app = element(doc, "div", "app early", &body)?;
+        let header = element(doc, "header", "site-header", &app)?;
+        let brand = element(doc, "div", "brand", &header)?;
+        element(doc, "h1", "", &brand)?.set_text_content(Some("Positional Encoding Explorer"));
+        element(doc, "p", "tagline", &brand)?.set_text_content(Some(
+            "How a transformer knows where each token sits, computed live in your browser.",
+        ));
+        // The app's header tools and tabs, inert until the app arrives: the chart sits where
+        // the app's will.
+        let tools = element(doc, "div", "header-tools", &header)?;
+        let _ = tools.set_attribute("inert", "");
+        let share = element(doc, "div", "share", &tools)?;
+        for label in ["Copy link", "Copy embed code"] {
+            element(doc, "button", "button", &share)?.set_text_content(Some(label));
+        }
+        let switch = element(doc, "div", "theme-switch", &tools)?;
+        for t in ThemeChoice::SWITCH {
+            let class = if t == early.settings.theme {
+                "button button-small button-active"
+            } else {
+                "button button-small"
+            };
+            element(doc, "button", class, &switch)?.set_text_content(Some(t.label()));
+        }
+        let layout = element(doc, "div", "layout", &app)?;
+        let side = element(doc, "aside", "sidebar early-side", &layout)?;
+        let _ = side.set_attribute("aria-label", "Settings");
+        content = element(doc, "main", "content", &layout)?;
+        let tabs = element(doc, "nav", "tabs", &content)?;
+        let _ = tabs.set_attribute("inert", "");
+        for v in View::ALL {
+            let class = if v == early.settings.view {
+                "tab tab-selected"
+            } else {
+                "tab"
+            };
+            element(doc, "button", class, &tabs)?.set_text_content(Some(v.label()));
+        }
+        controls = (!phone)
+            .then(|| element(doc, "div", "settings", &side))
+            .flatten();
+    }
     app.set_id("early");
     // The early page is the start: the loading note goes.
     if let Some(boot) = doc.get_element_by_id("boot") {
         boot.remove();
     }
-    let header = element(doc, "header", "site-header", &app)?;
-    let brand = element(doc, "div", "brand", &header)?;
-    element(doc, "h1", "", &brand)?.set_text_content(Some("Positional Encoding Explorer"));
-    element(doc, "p", "tagline", &brand)?.set_text_content(Some(
-        "How a transformer knows where each token sits, computed live in your browser.",
-    ));
-    let layout = element(doc, "div", "layout", &app)?;
-    let phone = media("(max-width: 600px)");
-    let side = element(doc, "aside", "sidebar early-side", &layout)?;
-    let _ = side.set_attribute("aria-label", "Settings");
-    let main = element(doc, "main", "content", &layout)?;
-    let panel = element(doc, "section", "panel", &main)?;
+    // A lesson step: its count and title above the step's view, as the lesson shows them.
+    let content = if early.settings.view == View::Lesson {
+        let n = early.settings.lesson;
+        let total = pe_explorer::learn::lesson::STEPS.len();
+        let lesson = element(doc, "section", "panel lesson", &content)?;
+        let head = element(doc, "div", "lesson-head", &lesson)?;
+        element(doc, "p", "lesson-count", &head)?
+            .set_text_content(Some(&format!("Lesson · step {n} of {total}")));
+        let progress = element(doc, "progress", "lesson-progress", &head)?;
+        let _ = progress.set_attribute("max", &total.to_string());
+        let _ = progress.set_attribute("value", &n.to_string());
+        let _ = progress.set_attribute("aria-hidden", "true");
+        element(doc, "h2", "", &lesson)?
+            .set_text_content(Some(pe_explorer::learn::lesson::step(n).title));
+        element(doc, "div", "lesson-view", &content)?
+    } else {
+        content
+    };
+    let panel = element(doc, "section", "panel", &content)?;
     let head = element(doc, "header", "panel-head", &panel)?;
-    element(doc, "h2", "", &head)?.set_text_content(Some("The encoding matrix"));
-    let stage = element(doc, "div", "chart-stage", &panel)?;
+    element(doc, "h2", "", &head)?.set_text_content(Some(&chart.title));
+    let holder = if chart.half {
+        let twin = element(doc, "div", "twin twin-2", &panel)?;
+        element(doc, "div", "", &twin)?
+    } else {
+        panel.clone()
+    };
+    let stage = element(doc, "div", "chart-stage", &holder)?;
     let canvas: HtmlCanvasElement = element(doc, "canvas", "chart-canvas", &stage)?
         .dyn_into()
         .ok()?;
-    canvas.set_id("early-heatmap");
+    canvas.set_id(&format!("early-{}", chart.id));
+    let _ = canvas.set_attribute("data-early", &chart.id);
     let _ = canvas.set_attribute("role", "img");
     let _ = canvas.set_attribute(
         "aria-label",
-        "Heatmap of the sinusoidal encoding matrix (loading the rest of the app)",
+        &format!("{} (loading the rest of the app)", chart.title),
     );
-    let controls = if phone {
-        element(doc, "div", "quick-strip", &app)?
-    } else {
-        element(doc, "div", "settings", &side)?
+    paint(&canvas, &chart, &theme);
+    let knobs = early_knobs(&early.settings);
+    if knobs.is_empty() {
+        return Some(());
+    }
+    // As the app's strip: on a phone fixed to the bottom of the screen (under the chart in an
+    // embed), with "All settings" (inert until the app arrives); beside the chart otherwise.
+    let strip = |parent: &Element, class: &str| -> Option<Element> {
+        let strip = element(doc, "div", class, parent)?;
+        let _ = strip.set_attribute("role", "region");
+        let _ = strip.set_attribute("aria-label", "Main settings of this view");
+        let inner = element(doc, "div", "quick-controls", &strip)?;
+        let _ = inner.set_attribute("data-count", &knobs.len().to_string());
+        let more = element(doc, "button", "button quick-settings", &strip)?;
+        let _ = more.set_attribute("inert", "");
+        more.set_text_content(Some("All settings"));
+        Some(inner)
     };
-    let state = Rc::new(RefCell::new(early));
-    paint(&canvas, &state.borrow());
-    for (limit, id) in [(LENGTH, "early-length"), (D_MODEL, "early-d-model")] {
-        let control = element(doc, "div", "control", &controls)?;
-        let label = element(doc, "label", "control-label", &control)?;
-        let _ = label.set_attribute("for", id);
+    let (controls, compact) = match controls {
+        Some(c) => (c, false),
+        None if embedded => (strip(&holder, "quick-strip quick-inline")?, true),
+        None => (strip(&app, "quick-strip")?, true),
+    };
+    let state = Rc::new(RefCell::new(early.settings));
+    for Knob {
+        id,
+        key,
+        limit,
+        value,
+        set,
+    } in knobs
+    {
+        let class = if compact {
+            "control control-compact"
+        } else {
+            "control"
+        };
+        let control = element(doc, "div", class, &controls)?;
+        let head = element(doc, "div", "control-head", &control)?;
+        let label = element(doc, "label", "control-label", &head)?;
+        let input_id = format!("early-{id}");
+        let _ = label.set_attribute("for", &input_id);
         label.set_text_content(Some(limit.name));
+        // The value as the app's box shows it (read only until the app arrives).
+        let shown: HtmlInputElement = element(doc, "input", "control-value", &head)?
+            .dyn_into()
+            .ok()?;
+        shown.set_read_only(true);
+        shown.set_tab_index(-1);
+        let _ = shown.set_attribute("aria-hidden", "true");
+        shown.set_value(&plain(value));
         let input: HtmlInputElement = element(doc, "input", "control-slider", &control)?
             .dyn_into()
             .ok()?;
-        input.set_id(id);
+        input.set_id(&input_id);
         input.set_type("range");
         let stops = limit.stops();
         input.set_min("0");
         input.set_max(&(stops.len() - 1).to_string());
-        let current = if limit.name == "length" {
-            state.borrow().length
-        } else {
-            state.borrow().d_model
-        };
-        input.set_value(&nearest_stop(&stops, current as f64).to_string());
-        let (state, canvas, query, is_length) = (
-            state.clone(),
-            canvas.clone(),
-            query.clone(),
-            limit.name == "length",
+        input.set_value(&nearest_stop(&stops, value).to_string());
+        let _ = input.set_attribute(
+            "aria-valuetext",
+            &format!("{} = {}", limit.name, plain(value)),
         );
+        let (state, canvas, shown, name) =
+            (state.clone(), canvas.clone(), shown.clone(), limit.name);
         let on_input = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             let Some(input) = ev
                 .target()
@@ -213,29 +276,16 @@ fn build(doc: &Document, early: Early, query: String) -> Option<()> {
                 return;
             };
             let i = input.value().parse::<usize>().unwrap_or(0);
-            let v = stops[i.min(stops.len() - 1)] as usize;
-            {
-                let mut s = state.borrow_mut();
-                if is_length {
-                    s.length = v;
-                } else {
-                    s.d_model = v;
-                }
-            }
-            paint(&canvas, &state.borrow());
-            // The app starts from the address: keep it in step.
-            if let Some(w) = web_sys::window() {
-                let q = query_of(&state.borrow(), &query);
-                let path = w.location().pathname().unwrap_or_default();
-                let url = if q.is_empty() {
-                    path
-                } else {
-                    format!("{path}?{q}")
-                };
-                if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-                }
-            }
+            let v = stops[i.min(stops.len() - 1)];
+            let mut s = state.borrow_mut();
+            set(&mut s, v);
+            let Some(chart) = main_chart(&s) else {
+                return;
+            };
+            paint(&canvas, &chart, &theme);
+            write_address(key, v);
+            shown.set_value(&plain(v));
+            let _ = input.set_attribute("aria-valuetext", &format!("{} = {}", name, plain(v)));
         });
         let _ = input.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
         on_input.forget();
@@ -248,8 +298,10 @@ fn main() {
         return;
     };
     let query = window.location().search().unwrap_or_default();
-    if let (Some(doc), Some(early)) = (window.document(), read(&query)) {
-        let _ = build(&doc, early, query);
+    if let (Some(doc), Some(e)) = (window.document(), early(&query)) {
+        if let Some(chart) = main_chart(&e.settings) {
+            let _ = build(&doc, e, chart);
+        }
     }
     let loading = load_app();
     wasm_bindgen_futures::spawn_local(async move {

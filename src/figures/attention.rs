@@ -70,13 +70,10 @@ pub fn demo_inputs(s: &Settings) -> DemoInputs {
         if !positional_on(s) {
             return PositionInputs::default();
         }
-        s.scheme
-            .def()
-            .attention_inputs(s, tokens[i].len(), width)
-            .unwrap_or_else(|e| {
-                problem = Some(e);
-                PositionInputs::default()
-            })
+        crate::schemes::attention_inputs(s.scheme, s, tokens[i].len(), width).unwrap_or_else(|e| {
+            problem = Some(e);
+            PositionInputs::default()
+        })
     });
     DemoInputs {
         width,

@@ -240,3 +240,28 @@ pub fn closed_value(e: &Sinusoidal, k: i64, normalised: bool) -> f64 {
         v
     }
 }
+
+/// The bases the offsets view compares (none when it shows anchors), as bits (a memo key).
+pub fn compared_bases(s: &Settings) -> Vec<u64> {
+    match s.offset_series {
+        OffsetSeries::Anchors => Vec::new(),
+        OffsetSeries::Bases => s.bases.iter().map(|b| b.to_bits()).collect(),
+    }
+}
+
+/// The offsets view's closed forms at every offset: the encoding's, then each compared base's.
+/// At the largest sizes this is over a hundred million rotations: the view runs it in slices.
+pub fn closed_forms_job(
+    e: Sinusoidal,
+    length: usize,
+    bases: &[u64],
+) -> crate::math::chunked::Sequence<ClosedForm> {
+    let mut jobs = vec![ClosedForm::job(e, length)];
+    jobs.extend(bases.iter().map(|b| {
+        ClosedForm::job(
+            Sinusoidal::new(e.variant, e.d_model, f64::from_bits(*b)),
+            length,
+        )
+    }));
+    crate::math::chunked::Sequence::new(jobs)
+}

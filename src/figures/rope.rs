@@ -390,3 +390,32 @@ pub fn cache_at_positions(
     }
     Ok((csv, sentence))
 }
+
+/// RoPE's cos(m·θᵢ) cache as a heatmap, with the trained length's rule when the view is longer.
+pub fn cos_heatmap(
+    rope: &Rope,
+    length: usize,
+    palette: crate::plot::colormap::Palette,
+    rule: Option<(usize, String)>,
+) -> crate::plot::heatmap::HeatmapData {
+    use crate::plot::heatmap::Axis;
+    crate::plot::heatmap::HeatmapData {
+        matrix: std::rc::Rc::new(rope.cos_table(length)),
+        x: Axis::indexed("dimension of q and k", "dim"),
+        y: Axis::indexed("position m", "position"),
+        scale: crate::plot::colormap::ColorScale::symmetric(palette, 1.0),
+        colorbar_title: "cos(m·θ)".into(),
+        caption: format!(
+            "RoPE cos(m·θᵢ) cache · {} · d_model {} · θ base {}{}",
+            rope.pairing.id(),
+            rope.d_model,
+            plain(rope.base),
+            match rope.scaling.id() {
+                "none" => String::new(),
+                id => format!(" · {id} ×{}", plain(rope.scaling.factor())),
+            }
+        ),
+        nouns: ("positions".into(), "dimensions".into()),
+        rule,
+    }
+}

@@ -28,6 +28,32 @@ pub fn trained_rule(s: &Settings) -> Option<(usize, String)> {
     })
 }
 
+/// The learned table as a heatmap: untrained rows, and a rule under the last row it has.
+pub fn learned_heatmap(
+    table: crate::math::learned::Learned,
+    length: usize,
+    palette: Palette,
+) -> HeatmapData {
+    HeatmapData {
+        matrix: Rc::new(crate::math::learned::LearnedMatrix { table, length }),
+        x: Axis::indexed("dimension", "dim"),
+        y: Axis::indexed("position", "position"),
+        scale: ColorScale::symmetric(palette, 3.0 * INIT_STD),
+        colorbar_title: "value".into(),
+        caption: format!(
+            "Learned positions, untrained (N(0, 0.02²), seed {}) · max_len {} · d_model {}",
+            table.seed, table.max_len, table.d_model
+        ),
+        nouns: ("positions".into(), "dimensions".into()),
+        rule: (table.max_len < length).then(|| {
+            (
+                table.max_len,
+                format!("max_len {}: no rows below", table.max_len),
+            )
+        }),
+    }
+}
+
 crate::figure_inputs! {
     /// The learned distance chart: the table, the length and the anchors.
     LearnedDistanceInputs {
@@ -364,6 +390,18 @@ impl RopeDistanceInputs {
     }
 }
 
+impl RopeDistanceInputs {
+    /// The curves: Σ over every pair at every distance, with RoFormer's bound at every distance
+    /// (the chart and the CSV use all of them), and the plain RoPE's when there is a method.
+    pub fn job(&self) -> crate::math::chunked::Sequence<crate::math::rope::RopeCurvesJob> {
+        let mut jobs = vec![self.rope.curves_job(self.length, self.length)];
+        if let Some(plain) = &self.plain {
+            jobs.push(plain.curves_job(self.length, 2));
+        }
+        crate::math::chunked::Sequence::new(jobs)
+    }
+}
+
 /// RoPE by distance: the score chart, RoFormer's bound chart and what it says, and the CSV rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RopeDistanceFigure {
@@ -486,7 +524,7 @@ impl BiasInputs {
     pub fn of(s: &Settings) -> Option<BiasInputs> {
         Some(BiasInputs {
             scheme: s.scheme,
-            bias: s.scheme.def().bias(s)?,
+            bias: crate::schemes::bias(s.scheme, s)?,
             length: s.length,
             trained_length: s.trained_length,
             palette: s.palette,

@@ -37,34 +37,69 @@ use crate::train::settings::TrainSettings;
 
 /// What every scheme says about itself, reached from its variant. A trait (not inherent
 /// methods) so that a file using it names this module: the floors below cannot.
+/// Calls a [`SchemeDef`] method on the scheme's definition without going through its vtable
+/// (`with_def!(scheme, |d| d.views())`): a module that asks one thing of a scheme links that
+/// method only, not every scheme's whole definition (the first-paint module stays small).
+macro_rules! with_def {
+    ($scheme:expr, |$d:ident| $body:expr) => {
+        match $scheme {
+            Scheme::Sinusoidal => {
+                let $d = &sinusoidal::Def;
+                $body
+            }
+            Scheme::Learned => {
+                let $d = &learned::Def;
+                $body
+            }
+            Scheme::Rope => {
+                let $d = &rope::Def;
+                $body
+            }
+            Scheme::Alibi => {
+                let $d = &alibi::Def;
+                $body
+            }
+            Scheme::T5 => {
+                let $d = &t5::Def;
+                $body
+            }
+            Scheme::Kerple => {
+                let $d = &kerple::Def;
+                $body
+            }
+            Scheme::Fire => {
+                let $d = &fire::Def;
+                $body
+            }
+            Scheme::None => {
+                let $d = &none::Def;
+                $body
+            }
+        }
+    };
+}
+
 pub trait Registered: Copy {
     /// The scheme's definition: the one match on the scheme in the app.
     fn def(self) -> &'static dyn SchemeDef;
 
     /// The name inside a sentence: "with RoPE", "with sinusoidal".
-    fn short(self) -> &'static str {
-        self.def().names().short
-    }
+    fn short(self) -> &'static str;
 
-    fn label(self) -> &'static str {
-        self.def().names().label
-    }
+    fn label(self) -> &'static str;
 
     /// One sentence: where the scheme enters the model.
-    fn entry(self) -> &'static str {
-        self.def().names().entry
-    }
+    fn entry(self) -> &'static str;
 
     /// Whether the scheme adds vectors to the embeddings (and so has a position × dimension
     /// matrix).
-    fn is_absolute(self) -> bool {
-        self.def().is_absolute()
-    }
+    fn is_absolute(self) -> bool;
 
     /// Whether the scheme uses the base slider.
-    fn uses_base(self) -> bool {
-        self.def().base_hint().is_some()
-    }
+    fn uses_base(self) -> bool;
+
+    /// Which views draw it.
+    fn views(self) -> ViewKind;
 }
 
 impl Registered for Scheme {
@@ -80,6 +115,42 @@ impl Registered for Scheme {
             Scheme::None => &none::Def,
         }
     }
+
+    fn short(self) -> &'static str {
+        with_def!(self, |d| d.names().short)
+    }
+
+    fn label(self) -> &'static str {
+        with_def!(self, |d| d.names().label)
+    }
+
+    fn entry(self) -> &'static str {
+        with_def!(self, |d| d.names().entry)
+    }
+
+    fn is_absolute(self) -> bool {
+        with_def!(self, |d| d.is_absolute())
+    }
+
+    fn uses_base(self) -> bool {
+        with_def!(self, |d| d.base_hint().is_some())
+    }
+
+    fn views(self) -> ViewKind {
+        with_def!(self, |d| d.views())
+    }
+}
+
+/// What the attention demo's head gets from the scheme for a sentence of `n` tokens at `width`
+/// ([`SchemeDef::attention_inputs`], without the vtable).
+pub fn attention_inputs(scheme: Scheme, s: &Settings, n: usize, width: usize) -> Positions {
+    with_def!(scheme, |d| d.attention_inputs(s, n, width))
+}
+
+/// The scheme's bias on the attention scores with these settings, if it adds one
+/// ([`SchemeDef::bias`], without the vtable).
+pub fn bias(scheme: Scheme, s: &Settings) -> Option<HeadBias> {
+    with_def!(scheme, |d| d.bias(s))
 }
 
 /// Where `scheme` enters the model the Train view trains, with these settings: each scheme's

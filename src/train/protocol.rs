@@ -185,6 +185,18 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Before a run: one empty run of each chosen scheme (the Train view's empty charts).
+    pub fn empty(s: &crate::train::settings::TrainSettings) -> Progress {
+        Progress {
+            runs: s
+                .schemes
+                .iter()
+                .map(|&scheme| RunView::new(scheme))
+                .collect(),
+            ..Progress::default()
+        }
+    }
+
     /// Optimiser steps per second over all schemes.
     pub fn steps_per_second(&self) -> Option<f64> {
         (self.elapsed_ms > 0.0 && self.steps_done > 0)

@@ -97,8 +97,24 @@ pub fn app() -> Html {
     // run after the children's, in the same task, so no frame shows both or neither.
     // The same goes for the loading note in index.html (its failure messages never show once
     // the app is here).
+    // A student dragging or keying one of its sliders keeps the focus: it moves to the app's
+    // slider of the same setting (the strip's on a phone, the sidebar's otherwise).
     use_effect_with((), |_| {
         let document = web_sys::window().and_then(|w| w.document());
+        let focused = document
+            .as_ref()
+            .and_then(|d| d.active_element())
+            .map(|e| e.id())
+            .and_then(|id| id.strip_prefix("early-").map(str::to_string));
+        if let (Some(d), Some(id)) = (&document, focused) {
+            let target = [format!("quick-{id}-slider"), format!("{id}-slider")]
+                .iter()
+                .filter_map(|t| d.get_element_by_id(t))
+                .find(|e| e.get_client_rects().length() > 0);
+            if let Some(e) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = e.focus();
+            }
+        }
         for id in ["early", "boot"] {
             if let Some(el) = document.as_ref().and_then(|d| d.get_element_by_id(id)) {
                 el.remove();

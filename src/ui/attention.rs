@@ -23,7 +23,7 @@ use crate::schemes::{Registered, Scheme};
 use crate::state::{Settings, View};
 /// Height of a small heatmap with `rows` rows.
 fn height(rows: usize) -> f64 {
-    (112.0 + 26.0 * rows as f64).min(520.0)
+    crate::main_chart::attention_card_height(rows)
 }
 
 fn stem(s: &Settings, what: &str) -> String {

@@ -14,9 +14,10 @@ use super::line_chart::LineChart;
 use super::props::ViewProps;
 use crate::action::Action;
 use crate::export::matrix_csv;
-use crate::figures::offsets::{closed_value, offset_chart, offsets_csv, OffsetInputs};
+use crate::figures::offsets::{
+    closed_forms_job, closed_value, compared_bases, offset_chart, offsets_csv, OffsetInputs,
+};
 use crate::format::{plain, significant};
-use crate::math::chunked::Sequence;
 use crate::math::offsets::{dot, norm, ClosedForm, SimilarityMatrix, SimilarityTable};
 use crate::math::sinusoidal::Sinusoidal;
 use crate::plot::colormap::ColorScale;
@@ -30,19 +31,8 @@ pub fn offsets_view(props: &ViewProps) -> Html {
     let encoding = Sinusoidal::new(s.variant, s.d_model, s.base);
     // The closed form at every offset: for the encoding, and for each base compared. At the
     // largest sizes this is over a hundred million rotations, computed in slices.
-    let compared: Vec<u64> = match s.offset_series {
-        OffsetSeries::Anchors => Vec::new(),
-        OffsetSeries::Bases => s.bases.iter().map(|b| b.to_bits()).collect(),
-    };
-    let forms = use_chunked((encoding, s.length, compared), |(e, l, bases)| {
-        let mut jobs = vec![ClosedForm::job(*e, *l)];
-        jobs.extend(bases.iter().map(|b| {
-            ClosedForm::job(
-                Sinusoidal::new(e.variant, e.d_model, f64::from_bits(*b)),
-                *l,
-            )
-        }));
-        Sequence::new(jobs)
+    let forms = use_chunked((encoding, s.length, compared_bases(s)), |(e, l, bases)| {
+        closed_forms_job(*e, *l, bases)
     });
     let Some(computed) = forms else {
         return html! {

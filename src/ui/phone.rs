@@ -16,7 +16,7 @@ use super::settings::SettingsPanel;
 use crate::action::Action;
 use crate::embed::Visible;
 use crate::schemes::Registered;
-use crate::state::{Limit, Settings, View, BASE, D_MODEL, LENGTH};
+use crate::state::{Settings, View};
 
 /// Widths at which the page takes its phone layout (the same as the stylesheet's).
 pub const PHONE: &str = "(max-width: 600px)";
@@ -52,58 +52,7 @@ pub fn use_media(query: &'static str) -> bool {
     *matches
 }
 
-/// One control of the strip: id, limit, current value, and the action a new value makes.
-pub type MainControl = (&'static str, Limit, f64, fn(f64) -> Action);
-
-/// The settings a view's chart follows most directly, at most three.
-pub fn main_controls(s: &Settings) -> Vec<MainControl> {
-    let view = match s.view {
-        View::Lesson => crate::learn::lesson::step(s.lesson).view,
-        v => v,
-    };
-    let d = (
-        "d-model",
-        D_MODEL,
-        s.d_model as f64,
-        Action::SetDModel as fn(f64) -> Action,
-    );
-    let l = (
-        "length",
-        LENGTH,
-        s.length as f64,
-        Action::SetLength as fn(f64) -> Action,
-    );
-    let b = ("base", BASE, s.base, Action::SetBase as fn(f64) -> Action);
-    // Only what moves the chart: a bias on the scores has no width and no base.
-    let (scheme, partner) = (s.scheme, s.compare_partner());
-    let width_matters = scheme.is_absolute() || scheme.uses_base();
-    match view {
-        View::Matrix if !width_matters => vec![l],
-        View::Offsets if !scheme.uses_base() => vec![l],
-        View::Compare if !scheme.uses_base() && !partner.uses_base() => vec![l],
-        View::Matrix | View::Norms => vec![l, d],
-        View::Offsets | View::Compare => vec![l, b],
-        View::Waves => vec![b, d],
-        View::Rotations => vec![
-            (
-                "position",
-                s.position_limit(),
-                s.position as f64,
-                Action::SetPosition as fn(f64) -> Action,
-            ),
-            (
-                "offset",
-                s.offset_limit(),
-                s.offset as f64,
-                Action::SetOffset as fn(f64) -> Action,
-            ),
-        ],
-        View::Addition => vec![d],
-        // The demo's main setting is a switch (see the strip).
-        View::Attention => Vec::new(),
-        View::Lesson | View::Quiz | View::Train => Vec::new(),
-    }
-}
+pub use crate::main_chart::{main_controls, MainControl};
 
 #[derive(Properties, PartialEq)]
 pub struct StripProps {
@@ -124,11 +73,7 @@ pub struct StripProps {
 pub fn quick_strip(props: &StripProps) -> Html {
     let controls = main_controls(&props.settings);
     let s = &props.settings;
-    let view = match s.view {
-        View::Lesson => crate::learn::lesson::step(s.lesson).view,
-        v => v,
-    };
-    let switch = (view == View::Attention).then(|| {
+    let switch = (crate::main_chart::shown_view(s) == View::Attention).then(|| {
         let cb = props.on_action.clone();
         html! {
             <Toggle id="quick-position" label={format!("position ({})", s.scheme.short())}

@@ -16,18 +16,14 @@ use super::props::ViewProps;
 use super::rope_cache::RopeCacheAt;
 use super::rope_check::RopeCheck;
 use crate::action::Action;
-use crate::figures::rope::cache_csv;
+use crate::figures::rope::{cache_csv, cos_heatmap};
 use crate::figures::schemes::{
-    bias_distance, check_permutation, learned_distance, rope_distance, rope_distance_csv,
-    shift_check, t5_distance, t5_lead, t5_matrices, trained_rule, BiasInputs,
+    bias_distance, check_permutation, learned_distance, learned_heatmap, rope_distance,
+    rope_distance_csv, shift_check, t5_distance, t5_lead, t5_matrices, trained_rule, BiasInputs,
     LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs, T5MatrixInputs,
 };
 use crate::format::{group_thousands, plain};
-use crate::math::chunked::Sequence;
-use crate::math::learned::{LearnedMatrix, INIT_STD};
 use crate::math::rope::RopePairing;
-use crate::plot::colormap::ColorScale;
-use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::schemes::rope::Extension;
 use crate::schemes::{Registered, Scheme, ViewKind};
 
@@ -35,7 +31,7 @@ use crate::schemes::{Registered, Scheme, ViewKind};
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
-    let kind = s.scheme.def().views();
+    let kind = s.scheme.views();
     let p = props.clone();
     let view = match kind {
         ViewKind::Sinusoidal => html! { <EncodingView ..p /> },
@@ -54,7 +50,7 @@ pub fn matrix_view(props: &ViewProps) -> Html {
 #[function_component(DistanceView)]
 pub fn distance_view(props: &ViewProps) -> Html {
     let p = props.clone();
-    match props.settings.scheme.def().views() {
+    match props.settings.scheme.views() {
         ViewKind::Sinusoidal => html! { <OffsetsView ..p /> },
         ViewKind::Learned => html! { <LearnedDistanceView ..p /> },
         ViewKind::Rope => html! { <RopeDistanceView ..p /> },
@@ -106,27 +102,7 @@ pub(crate) fn learned_matrix_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     let table = s.learned();
     let data = use_memo((table, s.length, s.palette), |(table, length, palette)| {
-        HeatmapData {
-            matrix: Rc::new(LearnedMatrix {
-                table: *table,
-                length: *length,
-            }),
-            x: Axis::indexed("dimension", "dim"),
-            y: Axis::indexed("position", "position"),
-            scale: ColorScale::symmetric(*palette, 3.0 * INIT_STD),
-            colorbar_title: "value".into(),
-            caption: format!(
-                "Learned positions, untrained (N(0, 0.02²), seed {}) · max_len {} · d_model {}",
-                table.seed, table.max_len, table.d_model
-            ),
-            nouns: ("positions".into(), "dimensions".into()),
-            rule: (table.max_len < *length).then(|| {
-                (
-                    table.max_len,
-                    format!("max_len {}: no rows below", table.max_len),
-                )
-            }),
-        }
+        learned_heatmap(*table, *length, *palette)
     });
     let missing = s.length.saturating_sub(s.trained_length);
     panel(
@@ -191,25 +167,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     let rope = s.rope();
     let data = use_memo(
         (rope.clone(), s.length, s.palette, trained_rule(s)),
-        |(rope, length, palette, rule)| HeatmapData {
-            matrix: Rc::new(rope.cos_table(*length)),
-            x: Axis::indexed("dimension of q and k", "dim"),
-            y: Axis::indexed("position m", "position"),
-            scale: ColorScale::symmetric(*palette, 1.0),
-            colorbar_title: "cos(m·θ)".into(),
-            caption: format!(
-                "RoPE cos(m·θᵢ) cache · {} · d_model {} · θ base {}{}",
-                rope.pairing.id(),
-                rope.d_model,
-                plain(rope.base),
-                match rope.scaling.id() {
-                    "none" => String::new(),
-                    id => format!(" · {id} ×{}", plain(rope.scaling.factor())),
-                }
-            ),
-            nouns: ("positions".into(), "dimensions".into()),
-            rule: rule.clone(),
-        },
+        |(rope, length, palette, rule)| cos_heatmap(rope, *length, *palette, rule.clone()),
     );
     let extrapolation = crate::schemes::rope::extrapolation(&rope, s.length, s.trained_length);
     let layout = match s.schemes.rope.pairing {
@@ -264,14 +222,7 @@ const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k
 pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
     // Σ over every pair at every distance: computed a range of distances at a time.
-    let curves = use_chunked(RopeDistanceInputs::of(s), |k| {
-        // RoFormer's bound at every distance: the chart and the CSV use all of them.
-        let mut jobs = vec![k.rope.curves_job(k.length, k.length)];
-        if let Some(plain) = &k.plain {
-            jobs.push(plain.curves_job(k.length, 2));
-        }
-        Sequence::new(jobs)
-    });
+    let curves = use_chunked(RopeDistanceInputs::of(s), RopeDistanceInputs::job);
     let computed = use_memo(curves.map(Shared::new), |curves| {
         curves.as_ref().map(|c| rope_distance(&c.0 .0, &c.0 .1))
     });

@@ -433,14 +433,7 @@ fn results(props: &ResultsProps) -> Html {
     let p = if props.started {
         &maps.board.progress
     } else {
-        placeholder = Progress {
-            runs: s
-                .schemes
-                .iter()
-                .map(|&scheme| RunView::new(scheme))
-                .collect(),
-            ..Progress::default()
-        };
+        placeholder = Progress::empty(s);
         &placeholder
     };
     let palette = maps.palette;

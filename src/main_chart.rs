@@ -1,0 +1,435 @@
+//! The main chart of every view: the first chart in the view (the one a phone shows on top, and a
+//! compact embed shows alone), computed from the settings alone. The view draws it with these
+//! data, and the first-paint module (`src/bin/first.rs`) draws the same data, with the same plot
+//! code, before the app has arrived. No browser dependency: tested natively.
+
+use std::rc::Rc;
+
+use crate::action::Action;
+use crate::figures::attention::{card, demo_inputs, keys, run_demo};
+use crate::figures::norms::{norms, NormsInputs};
+use crate::figures::offsets::{closed_forms_job, compared_bases, offset_chart, OffsetInputs};
+use crate::figures::rope::cos_heatmap;
+use crate::figures::schemes::{
+    bias_distance, learned_distance, learned_heatmap, rope_distance, t5_distance, t5_matrices,
+    trained_rule, BiasInputs, LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs,
+    T5MatrixInputs,
+};
+use crate::math::chunked::Chunked;
+use crate::math::offsets::ClosedForm;
+use crate::math::sinusoidal::Variant;
+use crate::plot::colormap::Palette;
+use crate::plot::heatmap::{encoding_heatmap, HeatmapData};
+use crate::plot::lines::LineChartData;
+use crate::schemes::{Registered, Scheme, ViewKind};
+use crate::state::{Limit, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH};
+
+/// A chart's height for a width, in CSS pixels: `width × aspect` within `[min, max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    pub aspect: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Size {
+    /// A fixed height.
+    pub const fn fixed(height: f64) -> Size {
+        Size {
+            aspect: 0.0,
+            min: height,
+            max: height,
+        }
+    }
+
+    pub fn height(&self, width: f64) -> f64 {
+        (width * self.aspect).clamp(self.min, self.max)
+    }
+}
+
+/// A large heatmap (the encoding matrix): the `Heatmap` component's defaults.
+pub const HEATMAP: Size = Size {
+    aspect: 0.62,
+    min: 260.0,
+    max: 620.0,
+};
+/// A line chart: the `LineChart` component's defaults.
+pub const LINES: Size = Size {
+    aspect: 0.5,
+    min: 240.0,
+    max: 460.0,
+};
+/// The waves view's strip of the encoding matrix (the dimension picker).
+pub const PICKER: Size = Size {
+    aspect: 0.22,
+    min: 170.0,
+    max: 240.0,
+};
+/// A scheme's matrix card.
+pub const MATRIX_CARD: Size = Size::fixed(460.0);
+/// T5's two cards side by side.
+pub const T5_CARD: Size = Size::fixed(420.0);
+
+/// What is drawn.
+#[derive(Clone)]
+pub enum Chart {
+    Heatmap(Rc<HeatmapData>),
+    Lines(Rc<LineChartData>),
+}
+
+/// A view's main chart: the canvas id the view gives it, the panel's title, the data and the
+/// size the view draws it at.
+#[derive(Clone)]
+pub struct MainChart {
+    pub id: String,
+    pub title: String,
+    pub chart: Chart,
+    pub size: Size,
+    /// Whether it sits in a card of half the panel's width (two side by side on a wide screen).
+    pub half: bool,
+}
+
+impl MainChart {
+    fn new(id: impl Into<String>, title: impl Into<String>, chart: Chart, size: Size) -> Self {
+        MainChart {
+            id: id.into(),
+            title: title.into(),
+            chart,
+            size,
+            half: false,
+        }
+    }
+}
+
+/// The view the settings show (a lesson step shows its own).
+pub fn shown_view(s: &Settings) -> View {
+    match s.view {
+        View::Lesson => crate::learn::lesson::step(s.lesson).view,
+        v => v,
+    }
+}
+
+/// The main chart of the view `s` shows, if it draws one without the student's doing anything
+/// (the lesson's step and a quiz task draw their view's).
+pub fn main_chart(s: &Settings) -> Option<MainChart> {
+    let kind = s.scheme.views();
+    Some(match (shown_view(s), kind) {
+        (View::Matrix, ViewKind::Sinusoidal) => MainChart::new(
+            "encoding-heatmap",
+            "The encoding matrix",
+            Chart::Heatmap(Rc::new(encoding_heatmap(
+                s.sinusoidal(),
+                s.length,
+                s.palette,
+            ))),
+            HEATMAP,
+        ),
+        (View::Matrix, ViewKind::Learned) => MainChart::new(
+            "learned-heatmap",
+            "A learned position table",
+            Chart::Heatmap(Rc::new(learned_heatmap(s.learned(), s.length, s.palette))),
+            MATRIX_CARD,
+        ),
+        (View::Matrix, ViewKind::Rope) => MainChart::new(
+            "rope-heatmap",
+            "RoPE: rotation angles",
+            Chart::Heatmap(Rc::new(cos_heatmap(
+                &s.rope(),
+                s.length,
+                s.palette,
+                trained_rule(s),
+            ))),
+            MATRIX_CARD,
+        ),
+        (View::Matrix, ViewKind::T5) => MainChart {
+            half: true,
+            ..MainChart::new(
+                "t5-buckets",
+                "T5: relative position buckets",
+                Chart::Heatmap(t5_matrices(&T5MatrixInputs::of(s)).0),
+                T5_CARD,
+            )
+        },
+        (View::Matrix, ViewKind::Bias) => {
+            let k = BiasInputs::of(s)?;
+            MainChart::new(
+                format!("{}-heatmap", s.scheme.id()),
+                bias_title(s),
+                Chart::Heatmap(Rc::new(k.matrix(k.bias.head))),
+                MATRIX_CARD,
+            )
+        }
+        (View::Offsets, ViewKind::Sinusoidal) => {
+            let inputs = OffsetInputs::of(s);
+            MainChart::new(
+                "offsets-chart",
+                "Dot product by offset",
+                Chart::Lines(offset_chart(&inputs, &closed_forms(s)).data),
+                LINES,
+            )
+        }
+        (View::Offsets, ViewKind::Learned) => MainChart::new(
+            "learned-distance-chart",
+            "Learned positions by distance",
+            Chart::Lines(Rc::new(learned_distance(&LearnedDistanceInputs::of(s)))),
+            LINES,
+        ),
+        (View::Offsets, ViewKind::Rope) => {
+            let inputs = RopeDistanceInputs::of(s);
+            let curves = inputs.job().run();
+            MainChart::new(
+                "rope-distance-chart",
+                "RoPE by distance",
+                Chart::Lines(rope_distance(&inputs, &curves).scores),
+                LINES,
+            )
+        }
+        (View::Offsets, ViewKind::T5) => MainChart::new(
+            "t5-distance-chart",
+            "T5 buckets by relative position",
+            Chart::Lines(Rc::new(t5_distance(&T5DistanceInputs::of(s)))),
+            LINES,
+        ),
+        (View::Offsets, ViewKind::Bias) => {
+            let k = BiasInputs::of(s)?;
+            MainChart::new(
+                format!("{}-distance-chart", s.scheme.id()),
+                format!("{} by distance", s.scheme.short()),
+                Chart::Lines(Rc::new(bias_distance(&k))),
+                LINES,
+            )
+        }
+        (View::Waves, _) => MainChart::new(
+            "waves-picker",
+            "Waves and wavelengths",
+            Chart::Heatmap(Rc::new(picker(s))),
+            PICKER,
+        ),
+        (View::Norms, _) => MainChart::new(
+            "norms-chart",
+            "Norms and scale",
+            Chart::Lines(norms(&NormsInputs::of(s)).chart),
+            LINES,
+        ),
+        (View::Attention, _) => {
+            let demo = run_demo(&demo_inputs(s));
+            let pass = &demo.passes[0];
+            MainChart {
+                half: true,
+                ..MainChart::new(
+                    "attention-a",
+                    "Dog bites man, man bites dog",
+                    Chart::Heatmap(card(
+                        &pass.weights,
+                        "Attention weights, sentence A (rows: queries)".into(),
+                        &pass.tokens,
+                        keys(&pass.tokens),
+                        s.palette,
+                        Some(1.0),
+                    )),
+                    Size::fixed(attention_card_height(pass.tokens.len())),
+                )
+            }
+        }
+        (View::Train, _) => MainChart {
+            half: true,
+            ..MainChart::new(
+                "train-loss",
+                "Train it yourself",
+                Chart::Lines(Rc::new(crate::train::figures::loss_chart(
+                    &crate::train::protocol::Progress::empty(&s.train),
+                    &s.train,
+                ))),
+                LINES,
+            )
+        },
+        _ => return None,
+    })
+}
+
+/// The bias schemes' matrix title.
+pub fn bias_title(s: &Settings) -> String {
+    format!("{}: a bias on the scores", s.scheme.short())
+}
+
+/// The waves view's picker: the encoding matrix, at most 200 positions.
+pub fn picker(s: &Settings) -> HeatmapData {
+    encoding_heatmap(s.sinusoidal(), s.length.min(200), s.palette)
+}
+
+/// The attention demo's card height for a sentence of `rows` tokens.
+pub fn attention_card_height(rows: usize) -> f64 {
+    (112.0 + 26.0 * rows as f64).min(520.0)
+}
+
+fn closed_forms(s: &Settings) -> Vec<Rc<ClosedForm>> {
+    closed_forms_job(s.sinusoidal(), s.length, &compared_bases(s)).run()
+}
+
+/// What the first-paint module reads from an address: the settings and, embedded, the one view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Early {
+    pub settings: Settings,
+    pub embed: Option<View>,
+}
+
+/// The address's settings, when it asks only for what the first paint knows: the view or
+/// embedded panel, the scheme, the lesson's step or the quiz's question, d_model, length, base,
+/// variant, palette and theme, each valid as written. Anything else (an unknown key, a value the
+/// app would clamp or refuse with a notice, an embed option) is the app's to read and to say:
+/// `None`, and the page waits for the app. When it reads a link, it reads the same settings as
+/// [`crate::url::parse`] (a native test holds the two together).
+pub fn early(query: &str) -> Option<Early> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.len() > 512 {
+        return None;
+    }
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        // Escapes, repeats and empty values are the app's.
+        if v.is_empty() || part.contains('%') || part.contains('+') {
+            return None;
+        }
+        if pairs.iter().any(|(key, _)| *key == k) {
+            return None;
+        }
+        pairs.push((k, v));
+    }
+    let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    let embed = match get("embed") {
+        Some(v) => Some(View::from_id(v)?),
+        None => None,
+    };
+    let view = match (embed, get("view")) {
+        (Some(e), None) => e,
+        (None, Some(v)) => View::from_id(v)?,
+        // A step alone opens the lesson on it.
+        (None, None) if get("lesson").is_some() => View::Lesson,
+        (None, None) => View::Matrix,
+        (Some(_), Some(_)) => return None,
+    };
+    let number = |limit: crate::limit::Limit, v: &str| -> Option<f64> {
+        let a = limit.parse(v).ok()?;
+        a.note.is_none().then_some(a.value)
+    };
+    if view == View::Quiz {
+        // A question's text is the quiz's first screen: the app's.
+        return None;
+    }
+    // As the app reads a link: the lesson's step first (it sets the sliders), then the rest.
+    let mut s = Settings::default();
+    if view == View::Lesson {
+        let steps = crate::learn::lesson::STEPS.len();
+        let n = match get("lesson") {
+            Some(v) => v
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=steps).contains(n))?,
+            None => 1,
+        };
+        s = crate::learn::lesson::preset(n, &s);
+    }
+    for (k, v) in &pairs {
+        match *k {
+            "view" | "embed" => {}
+            "lesson" if view == View::Lesson => {}
+            "scheme" => s.scheme = Scheme::from_id(v)?,
+            "d_model" => s.d_model = number(D_MODEL, v)? as usize,
+            "length" => s.length = number(LENGTH, v)? as usize,
+            "base" => s.base = number(BASE, v)?,
+            "variant" => s.variant = Variant::from_id(v)?,
+            "palette" => s.palette = Palette::from_id(v)?,
+            "theme" => s.theme = ThemeChoice::from_id(v)?,
+            _ => return None,
+        }
+    }
+    s.view = view;
+    Some(Early { settings: s, embed })
+}
+
+/// One control of the phone's strip and of the first paint: id, limit, current value, and the
+/// action a new value makes.
+pub type MainControl = (&'static str, Limit, f64, fn(f64) -> Action);
+
+/// The settings a view's chart follows most directly, at most three.
+pub fn main_controls(s: &Settings) -> Vec<MainControl> {
+    let view = shown_view(s);
+    let d = (
+        "d-model",
+        D_MODEL,
+        s.d_model as f64,
+        Action::SetDModel as fn(f64) -> Action,
+    );
+    let l = (
+        "length",
+        LENGTH,
+        s.length as f64,
+        Action::SetLength as fn(f64) -> Action,
+    );
+    let b = ("base", BASE, s.base, Action::SetBase as fn(f64) -> Action);
+    // Only what moves the chart: a bias on the scores has no width and no base.
+    let (scheme, partner) = (s.scheme, s.compare_partner());
+    let width_matters = scheme.is_absolute() || scheme.uses_base();
+    match view {
+        View::Matrix if !width_matters => vec![l],
+        View::Offsets if !scheme.uses_base() => vec![l],
+        View::Compare if !scheme.uses_base() && !partner.uses_base() => vec![l],
+        View::Matrix | View::Norms => vec![l, d],
+        View::Offsets | View::Compare => vec![l, b],
+        View::Waves => vec![b, d],
+        View::Rotations => vec![
+            (
+                "position",
+                s.position_limit(),
+                s.position as f64,
+                Action::SetPosition as fn(f64) -> Action,
+            ),
+            (
+                "offset",
+                s.offset_limit(),
+                s.offset as f64,
+                Action::SetOffset as fn(f64) -> Action,
+            ),
+        ],
+        View::Addition => vec![d],
+        // The demo's main setting is a switch (see the strip).
+        View::Attention => Vec::new(),
+        View::Lesson | View::Quiz | View::Train => Vec::new(),
+    }
+}
+
+/// A slider of the first paint: the strip's control (id, limit, value), the link's key, and
+/// how it sets the settings, as the app's reducer does for the strip's action (the first paint
+/// leaves the reducer, and every other setting it handles, to the app).
+pub struct Knob {
+    pub id: &'static str,
+    pub key: &'static str,
+    pub limit: Limit,
+    pub value: f64,
+    pub set: fn(&mut Settings, f64),
+}
+
+/// The first paint's sliders: the phone strip's, for the views it draws early.
+pub fn early_knobs(s: &Settings) -> Vec<Knob> {
+    main_controls(s)
+        .into_iter()
+        .filter_map(|(id, limit, value, _)| {
+            let (key, set): (&'static str, fn(&mut Settings, f64)) = match id {
+                "d-model" => ("d_model", |s, v| {
+                    s.d_model = D_MODEL.accept(v).value as usize
+                }),
+                "length" => ("length", |s, v| s.length = LENGTH.accept(v).value as usize),
+                "base" => ("base", |s, v| s.base = BASE.accept(v).value),
+                _ => return None,
+            };
+            Some(Knob {
+                id,
+                key,
+                limit,
+                value,
+                set,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,110 @@
+//! The first paint: what it reads from an address is what the app reads from it, and every view
+//! it draws early has a main chart with the id the view gives its first canvas.
+
+use pe_explorer::main_chart::{early, main_chart, shown_view, Chart};
+use pe_explorer::schemes::Scheme;
+use pe_explorer::state::View;
+use pe_explorer::url;
+
+/// Addresses a student or a teacher's link opens: every view, embedded or not, every scheme,
+/// lesson steps, quiz questions and the sliders' values.
+fn addresses() -> Vec<String> {
+    let mut out = vec![String::new(), "?".into()];
+    for v in View::ALL {
+        out.push(format!("?view={}", v.id()));
+        out.push(format!("?embed={}", v.id()));
+        for s in Scheme::ALL {
+            out.push(format!("?view={}&scheme={}", v.id(), s.id()));
+            out.push(format!("?embed={}&scheme={}&length=64", v.id(), s.id()));
+        }
+    }
+    for n in 1..=pe_explorer::learn::lesson::STEPS.len() {
+        out.push(format!("?view=lesson&lesson={n}"));
+        out.push(format!("?embed=lesson&lesson={n}&d_model=64"));
+    }
+    for n in 1..=pe_explorer::learn::quiz::QUESTIONS.len() {
+        out.push(format!("?view=quiz&question={n}"));
+        out.push(format!("?view=quiz&question={n}&length=32&scheme=rope"));
+    }
+    for q in [
+        "?d_model=64&length=256&base=500&variant=interleaved&palette=viridis&theme=dark",
+        "?length=1024&d_model=512&view=offsets",
+        "?base=10&scheme=rope&view=heatmap",
+        "?theme=light&view=waves&base=100",
+        "?view=rotations&d_model=16",
+        "?view=lesson",
+    ] {
+        out.push(q.into());
+    }
+    out
+}
+
+#[test]
+fn the_first_paint_reads_an_address_as_the_app_does() {
+    let mut read = 0;
+    for q in addresses() {
+        let parsed = url::parse(&q);
+        let Some(e) = early(&q) else {
+            // The first paint leaves only what the app would change or say something about, and
+            // the quiz (its first screen is a question's text).
+            let quiz = parsed.settings.view == View::Quiz;
+            assert!(!parsed.notices.is_empty() || quiz, "{q}: left to the app");
+            continue;
+        };
+        read += 1;
+        assert!(
+            parsed.notices.is_empty(),
+            "{q}: read early, but the app says {:?}",
+            parsed.notices
+        );
+        assert_eq!(e.settings, parsed.settings, "{q}");
+        assert_eq!(e.embed, parsed.embed.map(|x| x.view), "{q}");
+    }
+    assert!(read > 150, "only {read} addresses read early");
+}
+
+#[test]
+fn addresses_the_first_paint_does_not_know_wait_for_the_app() {
+    for q in [
+        "?unknown=1",
+        "?d_model=100000",
+        "?length=abc",
+        "?scheme=nope",
+        "?view=heatmap&view=offsets",
+        "?embed=offsets&controls=none",
+        "?embed=offsets&show=chart",
+        "?anchors=1,2,3",
+        "?view=heatmap&embed=offsets",
+        "?lesson=99&view=lesson",
+        "?d_model=%36%34",
+    ] {
+        assert_eq!(early(q), None, "{q}");
+    }
+}
+
+#[test]
+fn every_view_a_link_opens_has_its_main_chart_or_says_it_has_none() {
+    // Views whose first chart is drawn before the app arrives, per scheme where they have one.
+    for v in [View::Matrix, View::Offsets] {
+        for s in Scheme::ALL {
+            let e = early(&format!("?view={}&scheme={}", v.id(), s.id())).unwrap();
+            let chart = main_chart(&e.settings);
+            assert_eq!(chart.is_some(), s != Scheme::None, "{} {}", v.id(), s.id());
+        }
+    }
+    for v in [View::Waves, View::Norms, View::Attention] {
+        let e = early(&format!("?view={}", v.id())).unwrap();
+        let c = main_chart(&e.settings).unwrap_or_else(|| panic!("{}", v.id()));
+        assert!(!c.id.is_empty() && !c.title.is_empty());
+    }
+    // A lesson step draws its own view's chart.
+    for n in 1..=pe_explorer::learn::lesson::STEPS.len() {
+        let e = early(&format!("?view=lesson&lesson={n}")).unwrap();
+        let view = shown_view(&e.settings);
+        assert_eq!(view, pe_explorer::learn::lesson::step(n).view);
+        if let Some(c) = main_chart(&e.settings) {
+            assert!(matches!(c.chart, Chart::Heatmap(_) | Chart::Lines(_)));
+            assert!(c.size.height(390.0) >= 170.0, "step {n}");
+        }
+    }
+}
