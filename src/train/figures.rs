@@ -90,7 +90,7 @@ pub fn loss_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
         series,
         x: LineAxis::linear("training step", 0.0, s.steps as f64),
         y: LineAxis::log("training loss (cross-entropy, nats)", lo, hi),
-        caption: format!("Training loss, {}", s.task.label().to_lowercase()),
+        caption: format!("Training loss, {}", s.task.label().to_ascii_lowercase()),
         guides: vec![Guide {
             value: (s.task.vocab().len() as f64).ln(),
             label: format!("uniform guess, ln {}", s.task.vocab().len()),
@@ -238,13 +238,14 @@ pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> 
     Some(text)
 }
 
-/// "sinusoidal" → "Sinusoidal".
+/// "sinusoidal" → "Sinusoidal". The labels are ASCII: the ASCII upper case keeps the Unicode
+/// case tables (about 12 KB of the app module) out of the build.
 fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    let mut text = text.to_string();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    text
 }
 
 /// Every result below chance in the held-out table, explained (see [`below_chance`]).
