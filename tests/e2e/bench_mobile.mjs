@@ -1,61 +1,133 @@
-// First chart on screen, this app against the lightest peer, side by side in one run (a
-// benchmark, not a test). Each app is served by a static server that compresses as hosts do (a
-// precompressed .br/.gz beside a file when there is one, gzip otherwise). Every load is cold (a
-// fresh browser context). Two conditions:
-//   desktop  no throttling
+// First chart and whole app on screen, every view and embed of this app against the lightest peer,
+// side by side in one run (a benchmark, not a test). Each app is served by a static server that
+// compresses as hosts do (a precompressed .br/.gz beside a file when there is one, gzip otherwise).
+// Every load is cold (a fresh browser context). Conditions:
 //   mobile   Lighthouse's mobile profile through the DevTools protocol: 150 ms round trip
 //            (562.5 ms request latency as Lighthouse's devtools throttling sets it), 1.6 Mbit/s down
 //            (× 0.9), 750 kbit/s up (× 0.9), CPU 4× slower; a 390 × 844 touch screen.
-// "First chart" is the moment the chart's first drawing is in the page, taken by an observer
-// installed before any of the page's scripts: for this app the encoding heatmap's first draw
-// (its `data-draws` counter), for the peer its first wave (an SVG path with a long `d`); then
-// one animation frame, so it has been painted.
+//   desktop  no throttling, 1400 × 1000 (only with DESKTOP=1)
+// Times are from the page's time origin, taken by an observer installed before any of the page's
+// scripts:
+//   first chart      this app: the first `canvas[data-draws]` anywhere in the page (the app's
+//                    charts count their draws in `data-draws`, src/ui/chart.rs, and so do the
+//                    first-paint module's early canvases, ids `early…`, src/bin/first.rs); the
+//                    peer: its first wave (an SVG path with a long `d`). Then one animation frame,
+//                    so it has been painted.
+//   whole app ready  this app: the app module has initialised (`window.wasmBindings` set to the
+//                    app module's bindings: index.html first sets it to the first-paint module's,
+//                    which lack `wasm_memory_bytes`), no `#early` remains and some
+//                    `canvas[data-draws]` is in the page; then one animation frame. The peer is
+//                    one bundle rendered in one go: its whole app is ready with its first chart.
+//   KB until chart   the encoded bytes (headers and compressed bodies, the DevTools protocol's
+//                    encodedDataLength) of the responses finished before the first chart.
+// A page that draws no `canvas[data-draws]` without the user acting is reported as "no chart"
+// (its whole-app time is then without the canvas condition, marked *).
+// Each round loads the peer once (its one page), then every page of this app; medians of RUNS.
 //
-//   PEER_DIST=/path/to/peer/dist RUNS=5 node bench_mobile.mjs
+//   PEER_DIST=/path/to/peer/dist RUNS=5 node tests/e2e/bench_mobile.mjs
+//   PAGES='?view=waves,?embed=heatmap' DESKTOP=1 …   (a comma-separated list; '' is the default
+//                                                      page; DIST=… measures another build)
 //
 // The peer: shelvia-w/positional-encoding-visualizer at be36640c275a4b25b36d7b25a466b7b553d07608,
 // built with `npm ci && npx vite build --base=/` (see the README).
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { serve, launch, DIST } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const PEER = process.env.PEER_DIST;
+const DEFAULT_PAGES = [
+  '',
+  '?view=offsets',
+  '?view=attention',
+  '?view=waves',
+  '?view=rotations',
+  '?view=norms',
+  '?view=addition',
+  '?view=compare',
+  '?view=train',
+  '?lesson=3',
+  '?view=quiz',
+  '?scheme=rope&view=heatmap',
+  '?scheme=rope&view=offsets',
+  '?scheme=alibi&view=heatmap',
+  '?scheme=t5&view=offsets',
+  '?embed=heatmap',
+  '?embed=offsets',
+  '?embed=attention',
+  '?embed=train',
+  '?embed=waves',
+  '?embed=offsets&scheme=rope',
+];
+const PAGES = process.env.PAGES === undefined
+  ? DEFAULT_PAGES
+  : process.env.PAGES.split(',').map((p) => p.trim().replace(/^''$/, ''));
+const CONDITIONS = process.env.DESKTOP === '1' ? [true, false] : [true];
+// After the app module has initialised, how long a page may take to draw its first canvas before
+// it counts as drawing none without the user acting.
+const NO_CHART_AFTER = 8000;
 const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-const WATCH = `(() => {
-  const done = () => {
-    if (document.querySelector('#encoding-heatmap[data-draws]') && !window.__appSeen) {
-      window.__appSeen = true;
-      requestAnimationFrame(() => { window.__appReady = performance.now(); });
+// `peer` picks what counts as the first chart.
+const watch = (peer) => `(() => {
+  const PEER = ${peer};
+  const frame = (key) => requestAnimationFrame(() => { window[key] = performance.now(); });
+  const check = () => {
+    if (!window.__chartSeen) {
+      const chart = PEER
+        ? [...document.querySelectorAll('svg path')].some((p) => (p.getAttribute('d') || '').length > 200)
+        : document.querySelector('canvas[data-draws]');
+      if (chart) {
+        window.__chartSeen = true;
+        frame('__firstChart');
+      }
     }
-    if (window.__chartSeen) return true;
-    const ours = document.querySelector('#encoding-heatmap[data-draws], #early-heatmap[data-draws]');
-    const peer = [...document.querySelectorAll('svg path')].some((p) => (p.getAttribute('d') || '').length > 200);
-    if (ours || peer) {
-      window.__chartSeen = true;
-      requestAnimationFrame(() => { window.__firstChart = performance.now(); });
-      return true;
+    if (!PEER && !window.__appSeen && window.__appModule && !document.getElementById('early')) {
+      if (document.querySelector('canvas[data-draws]')) {
+        window.__appSeen = true;
+        frame('__appReady');
+      } else if (!window.__appBareSeen) {
+        // The app is here but has drawn no canvas (yet): kept for a page that never draws one.
+        window.__appBareSeen = true;
+        frame('__appBare');
+      }
     }
-    return false;
   };
-  new MutationObserver(() => done())
-    .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-draws', 'd'] });
+  // index.html sets wasmBindings to the first-paint module's bindings; the first-paint module
+  // sets it to the app module's once that has initialised (the app's exports, as the tests use).
+  let bindings;
+  Object.defineProperty(window, 'wasmBindings', {
+    configurable: true,
+    get: () => bindings,
+    set: (m) => {
+      bindings = m;
+      if (m && typeof m.wasm_memory_bytes === 'function' && !window.__appModule) {
+        window.__appModule = performance.now();
+        check();
+      }
+    },
+  });
+  new MutationObserver(check)
+    .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-draws', 'd', 'id'] });
 })();`;
 
 const server = await serve(DIST, '/', { compress: true });
 const peer = PEER ? await serve(PEER, '/', { compress: true }) : null;
 const browser = await launch();
 
-async function load(url, mobile) {
+async function load(url, mobile, isPeer) {
   const context = await browser.newContext(mobile
     ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
     : { viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   if (mobile) {
@@ -67,62 +139,129 @@ async function load(url, mobile) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   }
-  const sizes = new Map();
+  // Responses as they finish: (monotonic time in s, encoded bytes, url). The first request's
+  // wallTime and timestamp tie the protocol's monotonic clock to the page's time origin.
+  const finished = [];
   const urls = new Map();
-  cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, e.response.url));
-  cdp.on('Network.loadingFinished', (e) => sizes.set(urls.get(e.requestId) ?? e.requestId, e.encodedDataLength));
-  await page.addInitScript(WATCH);
+  let clock = null;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    urls.set(e.requestId, e.request.url);
+    if (clock === null) clock = e.wallTime - e.timestamp;
+  });
+  cdp.on('Network.loadingFinished', (e) =>
+    finished.push({ t: e.timestamp, bytes: e.encodedDataLength, url: urls.get(e.requestId) ?? e.requestId }));
+  await page.addInitScript(watch(isPeer));
   await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(() => window.__firstChart, null, { timeout: 120000, polling: 50 });
-  const ms = await page.evaluate(() => window.__firstChart);
-  // This app: also until the whole app has taken over (its own heatmap drawn).
-  const ours = await page.evaluate(() => !!document.querySelector('#early, #encoding-heatmap'));
+  let ms = null;
   let app = null;
-  if (ours) {
-    await page.waitForFunction(() => window.__appReady, null, { timeout: 120000, polling: 50 });
-    app = await page.evaluate(() => window.__appReady);
-  }
-  await page.waitForTimeout(mobile ? 1500 : 300);
-  await context.close();
-  return { ms, app, sizes };
-}
-
-const rows = [];
-for (const mobile of [false, true]) {
-  const results = { ours: [], peer: [], app: [] };
-  let files = {};
-  for (let r = 0; r < RUNS; r++) {
-    const a = await load(server.url, mobile);
-    results.ours.push(a.ms);
-    results.app.push(a.app);
-    files.ours = a.sizes;
-    if (peer) {
-      const b = await load(peer.url, mobile);
-      results.peer.push(b.ms);
-      files.peer = b.sizes;
+  let bare = false;
+  if (isPeer) {
+    await page.waitForFunction(() => window.__firstChart, null, { timeout: 120000, polling: 50 });
+    ms = await page.evaluate(() => window.__firstChart);
+    app = ms;
+  } else {
+    await page.waitForFunction(() => window.__appModule, null, { timeout: 180000, polling: 100 });
+    try {
+      await page.waitForFunction(() => window.__appReady, null, { timeout: NO_CHART_AFTER, polling: 50 });
+      ms = await page.evaluate(() => window.__firstChart);
+      app = await page.evaluate(() => window.__appReady);
+    } catch {
+      // No canvas drawn without the user acting.
+      await page.waitForFunction(() => window.__appBare, null, { timeout: 10000, polling: 50 }).catch(() => {});
+      app = await page.evaluate(() => window.__appBare ?? window.__appModule);
+      bare = true;
     }
   }
-  rows.push({ mobile, results, files });
+  let bytes = null;
+  let requests = null;
+  if (ms !== null && clock !== null) {
+    const origin = await page.evaluate(() => performance.timeOrigin);
+    const chartAt = (origin + ms) / 1000 - clock; // the protocol's monotonic clock, s
+    const before = finished.filter((f) => f.t <= chartAt);
+    bytes = before.reduce((s, f) => s + f.bytes, 0);
+    requests = before.length;
+  }
+  await context.close();
+  if (errors.length) console.error(`${url}: page errors: ${errors.join(' | ')}`);
+  return { ms, app, bytes, requests, bare };
 }
 
-console.log('\n### First chart on screen (median of ' + RUNS + ' cold loads, one run, same machine)\n');
-console.log('| condition | this app ms | peer ms | this app ÷ peer | runs (app) | runs (peer) | whole app ready ms |');
-console.log('|---|---|---|---|---|---|---|');
-for (const { mobile, results } of rows) {
-  const a = median(results.ours);
-  const b = results.peer.length ? median(results.peer) : NaN;
-  console.log(`| ${mobile ? 'mobile profile' : 'desktop'} | ${a.toFixed(0)} | ${Number.isNaN(b) ? '—' : b.toFixed(0)} | ${Number.isNaN(b) ? '—' : (a / b).toFixed(2)} | ${results.ours.map((x) => x.toFixed(0)).join(', ')} | ${results.peer.map((x) => x.toFixed(0)).join(', ')} | ${median(results.app).toFixed(0)} |`);
-}
-for (const [who, label] of [['ours', 'this app'], ['peer', 'peer']]) {
-  const sizes = rows[1].files[who];
-  if (!sizes) continue;
-  console.log(`\n**Transfer, ${label}** (bytes over the wire, compressed, mobile run):\n`);
-  let total = 0;
-  for (const [url, bytes] of sizes) {
-    total += bytes;
-    console.log(`- ${String(url).replace(/^https?:\/\/[^/]+/, '')}: ${bytes.toLocaleString('en')} B`);
+const label = (p) => (p === '' ? '(default)' : p);
+const rows = [];
+for (const mobile of CONDITIONS) {
+  const results = { peer: [] };
+  for (const p of PAGES) results[p] = [];
+  for (let r = 0; r < RUNS; r++) {
+    if (peer) {
+      const b = await load(peer.url, mobile, true);
+      results.peer.push(b);
+      console.error(`[${mobile ? 'mobile' : 'desktop'} ${r + 1}/${RUNS}] peer: chart ${b.ms.toFixed(0)} ms, ${b.bytes} B`);
+    }
+    for (const p of PAGES) {
+      const a = await load(server.url + p, mobile, false);
+      results[p].push(a);
+      console.error(`[${mobile ? 'mobile' : 'desktop'} ${r + 1}/${RUNS}] ${label(p)}: chart ${a.ms?.toFixed(0) ?? '—'} ms, app ${a.app?.toFixed(0)} ms${a.bare ? ' (no chart)' : ''}, ${a.bytes ?? '—'} B`);
+    }
   }
-  console.log(`- total: ${total.toLocaleString('en')} B`);
+  rows.push({ mobile, results });
+}
+
+const fmt = (x) => (x === null ? '—' : x.toFixed(0));
+const kb = (x) => (x === null ? '—' : (x / 1024).toFixed(1));
+const noChart = new Set();
+for (const { mobile, results } of rows) {
+  const pm = median(results.peer.map((x) => x.ms));
+  const pa = median(results.peer.map((x) => x.app));
+  const ratio = (a, b) => (a === null || b === null ? '—' : (a / b).toFixed(2));
+  console.log(`\n### ${mobile ? 'Mobile profile (Lighthouse)' : 'Desktop'}: median of ${RUNS} cold loads, one run, same machine\n`);
+  console.log('| page | first chart ms | ÷ peer | whole app ready ms | ÷ peer | KB until first chart |');
+  console.log('|---|---|---|---|---|---|');
+  if (peer) {
+    console.log(`| peer (its one page) | ${fmt(pm)} | 1.00 | ${fmt(pa)} | 1.00 | ${kb(median(results.peer.map((x) => x.bytes)))} |`);
+  }
+  for (const p of PAGES) {
+    const xs = results[p];
+    const charted = xs.filter((x) => !x.bare);
+    const m = median(charted.map((x) => x.ms));
+    const bare = charted.length < xs.length;
+    if (bare) noChart.add(label(p));
+    // The whole-app time of a page that drew no canvas in some load: the app without the canvas.
+    const a = median(xs.map((x) => x.app));
+    const chartCell = charted.length ? fmt(m) + (bare ? ` (no chart in ${xs.length - charted.length} of ${xs.length})` : '') : 'no chart';
+    console.log(`| \`${label(p)}\` | ${chartCell} | ${charted.length ? ratio(m, pm) : '—'} | ${fmt(a)}${bare ? ' *' : ''} | ${ratio(a, pa)} | ${kb(median(charted.map((x) => x.bytes)))} |`);
+  }
+}
+if (noChart.size) {
+  console.log(`\n\\* No \`canvas[data-draws]\` within ${NO_CHART_AFTER / 1000} s of the app module's start, without the user acting: ${[...noChart].map((p) => `\`${p}\``).join(', ')}. Its whole-app time is the app module's start with \`#early\` gone, then one frame.`);
+}
+
+// The two modules' sizes from the build (the precompressed copies beside them, or computed).
+function sizes(files) {
+  let raw = 0, gz = 0, br = 0;
+  for (const f of files) {
+    const data = fs.readFileSync(f);
+    raw += data.length;
+    gz += fs.existsSync(f + '.gz') ? fs.statSync(f + '.gz').size : zlib.gzipSync(data, { level: 9 }).length;
+    br += fs.existsSync(f + '.br') ? fs.statSync(f + '.br').size
+      : zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return { raw, gz, br };
+}
+const inDir = (dir, re) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).map((f) => path.join(dir, f)) : []);
+const modules = [
+  ['first-paint module (`first-*_bg.wasm` + `first-*.js`)', inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/)],
+  ['app module (`app/*`)', inDir(path.join(DIST, 'app'), /\.(wasm|js)$/)],
+];
+console.log(`\n**Module sizes** (${DIST}):\n`);
+console.log('| module | raw KB | gzip -9 KB | Brotli KB |');
+console.log('|---|---|---|---|');
+for (const [name, files] of modules) {
+  if (!files.length) {
+    console.log(`| ${name} | — | — | — |`);
+    continue;
+  }
+  const s = sizes(files);
+  console.log(`| ${name} | ${kb(s.raw)} | ${kb(s.gz)} | ${kb(s.br)} |`);
 }
 await browser.close();
 await server.close();
