@@ -7,27 +7,9 @@
 
 use super::rng::{fnv1a, SplitMix64};
 
-/// The normalised form of a word that its embedding is derived from: trimmed and lower-cased.
+/// The normalised form of a word that its embedding is derived from.
 pub fn canonical(word: &str) -> String {
-    let word = word.trim();
-    if word.is_ascii() {
-        word.to_ascii_lowercase()
-    } else {
-        lowercase(word)
-    }
-}
-
-/// Unicode lower case. In the browser this is JavaScript's `toLowerCase` (the same Unicode
-/// mappings, final sigma included), which keeps core's Unicode lower-case tables (about 11 KB)
-/// out of the app module.
-#[cfg(target_arch = "wasm32")]
-fn lowercase(word: &str) -> String {
-    String::from(js_sys::JsString::from(word).to_lower_case())
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn lowercase(word: &str) -> String {
-    word.to_lowercase()
+    word.trim().to_lowercase()
 }
 
 /// The `d`-dimensional embedding of `word`: N(0, 1/d) entries seeded by the word's hash.

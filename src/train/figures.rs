@@ -90,7 +90,7 @@ pub fn loss_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
         series,
         x: LineAxis::linear("training step", 0.0, s.steps as f64),
         y: LineAxis::log("training loss (cross-entropy, nats)", lo, hi),
-        caption: format!("Training loss, {}", s.task.label().to_ascii_lowercase()),
+        caption: format!("Training loss, {}", s.task.label().to_lowercase()),
         guides: vec![Guide {
             value: (s.task.vocab().len() as f64).ln(),
             label: format!("uniform guess, ln {}", s.task.vocab().len()),

@@ -313,7 +313,7 @@ fn steps(props: &StepsProps) -> Html {
                 <p class="muted small">{ text }</p>
                 <MatrixCard id={format!("step-{id}")} data={Shared::new(data)}
                     description={format!("{title} for sentence {name}.")}
-                    file_stem={stem(s, &format!("{id}_{}", name.to_ascii_lowercase()))}
+                    file_stem={stem(s, &format!("{id}_{}", name.to_lowercase()))}
                     height={height(rows)} />
             </li>
         }

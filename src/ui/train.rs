@@ -214,7 +214,7 @@ pub fn train_view(props: &ViewProps) -> Html {
 
     html! {
         <section class="panel train" aria-labelledby="train-title"
-            data-phase={if current { format!("{phase:?}").to_ascii_lowercase() } else { "idle".to_string() }}>
+            data-phase={if current { format!("{phase:?}").to_lowercase() } else { "idle".to_string() }}>
             <header class="panel-head">
                 <h2 id="train-title">{ "Train it yourself" }</h2>
                 <p class="panel-lead">
