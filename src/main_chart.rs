@@ -65,6 +65,12 @@ pub const PICKER: Size = Size {
     min: 170.0,
     max: 240.0,
 };
+/// The Train view's loss and accuracy charts.
+pub const TRAIN: Size = Size {
+    aspect: 0.62,
+    min: 260.0,
+    max: 460.0,
+};
 /// A scheme's matrix card.
 pub const MATRIX_CARD: Size = Size::fixed(460.0);
 /// T5's two cards side by side.
@@ -87,6 +93,8 @@ pub struct MainChart {
     pub size: Size,
     /// Whether it sits in a card of half the panel's width (two side by side on a wide screen).
     pub half: bool,
+    /// The button the view shows above its chart on a phone (the Train view's "Train").
+    pub action: Option<&'static str>,
 }
 
 impl MainChart {
@@ -97,6 +105,7 @@ impl MainChart {
             chart,
             size,
             half: false,
+            action: None,
         }
     }
 }
@@ -233,6 +242,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
         }
         (View::Train, _) => MainChart {
             half: true,
+            action: Some("Train"),
             ..MainChart::new(
                 "train-loss",
                 "Train it yourself",
@@ -240,7 +250,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                     &crate::train::protocol::Progress::empty(&s.train),
                     &s.train,
                 ))),
-                LINES,
+                TRAIN,
             )
         },
         _ => return None,

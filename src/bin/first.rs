@@ -185,6 +185,11 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     let panel = element(doc, "section", "panel", &content)?;
     let head = element(doc, "header", "panel-head", &panel)?;
     element(doc, "h2", "", &head)?.set_text_content(Some(&chart.title));
+    if let Some(label) = chart.action {
+        let actions = element(doc, "div", "train-actions", &panel)?;
+        let _ = actions.set_attribute("inert", "");
+        element(doc, "button", "button button-primary", &actions)?.set_text_content(Some(label));
+    }
     let holder = if chart.half {
         let twin = element(doc, "div", "twin twin-2", &panel)?;
         element(doc, "div", "", &twin)?

@@ -56,10 +56,22 @@ fn use_printing() -> bool {
     *printing
 }
 
-/// Mounts the app on the page's body.
+/// Mounts the app in a root of its own at the end of the page's body (`display: contents`, so the
+/// layout is the body's): Yew empties the element it mounts in, and the first paint's page (with
+/// the focus a student may have put on its slider) must stay until the app has drawn its own.
 pub fn start() {
     browser::install_panic_hook();
-    yew::Renderer::<App>::new().render();
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        let root = d.create_element("div").ok()?;
+        root.set_id("app-root");
+        let _ = root.set_attribute("style", "display: contents");
+        d.body()?.append_child(&root).ok()?;
+        Some(root)
+    });
+    match root {
+        Some(root) => yew::Renderer::<App>::with_root(root).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
 }
 
 #[function_component(App)]

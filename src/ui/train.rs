@@ -16,6 +16,7 @@ use super::props::ViewProps;
 use super::train_session::{Board, TrainSession};
 use crate::action::Action;
 use crate::format::{and_list, duration, plain, significant};
+use crate::main_chart::TRAIN;
 use crate::schemes::{score_biases, Registered, Scheme};
 use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
 use crate::train::figures::{self, label};
@@ -464,12 +465,12 @@ fn results(props: &ResultsProps) -> Html {
                     description="Line chart of each scheme's training loss against the training step."
                     file_stem={stem(s, "loss")} cursor={*loss_cursor} whole_x={true}
                     on_x={{ let c = loss_cursor.clone(); Callback::from(move |v| c.set(v)) }}
-                    csv={Some(curves_csv.clone())} show_values={true} aspect={0.62} min_height={260.0} />
+                    csv={Some(curves_csv.clone())} show_values={true} aspect={TRAIN.aspect} min_height={TRAIN.min} max_height={TRAIN.max} />
                 <LineChart id="train-accuracy" data={Shared::new(accuracy)}
                     description="Line chart of each scheme's held-out accuracy at the training length against the training step, with chance marked."
                     file_stem={stem(s, "accuracy")} cursor={*acc_cursor} whole_x={true}
                     on_x={{ let c = acc_cursor.clone(); Callback::from(move |v| c.set(v)) }}
-                    csv={Some(curves_csv)} show_values={true} aspect={0.62} min_height={260.0} />
+                    csv={Some(curves_csv)} show_values={true} aspect={TRAIN.aspect} min_height={TRAIN.min} max_height={TRAIN.max} />
             </div>
 
             if props.started {

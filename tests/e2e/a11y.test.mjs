@@ -129,7 +129,7 @@ test('axe finds nothing on the embed dialog, and in a frame with its sheet or a 
   await page.goto(host.url + '/a.html');
   const handle = await page.locator('iframe').elementHandle();
   const frame = await handle.contentFrame();
-  await frame.waitForSelector('.embed-main canvas[data-draws]');
+  await frame.waitForSelector('.embed-main canvas[data-draws]:not([data-early])');
   await page.waitForTimeout(1500);
   const auditFrame = async (what) => {
     await frame.addScriptTag({ content: AXE });

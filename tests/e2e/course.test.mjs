@@ -132,7 +132,7 @@ test('under a sub-path build the app and the example course page load', async ()
   assert.ok(count >= 4, `${count} panels`);
   for (let i = 0; i < count; i++) {
     const frame = await (await frames.nth(i).elementHandle()).contentFrame();
-    await frame.waitForSelector('.embed-main canvas[data-draws]', { timeout: 20000 });
+    await frame.waitForSelector('.embed-main canvas[data-draws]:not([data-early])', { timeout: 20000 });
   }
   await page.waitForTimeout(3500);
   for (let i = 0; i < count; i++) {

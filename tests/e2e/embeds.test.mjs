@@ -45,7 +45,7 @@ async function course(html, [width, height] = PHONES[390], { dark = false, name 
 }
 
 const ready = (frame) =>
-  frame.locator('.embed-main canvas[data-draws], .embed-main .quiz-card, #train-start').first().waitFor({ timeout: 30000 });
+  frame.locator('.embed-main canvas[data-draws]:not([data-early]), .embed-main .quiz-card, #train-start').first().waitFor({ timeout: 30000 });
 
 for (const [label, size] of Object.entries(PHONES)) {
   test(`on a ${size.join(' × ')} phone, every embed's chart and main control share one screen`, async () => {
@@ -65,7 +65,7 @@ for (const [label, size] of Object.entries(PHONES)) {
       // The control moves the chart (keys: trusted input).
       const control = frame.locator('.quick-strip input[type=range], .quick-strip input[type=checkbox]').first();
       if (l.chart && (await control.count())) {
-        const canvas = frame.locator('[data-main-chart] canvas[data-draws]').first();
+        const canvas = frame.locator('[data-main-chart] canvas[data-draws]:not([data-early])').first();
         const before = Number(await canvas.getAttribute('data-draws'));
         await control.focus();
         if ((await control.getAttribute('type')) === 'checkbox') await page.keyboard.press('Space');

@@ -1,45 +1,110 @@
-// The first paint: before the app has arrived, the small first module has drawn the live
-// heatmap, its sliders redraw it and keep the address in step, and the app then takes over from
-// that state. Other addresses wait for the app.
+// The first paint: before the app has arrived, the small first module draws the view's main
+// chart live (every view and embed whose address it knows), its sliders redraw it and keep the
+// address in step, and the app then takes over from that state: on a phone with the chart in the
+// same place, drawn the same, and the focus on the app's own slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, openApp, waitForDraws } from './lib.mjs';
 
 const app = useApp();
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-test('the first module draws a live heatmap before the app arrives, and the app takes over', async () => {
+/** Opens `query` with the app's module held back until `release()` is called. */
+async function held(query, context) {
   let release;
-  const held = new Promise((r) => (release = r));
-  const { page, errors, context } = await openApp(app, '?d_model=64', { ready: null, context: { viewport: { width: 1200, height: 900 } } });
-  // (openApp navigated already: hold the app's module on a second load.)
-  await page.route('**/app/pe-explorer.js', async (route) => {
-    await held;
+  const hold = new Promise((r) => (release = r));
+  const opened = await openApp(app, '', { ready: null, context });
+  await opened.page.route('**/app/pe-explorer.js', async (route) => {
+    await hold;
     await route.continue();
   });
-  await page.goto(app.server.url + '?d_model=64');
-  await waitForDraws(page, 'early-heatmap');
+  await opened.page.goto(app.server.url + query);
+  return { ...opened, release };
+}
+
+/** The early chart's (or the app's chart's) box, draws and a hash of every pixel. */
+const look = (page, selector) =>
+  page.evaluate((selector) => {
+    const c = document.querySelector(selector);
+    const r = c.getBoundingClientRect();
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 2166136261;
+    for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+    return { id: c.id, early: c.dataset.early, top: r.top, left: r.left, width: r.width, height: r.height, draws: Number(c.dataset.draws), hash: h >>> 0 };
+  }, selector);
+
+test('the first module draws a live heatmap before the app arrives, and the app takes over', async () => {
+  const { page, errors, context, release } = await held('?d_model=64', { viewport: { width: 1200, height: 900 } });
+  await waitForDraws(page, 'early-encoding-heatmap');
   assert.equal(await page.locator('#encoding-heatmap').count(), 0, 'the app is not there yet');
   // The slider is live: it redraws the chart and writes the address.
-  const before = Number(await page.locator('#early-heatmap').getAttribute('data-draws'));
+  const before = Number(await page.locator('#early-encoding-heatmap').getAttribute('data-draws'));
   await page.locator('#early-length').focus();
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  await waitForDraws(page, 'early-heatmap', before + 5);
+  await waitForDraws(page, 'early-encoding-heatmap', before + 5);
   const length = new URL(page.url()).searchParams.get('length');
   assert.ok(Number(length) > 100, `length in the address: ${length}`);
   assert.equal(new URL(page.url()).searchParams.get('d_model'), '64');
-  // The app arrives, starts from that address, and the early page is gone.
+  // The app arrives, starts from that address, and the early page is gone; the focus moved to
+  // the app's slider of the same setting.
   release();
   await waitForDraws(page, 'encoding-heatmap');
   assert.equal(await page.locator('#early').count(), 0);
   assert.equal(await page.locator('#length-value').inputValue(), length);
   assert.equal(await page.locator('#d-model-value').inputValue(), '64');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'length-slider');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('an address for another view draws nothing early and opens that view', async () => {
-  const { page, errors, context } = await openApp(app, '?view=offsets&d_model=32', { ready: (p) => waitForDraws(p, 'offsets-chart') });
-  assert.equal(await page.locator('#early, #early-heatmap').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
+// The addresses a course page links to (issue 22's list), on a phone.
+for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?scheme=rope&view=offsets', '?lesson=3', '?scheme=alibi', '?view=norms&d_model=32']) {
+  test(`on a phone, ${query} paints its chart first, live, and the app takes over in place`, async () => {
+    const { page, errors, context, release } = await held(query, PHONE);
+    await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
+    assert.equal(await page.evaluate(() => typeof window.wasmBindings?.wasm_memory_bytes), 'undefined', 'the app is not there yet');
+    let early = await look(page, 'canvas[data-early]');
+    assert.ok(early.top >= 0 && early.top < 844 - 100, `the chart is on the first screen: ${JSON.stringify(early)}`);
+    // Its first slider (by keyboard, as a trusted input) moves it before the app is there.
+    const slider = page.locator('#early input[type=range]').first();
+    let moved = null;
+    if (await slider.count()) {
+      await slider.focus();
+      for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((n) => Number(document.querySelector('canvas[data-early]').dataset.draws) >= n, early.draws + 2);
+      moved = { id: await slider.getAttribute('id'), value: await page.locator('#early .control-value').first().inputValue() };
+      early = await look(page, 'canvas[data-early]');
+    }
+    release();
+    await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
+    await waitForDraws(page, early.early);
+    const taken = await look(page, `#${early.early}`);
+    // No jump: the app's chart is where the early one was, at its size, drawn the same.
+    for (const k of ['top', 'left', 'width', 'height']) {
+      assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
+    }
+    assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+    if (moved) {
+      const id = moved.id.replace(/^early-/, '');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), `quick-${id}-slider`, 'the focus stays on the slider');
+      assert.equal(await page.locator(`#quick-${id}-value`).inputValue(), moved.value, 'the value moved before the app arrived is kept');
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('an address the first paint does not know draws nothing early and opens that view', async () => {
+  for (const [query, id] of [['?view=offsets&anchors=1,2', 'offsets-chart'], ['?view=quiz', null]]) {
+    const { page, errors, context, release } = await held(query, { viewport: { width: 1200, height: 900 } });
+    // The first module has run (trunk's loader sets its bindings) and left the loading note.
+    await page.waitForFunction(() => window.wasmBindings, null, { timeout: 20000 });
+    assert.equal(await page.locator('#early').count(), 0, query);
+    assert.equal(await page.locator('#boot').count(), 1, query);
+    release();
+    if (id) await waitForDraws(page, id);
+    else await page.waitForSelector('.quiz-card', { timeout: 20000 });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });

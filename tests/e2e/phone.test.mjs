@@ -14,7 +14,7 @@ const phone = (width, height) => ({ viewport: { width, height }, isMobile: true,
 const firstScreen = (page) =>
   page.evaluate(() => {
     const root = document.querySelector('[role=tabpanel], .embed-main');
-    const canvas = [...root.querySelectorAll('canvas[data-draws]')][0];
+    const canvas = [...root.querySelectorAll('canvas[data-draws]:not([data-early])')][0];
     const strip = document.querySelector('.quick-strip');
     const r = canvas?.getBoundingClientRect();
     return {

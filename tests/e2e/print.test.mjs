@@ -11,7 +11,7 @@ const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms',
 async function printed(query) {
   const { page, context } = await openApp(app, query, {
     context: { viewport: { width: 1200, height: 900 } },
-    ready: (p) => p.waitForSelector('[role=tabpanel] canvas[data-draws], .embed-main canvas[data-draws], .quiz-card', { timeout: 20000 }),
+    ready: (p) => p.waitForSelector('[role=tabpanel] canvas[data-draws]:not([data-early]), .embed-main canvas[data-draws]:not([data-early]), .quiz-card', { timeout: 20000 }),
   });
   await page.waitForTimeout(500);
   const pdf = await page.pdf({ format: 'A4', printBackground: true });

@@ -345,7 +345,7 @@ test('θ 10⁸ and a trained length of 1,048,576 open as linked: the first paint
     await route.continue();
   });
   await page.goto(`${app.server.url}?base=100000000&d_model=64`);
-  await waitForDraws(page, 'early-heatmap');
+  await waitForDraws(page, 'early-encoding-heatmap');
   release();
   await waitForDraws(page, 'encoding-heatmap');
   assert.equal(await page.locator('#base-value').inputValue(), '100000000');
