@@ -6,17 +6,20 @@
 use std::rc::Rc;
 
 use crate::action::Action;
+use crate::figures::addition::{addition, AdditionInputs};
 use crate::figures::attention::{card, demo_inputs, keys, run_demo};
+use crate::figures::compare::{column_charts, column_frame, ColumnJob};
 use crate::figures::norms::{norms, NormsInputs};
 use crate::figures::offsets::{closed_forms_job, compared_bases, offset_chart, OffsetInputs};
 use crate::figures::rope::cos_heatmap;
+use crate::figures::rotations::{dials_at, DialsAt, RotationInputs};
 use crate::figures::schemes::{
     bias_distance, learned_distance, learned_heatmap, rope_distance, t5_distance, t5_matrices,
     trained_rule, BiasInputs, LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs,
     T5MatrixInputs,
 };
 use crate::math::chunked::Chunked;
-use crate::math::offsets::ClosedForm;
+use crate::math::rotation::Pair;
 use crate::math::sinusoidal::Variant;
 use crate::plot::colormap::Palette;
 use crate::plot::heatmap::{encoding_heatmap, HeatmapData};
@@ -71,6 +74,18 @@ pub const TRAIN: Size = Size {
     min: 260.0,
     max: 460.0,
 };
+/// The add-or-concatenate view's two heatmaps.
+pub const ADDITION: Size = Size {
+    aspect: 0.5,
+    min: 220.0,
+    max: 360.0,
+};
+/// The compare view's distance curves.
+pub const COMPARE: Size = Size {
+    aspect: 0.6,
+    min: 240.0,
+    max: 460.0,
+};
 /// A scheme's matrix card.
 pub const MATRIX_CARD: Size = Size::fixed(460.0);
 /// T5's two cards side by side.
@@ -81,6 +96,31 @@ pub const T5_CARD: Size = Size::fixed(420.0);
 pub enum Chart {
     Heatmap(Rc<HeatmapData>),
     Lines(Rc<LineChartData>),
+    /// The rotation view's dials: laid out for the width they are drawn at.
+    Dials(Rc<Dials>),
+}
+
+/// What the rotation view's dials are drawn from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dials {
+    pub inputs: RotationInputs,
+    pub pairs: Vec<Pair>,
+    pub selected: usize,
+}
+
+impl Dials {
+    pub fn of(s: &Settings) -> Dials {
+        let pairs = crate::math::rotation::pairs(&s.sinusoidal(), s.pairing);
+        Dials {
+            inputs: RotationInputs::of(s),
+            selected: s.pair.min(pairs.len().saturating_sub(1)),
+            pairs,
+        }
+    }
+
+    pub fn at(&self, width: f64) -> DialsAt {
+        dials_at(&self.inputs, &self.pairs, self.selected, width)
+    }
 }
 
 /// A view's main chart: the canvas id the view gives it, the panel's title, the data and the
@@ -91,21 +131,34 @@ pub struct MainChart {
     pub title: String,
     pub chart: Chart,
     pub size: Size,
-    /// Whether it sits in a card of half the panel's width (two side by side on a wide screen).
-    pub half: bool,
+    /// The class of the row of cards it is the first of (`twin twin-2`: two side by side on a wide
+    /// screen), if it is in one.
+    pub twin: Option<&'static str>,
     /// The button the view shows above its chart on a phone (the Train view's "Train").
     pub action: Option<&'static str>,
+    /// The class of the card it is drawn in (inside the row), and what the card shows above
+    /// it: (tag, class, text).
+    pub card: (&'static str, Vec<(&'static str, &'static str, String)>),
 }
 
 impl MainChart {
+    /// Its height at a width, in CSS pixels.
+    pub fn height(&self, width: f64) -> f64 {
+        match &self.chart {
+            Chart::Dials(d) => d.at(width).height(),
+            _ => self.size.height(width),
+        }
+    }
+
     fn new(id: impl Into<String>, title: impl Into<String>, chart: Chart, size: Size) -> Self {
         MainChart {
             id: id.into(),
             title: title.into(),
             chart,
             size,
-            half: false,
+            twin: None,
             action: None,
+            card: ("", Vec::new()),
         }
     }
 }
@@ -151,7 +204,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             MATRIX_CARD,
         ),
         (View::Matrix, ViewKind::T5) => MainChart {
-            half: true,
+            twin: Some("twin twin-2"),
             ..MainChart::new(
                 "t5-buckets",
                 "T5: relative position buckets",
@@ -170,10 +223,12 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
         }
         (View::Offsets, ViewKind::Sinusoidal) => {
             let inputs = OffsetInputs::of(s);
+            let job = closed_forms_job(s.sinusoidal(), s.length, &compared_bases(s));
+            let forms = job.is_small().then(|| job.run())?;
             MainChart::new(
                 "offsets-chart",
                 "Dot product by offset",
-                Chart::Lines(offset_chart(&inputs, &closed_forms(s)).data),
+                Chart::Lines(offset_chart(&inputs, &forms).data),
                 LINES,
             )
         }
@@ -185,7 +240,8 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
         ),
         (View::Offsets, ViewKind::Rope) => {
             let inputs = RopeDistanceInputs::of(s);
-            let curves = inputs.job().run();
+            let job = inputs.job();
+            let curves = job.is_small().then(|| job.run())?;
             MainChart::new(
                 "rope-distance-chart",
                 "RoPE by distance",
@@ -224,7 +280,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             let demo = run_demo(&demo_inputs(s));
             let pass = &demo.passes[0];
             MainChart {
-                half: true,
+                twin: Some("twin twin-2"),
                 ..MainChart::new(
                     "attention-a",
                     "Dog bites man, man bites dog",
@@ -240,8 +296,44 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 )
             }
         }
+        (View::Rotations, _) => MainChart::new(
+            "rotation-dials",
+            "Rotations: the relative-position property",
+            Chart::Dials(Rc::new(Dials::of(s))),
+            LINES,
+        ),
+        (View::Compare, _) => {
+            let job = ColumnJob::new(&crate::schemes::column(s.scheme, s));
+            let scores = job.is_small().then(|| job.run())?;
+            let (_, line) = column_charts(&scores, &column_frame(s, s.scheme, "a"));
+            MainChart {
+                twin: Some("twin twin-2"),
+                card: (
+                    "compare-column",
+                    vec![
+                        ("h3", "section-title", s.scheme.label().into()),
+                        ("p", "entry small", s.scheme.entry().into()),
+                    ],
+                ),
+                ..MainChart::new(
+                    "compare-curve-a",
+                    "Compare schemes",
+                    Chart::Lines(line),
+                    COMPARE,
+                )
+            }
+        }
+        (View::Addition, _) => MainChart {
+            twin: Some("twin"),
+            ..MainChart::new(
+                "sum-heatmap",
+                "Add or concatenate?",
+                Chart::Heatmap(addition(&AdditionInputs::of(s)).0),
+                ADDITION,
+            )
+        },
         (View::Train, _) => MainChart {
-            half: true,
+            twin: Some("twin twin-2"),
             action: Some("Train"),
             ..MainChart::new(
                 "train-loss",
@@ -270,10 +362,6 @@ pub fn picker(s: &Settings) -> HeatmapData {
 /// The attention demo's card height for a sentence of `rows` tokens.
 pub fn attention_card_height(rows: usize) -> f64 {
     (112.0 + 26.0 * rows as f64).min(520.0)
-}
-
-fn closed_forms(s: &Settings) -> Vec<Rc<ClosedForm>> {
-    closed_forms_job(s.sinusoidal(), s.length, &compared_bases(s)).run()
 }
 
 /// What the first-paint module reads from an address: the settings and, embedded, the one view.
@@ -431,6 +519,12 @@ pub fn early_knobs(s: &Settings) -> Vec<Knob> {
                 }),
                 "length" => ("length", |s, v| s.length = LENGTH.accept(v).value as usize),
                 "base" => ("base", |s, v| s.base = BASE.accept(v).value),
+                "position" => ("p", |s, v| {
+                    s.position = s.position_limit().accept(v).value as usize
+                }),
+                "offset" => ("k", |s, v| {
+                    s.offset = s.offset_limit().accept(v).value as usize
+                }),
                 _ => return None,
             };
             Some(Knob {

@@ -12,7 +12,7 @@ use pe_explorer::format::plain;
 use pe_explorer::limit::nearest_stop;
 use pe_explorer::main_chart::{early, early_knobs, main_chart, Chart, Early, Knob, MainChart};
 use pe_explorer::plot::frame::Theme;
-use pe_explorer::plot::{heatmap, lines};
+use pe_explorer::plot::{dials, heatmap, lines};
 use pe_explorer::state::{Settings, ThemeChoice, View};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -59,7 +59,7 @@ fn paint(canvas: &HtmlCanvasElement, chart: &MainChart, theme: &Theme) {
         .parent_element()
         .map_or(600.0, |p| p.get_bounding_client_rect().width())
         .max(200.0_f64);
-    let height = chart.size.height(width);
+    let height = chart.height(width);
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
     let _ = canvas.set_attribute("style", &format!("width:{width}px;height:{height}px"));
     if let Some(stage) = canvas.parent_element() {
@@ -70,6 +70,11 @@ fn paint(canvas: &HtmlCanvasElement, chart: &MainChart, theme: &Theme) {
             heatmap::draw(canvas, width, height, ratio, &data.spec(), theme).map(|_| ())
         }
         Chart::Lines(data) => lines::draw(canvas, width, height, ratio, data, theme).map(|_| ()),
+        Chart::Dials(d) => {
+            let at = d.at(width);
+            let (layout, h) = (at.layout, at.layout_height);
+            dials::draw(canvas, layout, h, ratio * at.scale, &at.data, theme)
+        }
     };
     if drawn.is_ok() {
         let n = canvas
@@ -190,12 +195,15 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         let _ = actions.set_attribute("inert", "");
         element(doc, "button", "button button-primary", &actions)?.set_text_content(Some(label));
     }
-    let holder = if chart.half {
-        let twin = element(doc, "div", "twin twin-2", &panel)?;
-        element(doc, "div", "", &twin)?
+    let holder = if let Some(class) = chart.twin {
+        let twin = element(doc, "div", class, &panel)?;
+        element(doc, "div", chart.card.0, &twin)?
     } else {
         panel.clone()
     };
+    for (tag, class, text) in &chart.card.1 {
+        element(doc, tag, class, &holder)?.set_text_content(Some(text));
+    }
     let stage = element(doc, "div", "chart-stage", &holder)?;
     let canvas: HtmlCanvasElement = element(doc, "canvas", "chart-canvas", &stage)?
         .dyn_into()
@@ -302,13 +310,14 @@ fn main() {
     let Some(window) = web_sys::window() else {
         return;
     };
+    // The app's files start downloading first: the network works while the chart is drawn.
+    let loading = load_app();
     let query = window.location().search().unwrap_or_default();
     if let (Some(doc), Some(e)) = (window.document(), early(&query)) {
         if let Some(chart) = main_chart(&e.settings) {
             let _ = build(&doc, e, chart);
         }
     }
-    let loading = load_app();
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = wasm_bindgen_futures::JsFuture::from(loading).await {
             web_sys::console::error_1(&e);

@@ -14,8 +14,10 @@ use crate::math::rope::RopeCurvesJob;
 use crate::math::toeplitz::Toeplitz;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
-use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series};
+use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series, SERIES_COLORS};
 use crate::schemes::inputs::ColumnInputs;
+use crate::schemes::Scheme;
+use crate::state::Settings;
 
 /// Longest learned distance curve, in multiply-adds (each point draws a row of the table).
 const LEARNED_CURVE_WORK: usize = 4_000_000;
@@ -181,6 +183,25 @@ pub struct ColumnFrame<'a> {
     pub trained_length: usize,
     pub palette: Palette,
     pub colour: plotters::style::RGBColor,
+}
+
+/// The frame of the compare view's column on `side` ("a": the scheme from the settings, "b": its
+/// partner).
+pub fn column_frame(s: &Settings, scheme: Scheme, side: &str) -> ColumnFrame<'static> {
+    use crate::schemes::Registered;
+    ColumnFrame {
+        label: scheme.label(),
+        id: scheme.id(),
+        d_model: s.d_model,
+        length: s.length,
+        trained_length: s.trained_length,
+        palette: s.palette,
+        colour: if side == "a" {
+            SERIES_COLORS[0]
+        } else {
+            SERIES_COLORS[3]
+        },
+    }
 }
 
 /// The column's matrix and its distance curve (the curve's CSV is the chart's own).

@@ -4,6 +4,10 @@
 
 use std::ops::Range;
 
+/// Work (in a job's units, about one multiply-add each) done at once: below this a job finishes
+/// in a few milliseconds and the chart stays in step with the slider.
+pub const SYNC_WORK: usize = 12_000_000;
+
 /// A computation over the items `0..len()`, done in consecutive ranges.
 pub trait Chunked: 'static {
     type Output: 'static;
@@ -18,6 +22,12 @@ pub trait Chunked: 'static {
 
     fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether it is small enough to compute at once, inside a render or before the first paint
+    /// (a few milliseconds): larger jobs are run in slices with the browser free in between.
+    fn is_small(&self) -> bool {
+        self.len().saturating_mul(self.cost()) <= SYNC_WORK
     }
 
     /// Everything at once.

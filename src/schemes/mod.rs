@@ -147,6 +147,12 @@ pub fn attention_inputs(scheme: Scheme, s: &Settings, n: usize, width: usize) ->
     with_def!(scheme, |d| d.attention_inputs(s, n, width))
 }
 
+/// What the compare view's column computes for the scheme ([`SchemeDef::column`], without the
+/// vtable).
+pub fn column(scheme: Scheme, s: &Settings) -> inputs::ColumnInputs {
+    with_def!(scheme, |d| d.column(s))
+}
+
 /// The scheme's bias on the attention scores with these settings, if it adds one
 /// ([`SchemeDef::bias`], without the vtable).
 pub fn bias(scheme: Scheme, s: &Settings) -> Option<HeadBias> {

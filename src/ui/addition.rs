@@ -15,6 +15,7 @@ use crate::action::Action;
 use crate::export::matrix_csv;
 use crate::figures::addition::{addition, AdditionInputs};
 use crate::format::group_thousands;
+use crate::main_chart::ADDITION;
 use crate::math::cost::add_vs_concat;
 use crate::math::embedding::SAMPLE_SENTENCE;
 use crate::plot::heatmap::HeatmapData;
@@ -51,7 +52,7 @@ pub fn addition_view(props: &ViewProps) -> Html {
             <Heatmap id={format!("{what}-heatmap")} data={Shared::new(data.clone())}
                 {description} file_stem={stem(s, what)} cursor={**cell} {on_cell}
                 csv={Some(csv(data.clone(), stem(s, what)))}
-                aspect={0.5} min_height={220.0} max_height={360.0} />
+                aspect={ADDITION.aspect} min_height={ADDITION.min} max_height={ADDITION.max} />
         }
     };
     let on_scale = {

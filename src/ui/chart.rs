@@ -279,10 +279,6 @@ pub fn matrix_table(
     }
 }
 
-/// Work (in a job's units, about one multiply-add each) done at once inside a render: below
-/// this a job finishes in a few milliseconds and the chart stays in step with the slider.
-const SYNC_WORK: usize = 12_000_000;
-
 /// Milliseconds of work per slice before the browser gets the main thread back.
 const SLICE_MS: f64 = 12.0;
 
@@ -305,8 +301,7 @@ where
         let make = make.clone();
         use_memo(deps.clone(), move |deps| {
             let job = make(deps);
-            (job.len().saturating_mul(job.cost()) <= SYNC_WORK)
-                .then(|| Rc::new((deps.clone(), job.run())))
+            job.is_small().then(|| Rc::new((deps.clone(), job.run())))
         })
     };
     let done = use_state(|| None::<Rc<(D, J::Output)>>);

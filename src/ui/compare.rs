@@ -10,9 +10,8 @@ use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
 use super::props::ViewProps;
 use crate::action::Action;
-use crate::figures::compare::{column_charts, ColumnFrame, ColumnJob};
+use crate::figures::compare::{column_charts, column_frame, ColumnJob};
 use crate::format::{and_list, group_thousands, plain};
-use crate::plot::lines::SERIES_COLORS;
 use crate::schemes::file_stem;
 use crate::schemes::{score_biases, Registered, Scheme};
 use crate::state::Settings;
@@ -29,12 +28,7 @@ struct ColumnProps {
 fn scheme_column(props: &ColumnProps) -> Html {
     let s = &props.settings;
     let scheme = props.scheme;
-    let colour = if props.side == "a" {
-        SERIES_COLORS[0]
-    } else {
-        SERIES_COLORS[3]
-    };
-    let computed = use_chunked(scheme.def().column(s), ColumnJob::new);
+    let computed = use_chunked(crate::schemes::column(scheme, s), ColumnJob::new);
     let built = use_memo(
         (
             computed.clone().map(Shared::new),
@@ -42,20 +36,11 @@ fn scheme_column(props: &ColumnProps) -> Html {
             s.palette,
             (s.length, s.trained_length, s.d_model),
         ),
-        move |(computed, _, palette, (length, trained_length, d_model))| {
+        |(computed, side, ..)| {
             let computed = computed.as_ref()?;
-            let scores = &computed.0 .1;
             Some(column_charts(
-                scores,
-                &ColumnFrame {
-                    label: scheme.label(),
-                    id: scheme.id(),
-                    d_model: *d_model,
-                    length: *length,
-                    trained_length: *trained_length,
-                    palette: *palette,
-                    colour,
-                },
+                &computed.0 .1,
+                &column_frame(s, scheme, side),
             ))
         },
     );

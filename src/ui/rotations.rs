@@ -16,11 +16,11 @@ use super::props::ViewProps;
 use super::schemes::SinusoidalOnly;
 use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
-use crate::figures::rotations::{dials, rotation_csv, values, RotationInputs};
+use crate::figures::rotations::{dials_at, rotation_csv, values, DialsAt, RotationInputs};
 use crate::format::significant;
-use crate::math::rotation::{apply, check, dial_subset, pairs, rotation, Pair, Pairing};
+use crate::math::rotation::{apply, check, pairs, rotation, Pair, Pairing};
 use crate::math::sinusoidal::{Sinusoidal, Variant};
-use crate::plot::dials::{columns_for, dial_at, draw, height_for, DialsData};
+use crate::plot::dials::{dial_at, draw, height_for};
 use crate::plot::frame::Theme;
 use crate::state::Settings;
 
@@ -237,39 +237,6 @@ struct DialsProps {
     csv: CsvExport,
 }
 
-/// Dials on a narrow chart (a phone, where fewer than three columns fit): this many, spread from
-/// the fastest to the slowest of those chosen (with the selected pair), so that the dials and
-/// their sliders share one screen.
-const NARROW_DIALS: usize = 4;
-
-/// A narrow chart is laid out as if this wide (two columns of dials) and drawn scaled to fit.
-const NARROW_LAYOUT: f64 = 272.0;
-
-/// The dials kept on a narrow chart, and which pair each shows.
-fn narrow(data: DialsData, shown: Vec<usize>) -> (DialsData, Vec<usize>) {
-    let mut keep = dial_subset(data.dials.len(), NARROW_DIALS);
-    if let Some(sel) = data.selected.filter(|s| !keep.contains(s)) {
-        // The selected pair replaces the kept dial nearest to it.
-        if let Some(nearest) = keep.iter_mut().min_by_key(|k| k.abs_diff(sel)) {
-            *nearest = sel;
-        }
-        keep.sort_unstable();
-    }
-    let selected = data
-        .selected
-        .and_then(|sel| keep.iter().position(|&k| k == sel));
-    let dials = keep.iter().map(|&k| data.dials[k].clone()).collect();
-    let shown = keep.iter().map(|&k| shown[k]).collect();
-    (
-        DialsData {
-            dials,
-            selected,
-            ..data
-        },
-        shown,
-    )
-}
-
 /// The dials canvas: sized to its container, redrawn when settings change; click picks a pair.
 #[function_component(DialsChart)]
 fn dials_chart(props: &DialsProps) -> Html {
@@ -277,30 +244,18 @@ fn dials_chart(props: &DialsProps) -> Html {
     let canvas = use_node_ref();
     let size = use_chart_size(container.clone());
     let theme = use_theme();
-    let (data, shown) = dials(
+    let DialsAt {
+        data,
+        shown,
+        layout,
+        layout_height,
+        scale,
+    } = dials_at(
         &RotationInputs::of(&props.settings),
         &props.pairs,
         props.selected,
+        size.width,
     );
-    let is_narrow = size.width > 0.0 && columns_for(size.width) < 3;
-    let (data, shown) = if is_narrow {
-        narrow(data, shown)
-    } else {
-        (data, shown)
-    };
-    // The width the dials are laid out for, and the scale from it to the screen: the same for
-    // the height, the drawing and the hit test.
-    let layout = if is_narrow {
-        size.width.max(NARROW_LAYOUT)
-    } else {
-        size.width
-    };
-    let scale = if layout > 0.0 {
-        size.width / layout
-    } else {
-        1.0
-    };
-    let layout_height = height_for(layout, data.dials.len(), &data.caption);
     let height = layout_height * scale;
     {
         let canvas = canvas.clone();

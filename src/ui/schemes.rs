@@ -23,6 +23,7 @@ use crate::figures::schemes::{
     LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs, T5MatrixInputs,
 };
 use crate::format::{group_thousands, plain};
+use crate::main_chart::{MATRIX_CARD, T5_CARD};
 use crate::math::rope::RopePairing;
 use crate::schemes::rope::Extension;
 use crate::schemes::{Registered, Scheme, ViewKind};
@@ -118,7 +119,7 @@ pub(crate) fn learned_matrix_view(props: &ViewProps) -> Html {
             <>
                 <MatrixCard id="learned-heatmap" data={Shared::new(data)}
                     description="Heatmap of an untrained learned position table; rows past max_len do not exist."
-                    file_stem={file_stem(s, "learned")} height={460.0} />
+                    file_stem={file_stem(s, "learned")} height={MATRIX_CARD.max} />
                 <div class="explain">
                     if missing > 0 {
                         <p class="note note-info">
@@ -198,7 +199,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
             <>
                 <MatrixCard id="rope-heatmap" data={Shared::new(data)}
                     description="Heatmap of cos(m·θ) for every position m and dimension: the rotation RoPE applies to queries and keys."
-                    file_stem={file_stem(s, "rope_cos")} height={460.0} csv={Some(cache)} />
+                    file_stem={file_stem(s, "rope_cos")} height={MATRIX_CARD.max} csv={Some(cache)} />
                 <div class="explain">
                     <p>{ format!("With the {} pairing, {layout}. The two pairings are the same \
                         rotation applied to dimensions in a different order (the permutation \
@@ -320,7 +321,7 @@ pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
             <>
                 <MatrixCard id={format!("{id}-heatmap")} data={Shared::new(main)}
                     description={format!("Heatmap of the {} bias added to the attention scores of one head, for every query and key.", s.scheme.short())}
-                    file_stem={file_stem(s, id)} height={460.0} />
+                    file_stem={file_stem(s, id)} height={MATRIX_CARD.max} />
                 <div class="explain">
                     { for about.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
                 </div>
@@ -397,10 +398,10 @@ pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
                 <div class="twin twin-2">
                     <MatrixCard id="t5-buckets" data={Shared::new(both.0.clone())}
                         description="Heatmap of the T5 bucket index for every query and key."
-                        file_stem={file_stem(s, "t5_buckets")} height={420.0} />
+                        file_stem={file_stem(s, "t5_buckets")} height={T5_CARD.max} />
                     <MatrixCard id="t5-bias" data={Shared::new(both.1.clone())}
                         description="Heatmap of the T5 bias added to the scores: one value per bucket."
-                        file_stem={file_stem(s, "t5_bias")} height={420.0} />
+                        file_stem={file_stem(s, "t5_bias")} height={T5_CARD.max} />
                 </div>
                 <div class="explain">
                     <p>{ format!("With {} buckets{}, distances 0 … {} each have their own bucket; \

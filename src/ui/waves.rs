@@ -7,7 +7,6 @@ use yew::prelude::*;
 
 use super::chart::{CsvExport, Shared};
 use super::controls::ListField;
-use super::encoding::encoding_heatmap;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use super::props::ViewProps;
@@ -19,6 +18,7 @@ use crate::figures::waves::{
     dim_label, wavelength_chart, waves_chart, WavelengthInputs, WavesInputs,
 };
 use crate::format::{large, plain, significant};
+use crate::main_chart::{picker, PICKER};
 use crate::math::sinusoidal::Sinusoidal;
 use crate::state::{Limit, MAX_DIMS};
 
@@ -29,9 +29,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
     let dims = s.dims();
     let waves = use_memo(WavesInputs::of(s), waves_chart);
     let lambdas = use_memo(WavelengthInputs::of(s), wavelength_chart);
-    let picker = use_memo((e, s.length.min(200), s.palette), |(e, l, p)| {
-        encoding_heatmap(*e, *l, *p)
-    });
+    let picker = use_memo((e, s.length.min(200), s.palette), |_| picker(s));
     let wave_x = use_state(|| None::<f64>);
     let lambda_x = use_state(|| None::<f64>);
     let cell = use_state(|| None::<(usize, usize)>);
@@ -131,9 +129,9 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     cursor={*cell}
                     on_cell={{ let cell = cell.clone(); Callback::from(move |c| cell.set(c)) }}
                     on_pick={Some(on_pick)}
-                    aspect={0.22}
-                    min_height={170.0}
-                    max_height={240.0}
+                    aspect={PICKER.aspect}
+                    min_height={PICKER.min}
+                    max_height={PICKER.max}
                 />
             </div>
             <div class="panel-body">
