@@ -151,3 +151,19 @@ test('axe finds nothing on the embed dialog, and in a frame with its sheet or a 
   await host.close();
   assert.deepEqual(found, []);
 });
+
+test('axe finds nothing on the first paint, before the app has arrived', async () => {
+  const found = [];
+  for (const [query, width] of [
+    ['?theme=light', 1400], ['?view=offsets&theme=dark', 1400], ['?view=rotations', 1400], ['?view=compare&theme=dark', 390],
+    ['?embed=attention', 390], ['?embed=train&theme=dark', 390], ['?lesson=3', 390], ['?scheme=alibi&view=offsets', 390],
+  ]) {
+    const { page, context } = await openApp(app, '', { ready: null, context: { viewport: { width, height: 900 } } });
+    await page.route('**/app/pe-explorer.js', () => {}); // the app never arrives
+    await page.goto(app.server.url + query);
+    await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 15000 });
+    for (const v of await audit(page)) found.push(`${query} at ${width}: ${v}`);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
