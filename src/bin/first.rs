@@ -44,6 +44,23 @@ fn element(doc: &Document, tag: &str, class: &str, parent: &Element) -> Option<E
     Some(el)
 }
 
+/// A stand-in for the app's controls until it arrives: drawn where they will be (so nothing
+/// moves), but inert, out of the accessibility tree and out of the tab order.
+fn placeholder(el: &Element) {
+    let _ = el.set_attribute("inert", "");
+    let _ = el.set_attribute("aria-hidden", "true");
+    if el.tag_name() == "BUTTON" {
+        let _ = el.set_attribute("tabindex", "-1");
+    }
+    if let Ok(buttons) = el.query_selector_all("button") {
+        for i in 0..buttons.length() {
+            if let Some(b) = buttons.get(i).and_then(|b| b.dyn_into::<Element>().ok()) {
+                let _ = b.set_attribute("tabindex", "-1");
+            }
+        }
+    }
+}
+
 /// The page's colours, as the app picks them (a host's colours are the app's to learn).
 fn theme(s: &Settings) -> Theme {
     if s.theme.is_dark(media("(prefers-color-scheme: dark)"), None) {
@@ -132,7 +149,6 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         // The app's header tools and tabs, inert until the app arrives: the chart sits where
         // the app's will.
         let tools = element(doc, "div", "header-tools", &header)?;
-        let _ = tools.set_attribute("inert", "");
         let share = element(doc, "div", "share", &tools)?;
         for label in ["Copy link", "Copy embed code"] {
             element(doc, "button", "button", &share)?.set_text_content(Some(label));
@@ -146,12 +162,12 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             };
             element(doc, "button", class, &switch)?.set_text_content(Some(t.label()));
         }
+        placeholder(&tools);
         let layout = element(doc, "div", "layout", &app)?;
         let side = element(doc, "aside", "sidebar early-side", &layout)?;
         let _ = side.set_attribute("aria-label", "Settings");
         content = element(doc, "main", "content", &layout)?;
         let tabs = element(doc, "nav", "tabs", &content)?;
-        let _ = tabs.set_attribute("inert", "");
         for v in View::ALL {
             let class = if v == early.settings.view {
                 "tab tab-selected"
@@ -160,6 +176,7 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             };
             element(doc, "button", class, &tabs)?.set_text_content(Some(v.label()));
         }
+        placeholder(&tabs);
         controls = (!phone)
             .then(|| element(doc, "div", "settings", &side))
             .flatten();
@@ -192,8 +209,8 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     element(doc, "h2", "", &head)?.set_text_content(Some(&chart.title));
     if let Some(label) = chart.action {
         let actions = element(doc, "div", "train-actions", &panel)?;
-        let _ = actions.set_attribute("inert", "");
         element(doc, "button", "button button-primary", &actions)?.set_text_content(Some(label));
+        placeholder(&actions);
     }
     let holder = if let Some(class) = chart.twin {
         let twin = element(doc, "div", class, &panel)?;
@@ -229,8 +246,8 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         let inner = element(doc, "div", "quick-controls", &strip)?;
         let _ = inner.set_attribute("data-count", &knobs.len().to_string());
         let more = element(doc, "button", "button quick-settings", &strip)?;
-        let _ = more.set_attribute("inert", "");
         more.set_text_content(Some("All settings"));
+        placeholder(&more);
         Some(inner)
     };
     let (controls, compact) = match controls {
