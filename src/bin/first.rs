@@ -21,8 +21,10 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 #[wasm_bindgen(inline_js = "
 export function load_app() {
   const base = document.baseURI;
+  // The wasm is fetched at once, beside its script (which index.html preloads), not after it.
+  const wasm = fetch(new URL('app/pe-explorer_bg.wasm', base));
   return import(new URL('app/pe-explorer.js', base).href)
-    .then((m) => m.default({ module_or_path: new URL('app/pe-explorer_bg.wasm', base) })
+    .then((m) => m.default({ module_or_path: wasm })
       .then(() => { window.wasmBindings = m; }));
 }")]
 extern "C" {
