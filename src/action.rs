@@ -100,6 +100,19 @@ fn checked_vector(v: Option<Vec<f64>>) -> Option<Option<Vec<f64>>> {
     }
 }
 
+impl Settings {
+    /// What every change ends with: each scheme's own settings held to their limits, and the
+    /// settings that depend on the length kept inside it (the first paint's sliders end with it
+    /// too).
+    pub fn settle(&mut self) {
+        crate::schemes::check(self);
+        self.position = self.position.min(self.length - 1);
+        self.offset = self.offset.min((self.length - 1).max(1));
+        self.rope_m = self.rope_m.min(self.length - 1);
+        self.rope_n = self.rope_n.min(self.length - 1);
+    }
+}
+
 impl Reducible for Settings {
     type Action = Action;
 
@@ -206,12 +219,7 @@ impl Reducible for Settings {
             Action::SetRopeM(v) => next.rope_m = self.rope_m_limit().accept(v).value as usize,
             Action::SetRopeN(v) => next.rope_n = self.rope_n_limit().accept(v).value as usize,
         }
-        crate::schemes::check(&mut next);
-        // Settings that depend on the length stay inside it.
-        next.position = next.position.min(next.length - 1);
-        next.offset = next.offset.min((next.length - 1).max(1));
-        next.rope_m = next.rope_m.min(next.length - 1);
-        next.rope_n = next.rope_n.min(next.length - 1);
+        next.settle();
         if next == *self {
             self
         } else {

@@ -498,8 +498,9 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
 }
 
 /// A slider of the first paint: the strip's control (id, limit, value), the link's key, and
-/// how it sets the settings, as the app's reducer does for the strip's action (the first paint
-/// leaves the reducer, and every other setting it handles, to the app).
+/// how it sets the settings, as the app's reducer does for the strip's action and ending as
+/// every change does ([`Settings::settle`]); the first paint links none of the reducer's other
+/// actions (a native test holds the two together).
 pub struct Knob {
     pub id: &'static str,
     pub key: &'static str,
@@ -515,15 +516,24 @@ pub fn early_knobs(s: &Settings) -> Vec<Knob> {
         .filter_map(|(id, limit, value, _)| {
             let (key, set): (&'static str, fn(&mut Settings, f64)) = match id {
                 "d-model" => ("d_model", |s, v| {
-                    s.d_model = D_MODEL.accept(v).value as usize
+                    s.d_model = D_MODEL.accept(v).value as usize;
+                    s.settle()
                 }),
-                "length" => ("length", |s, v| s.length = LENGTH.accept(v).value as usize),
-                "base" => ("base", |s, v| s.base = BASE.accept(v).value),
+                "length" => ("length", |s, v| {
+                    s.length = LENGTH.accept(v).value as usize;
+                    s.settle()
+                }),
+                "base" => ("base", |s, v| {
+                    s.base = BASE.accept(v).value;
+                    s.settle()
+                }),
                 "position" => ("p", |s, v| {
-                    s.position = s.position_limit().accept(v).value as usize
+                    s.position = s.position_limit().accept(v).value as usize;
+                    s.settle()
                 }),
                 "offset" => ("k", |s, v| {
-                    s.offset = s.offset_limit().accept(v).value as usize
+                    s.offset = s.offset_limit().accept(v).value as usize;
+                    s.settle()
                 }),
                 _ => return None,
             };

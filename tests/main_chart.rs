@@ -115,3 +115,52 @@ fn every_view_a_link_opens_has_its_main_chart_or_says_it_has_none() {
         }
     }
 }
+
+#[test]
+fn the_first_paints_sliders_set_what_the_apps_strip_sets_under_the_links_keys() {
+    use pe_explorer::main_chart::{early_knobs, main_controls};
+    use std::rc::Rc;
+    use yew::Reducible;
+    let mut tried = 0;
+    for q in [
+        "?view=heatmap",
+        "?view=offsets",
+        "?view=waves",
+        "?view=norms",
+        "?view=rotations",
+        "?view=addition",
+        "?view=compare&scheme=rope",
+        "?scheme=alibi",
+        "?lesson=3",
+        "?embed=offsets&length=300",
+    ] {
+        let e = early(q).unwrap();
+        let controls = main_controls(&e.settings);
+        let knobs = early_knobs(&e.settings);
+        assert_eq!(
+            knobs.len(),
+            controls.len(),
+            "{q}: every strip slider is live early"
+        );
+        for (k, (id, limit, value, action)) in knobs.iter().zip(controls) {
+            assert_eq!(
+                (k.id, k.limit.name, k.value),
+                (id, limit.name, value),
+                "{q}"
+            );
+            for v in [-5.0, 0.0, 1.0, 7.0, 33.0, 250.0, 1e12] {
+                let mut early_set = e.settings.clone();
+                (k.set)(&mut early_set, v);
+                let app_set = Rc::new(e.settings.clone()).reduce(action(v));
+                assert_eq!(early_set, *app_set, "{q}: {id} = {v}");
+                tried += 1;
+            }
+            // The key the first paint writes is the one the app reads.
+            let mut moved = e.settings.clone();
+            (k.set)(&mut moved, 7.0);
+            let link = format!("{q}&{}=7", k.key);
+            assert_eq!(url::parse(&link).settings, moved, "{link}");
+        }
+    }
+    assert!(tried > 100);
+}

@@ -191,7 +191,7 @@ pub fn score_biases(t: &TrainSettings) -> Vec<(Scheme, Arc<dyn ScoreBias>)> {
 /// Every scheme's own settings held to their limits.
 pub fn check(s: &mut Settings) {
     for scheme in Scheme::ALL {
-        scheme.def().check(s);
+        with_def!(scheme, |d| d.check(s));
     }
 }
 
