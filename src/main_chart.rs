@@ -20,7 +20,7 @@ use crate::figures::schemes::{
 };
 use crate::math::chunked::Chunked;
 use crate::math::rotation::Pair;
-use crate::math::sinusoidal::Variant;
+use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::plot::colormap::Palette;
 use crate::plot::heatmap::{encoding_heatmap, HeatmapData};
 use crate::plot::lines::LineChartData;
@@ -267,7 +267,11 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
         (View::Waves, _) => MainChart::new(
             "waves-picker",
             "Waves and wavelengths",
-            Chart::Heatmap(Rc::new(picker(s))),
+            Chart::Heatmap(Rc::new(picker(
+                Sinusoidal::new(s.variant, s.d_model, s.base),
+                s.length,
+                s.palette,
+            ))),
             PICKER,
         ),
         (View::Norms, _) => MainChart::new(
@@ -338,10 +342,13 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             ..MainChart::new(
                 "train-loss",
                 "Train it yourself",
-                Chart::Lines(Rc::new(crate::train::figures::loss_chart(
-                    &crate::train::protocol::Progress::empty(&s.train),
-                    &s.train,
-                ))),
+                Chart::Lines(Rc::new({
+                    let t = s.train_settings();
+                    crate::train::figures::loss_chart(
+                        &crate::train::protocol::Progress::empty(&t),
+                        &t,
+                    )
+                })),
                 TRAIN,
             )
         },
@@ -354,9 +361,10 @@ pub fn bias_title(s: &Settings) -> String {
     format!("{}: a bias on the scores", s.scheme.short())
 }
 
-/// The waves view's picker: the encoding matrix, at most 200 positions.
-pub fn picker(s: &Settings) -> HeatmapData {
-    encoding_heatmap(s.sinusoidal(), s.length.min(200), s.palette)
+/// The waves view's picker: the encoding matrix (as the waves themselves read it: no padding
+/// row), at most 200 positions.
+pub fn picker(e: Sinusoidal, length: usize, palette: Palette) -> HeatmapData {
+    encoding_heatmap(e, length.min(200), palette)
 }
 
 /// The attention demo's card height for a sentence of `rows` tokens.

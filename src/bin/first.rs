@@ -166,8 +166,16 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         }
         placeholder(&tools);
         let layout = element(doc, "div", "layout", &app)?;
-        let side = element(doc, "aside", "sidebar early-side", &layout)?;
-        let _ = side.set_attribute("aria-label", "Settings");
+        // The settings' landmark only where it holds them (a phone's sliders are in the strip).
+        let side = element(
+            doc,
+            if phone { "div" } else { "aside" },
+            "sidebar early-side",
+            &layout,
+        )?;
+        if !phone {
+            let _ = side.set_attribute("aria-label", "Settings");
+        }
         content = element(doc, "main", "content", &layout)?;
         let tabs = element(doc, "nav", "tabs", &content)?;
         for v in View::ALL {
@@ -298,8 +306,8 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             "aria-valuetext",
             &format!("{} = {}", limit.name, plain(value)),
         );
-        let (state, canvas, shown, name) =
-            (state.clone(), canvas.clone(), shown.clone(), limit.name);
+        let (state, shown, name, canvas_id) =
+            (state.clone(), shown.clone(), limit.name, canvas.id());
         let on_input = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             let Some(input) = ev
                 .target()
@@ -311,13 +319,31 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             let v = stops[i.min(stops.len() - 1)];
             let mut s = state.borrow_mut();
             set(&mut s, v);
-            let Some(chart) = main_chart(&s) else {
-                return;
-            };
-            paint(&canvas, &chart, &theme);
+            // The value and the address follow the slider whatever the chart does: the app
+            // starts from them.
             write_address(key, v);
             shown.set_value(&plain(v));
             let _ = input.set_attribute("aria-valuetext", &format!("{} = {}", name, plain(v)));
+            // The canvas is looked up, not held: once the app has taken over it is gone.
+            let Some(canvas) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&canvas_id))
+                .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+            else {
+                return;
+            };
+            match main_chart(&s) {
+                // (Painting sets the canvas's style afresh, fading and all.)
+                Some(chart) => paint(&canvas, &chart, &theme),
+                // Too large to compute at once here: the app computes it in slices. Until then
+                // the chart shown is faded, not passed off as the new one.
+                None => {
+                    let style = canvas.get_attribute("style").unwrap_or_default();
+                    if !style.contains("opacity") {
+                        let _ = canvas.set_attribute("style", &format!("{style};opacity:0.35"));
+                    }
+                }
+            }
         });
         let _ = input.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
         on_input.forget();

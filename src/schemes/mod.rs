@@ -35,8 +35,6 @@ use crate::state::{Settings, View};
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
 
-/// What every scheme says about itself, reached from its variant. A trait (not inherent
-/// methods) so that a file using it names this module: the floors below cannot.
 /// Calls a [`SchemeDef`] method on the scheme's definition without going through its vtable
 /// (`with_def!(scheme, |d| d.views())`): a module that asks one thing of a scheme links that
 /// method only, not every scheme's whole definition (the first-paint module stays small).
@@ -79,8 +77,11 @@ macro_rules! with_def {
     };
 }
 
+/// What every scheme says about itself, reached from its variant. A trait (not inherent
+/// methods) so that a file using it names this module: the floors below cannot.
 pub trait Registered: Copy {
-    /// The scheme's definition: the one match on the scheme in the app.
+    /// The scheme's definition, as a trait object (the questions below, and the free functions
+    /// after them, reach it through `with_def!` instead).
     fn def(self) -> &'static dyn SchemeDef;
 
     /// The name inside a sentence: "with RoPE", "with sinusoidal".

@@ -29,7 +29,9 @@ pub fn waves_view(props: &ViewProps) -> Html {
     let dims = s.dims();
     let waves = use_memo(WavesInputs::of(s), waves_chart);
     let lambdas = use_memo(WavelengthInputs::of(s), wavelength_chart);
-    let picker = use_memo((e, s.length.min(200), s.palette), |_| picker(s));
+    let picker = use_memo((e, s.length.min(200), s.palette), |(e, l, p)| {
+        picker(*e, *l, *p)
+    });
     let wave_x = use_state(|| None::<f64>);
     let lambda_x = use_state(|| None::<f64>);
     let cell = use_state(|| None::<(usize, usize)>);
