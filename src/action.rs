@@ -101,6 +101,22 @@ fn checked_vector(v: Option<Vec<f64>>) -> Option<Option<Vec<f64>>> {
 }
 
 impl Settings {
+    /// The strip's numeric settings (d_model, length, base, the rotation view's p and k), held to
+    /// their limits: the reducer's arms for them, and what the first paint's sliders do.
+    /// Anything else is left as it is.
+    pub fn set_number(&mut self, a: &Action) {
+        match *a {
+            Action::SetDModel(v) => self.d_model = D_MODEL.accept(v).value as usize,
+            Action::SetLength(v) => self.length = LENGTH.accept(v).value as usize,
+            Action::SetBase(v) => self.base = BASE.accept(v).value,
+            Action::SetPosition(v) => {
+                self.position = self.position_limit().accept(v).value as usize
+            }
+            Action::SetOffset(v) => self.offset = self.offset_limit().accept(v).value as usize,
+            _ => {}
+        }
+    }
+
     /// What every change ends with: each scheme's own settings held to their limits, and the
     /// settings that depend on the length kept inside it (the first paint's sliders end with it
     /// too).
@@ -120,9 +136,11 @@ impl Reducible for Settings {
         let mut next = (*self).clone();
         // The controls validate first; the reducer clamps again so no path can store a bad value.
         match action {
-            Action::SetDModel(v) => next.d_model = D_MODEL.accept(v).value as usize,
-            Action::SetLength(v) => next.length = LENGTH.accept(v).value as usize,
-            Action::SetBase(v) => next.base = BASE.accept(v).value,
+            a @ (Action::SetDModel(_)
+            | Action::SetLength(_)
+            | Action::SetBase(_)
+            | Action::SetPosition(_)
+            | Action::SetOffset(_)) => next.set_number(&a),
             Action::SetVariant(v) => next.variant = v,
             Action::SetPalette(p) => next.palette = p,
             // Opening the lesson opens its current step as the step sets it up.
@@ -170,11 +188,7 @@ impl Reducible for Settings {
                 }
                 next.dims = Some(d);
             }
-            Action::SetPosition(v) => {
-                next.position = self.position_limit().accept(v).value as usize
-            }
             Action::StepPosition(n) => next.position = (self.position + n) % self.length,
-            Action::SetOffset(v) => next.offset = self.offset_limit().accept(v).value as usize,
             Action::SetPair(p) => next.pair = p,
             Action::SetPairing(p) => next.pairing = p,
             Action::SetScaleEmbeddings(v) => next.scale_embeddings = v,

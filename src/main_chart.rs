@@ -36,6 +36,10 @@ pub struct Size {
 }
 
 impl Size {
+    pub const fn new(aspect: f64, min: f64, max: f64) -> Size {
+        Size { aspect, min, max }
+    }
+
     /// A fixed height.
     pub const fn fixed(height: f64) -> Size {
         Size {
@@ -50,42 +54,18 @@ impl Size {
     }
 }
 
-/// A large heatmap (the encoding matrix): the `Heatmap` component's defaults.
-pub const HEATMAP: Size = Size {
-    aspect: 0.62,
-    min: 260.0,
-    max: 620.0,
-};
-/// A line chart: the `LineChart` component's defaults.
-pub const LINES: Size = Size {
-    aspect: 0.5,
-    min: 240.0,
-    max: 460.0,
-};
+/// A large heatmap (the encoding matrix): the `Heatmap` component's default size.
+pub const HEATMAP: Size = Size::new(0.62, 260.0, 620.0);
+/// A line chart: the `LineChart` component's default size.
+pub const LINES: Size = Size::new(0.5, 240.0, 460.0);
 /// The waves view's strip of the encoding matrix (the dimension picker).
-pub const PICKER: Size = Size {
-    aspect: 0.22,
-    min: 170.0,
-    max: 240.0,
-};
+pub const PICKER: Size = Size::new(0.22, 170.0, 240.0);
 /// The Train view's loss and accuracy charts.
-pub const TRAIN: Size = Size {
-    aspect: 0.62,
-    min: 260.0,
-    max: 460.0,
-};
+pub const TRAIN: Size = Size::new(0.62, 260.0, 460.0);
 /// The add-or-concatenate view's two heatmaps.
-pub const ADDITION: Size = Size {
-    aspect: 0.5,
-    min: 220.0,
-    max: 360.0,
-};
+pub const ADDITION: Size = Size::new(0.5, 220.0, 360.0);
 /// The compare view's distance curves.
-pub const COMPARE: Size = Size {
-    aspect: 0.6,
-    min: 240.0,
-    max: 460.0,
-};
+pub const COMPARE: Size = Size::new(0.6, 240.0, 460.0);
 /// A scheme's matrix card.
 pub const MATRIX_CARD: Size = Size::fixed(460.0);
 /// T5's two cards side by side.
@@ -505,44 +485,36 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
     }
 }
 
-/// A slider of the first paint: the strip's control (id, limit, value), the link's key, and
-/// how it sets the settings, as the app's reducer does for the strip's action and ending as
-/// every change does ([`Settings::settle`]); the first paint links none of the reducer's other
-/// actions (a native test holds the two together).
+/// A slider of the first paint: the strip's control (id, limit, value, action) and the link's
+/// key. It sets what the app's reducer sets for the action ([`Settings::set_number`], then
+/// [`Settings::settle`]) without linking the rest of the reducer.
 pub struct Knob {
     pub id: &'static str,
     pub key: &'static str,
     pub limit: Limit,
     pub value: f64,
-    pub set: fn(&mut Settings, f64),
+    pub action: fn(f64) -> Action,
 }
 
-/// The first paint's sliders: the phone strip's, for the views it draws early.
+impl Knob {
+    /// The settings after the slider moved to `v`.
+    pub fn apply(&self, s: &mut Settings, v: f64) {
+        s.set_number(&(self.action)(v));
+        s.settle();
+    }
+}
+
+/// The first paint's sliders: the phone strip's, each with the link key the app reads.
 pub fn early_knobs(s: &Settings) -> Vec<Knob> {
     main_controls(s)
         .into_iter()
-        .filter_map(|(id, limit, value, _)| {
-            let (key, set): (&'static str, fn(&mut Settings, f64)) = match id {
-                "d-model" => ("d_model", |s, v| {
-                    s.d_model = D_MODEL.accept(v).value as usize;
-                    s.settle()
-                }),
-                "length" => ("length", |s, v| {
-                    s.length = LENGTH.accept(v).value as usize;
-                    s.settle()
-                }),
-                "base" => ("base", |s, v| {
-                    s.base = BASE.accept(v).value;
-                    s.settle()
-                }),
-                "position" => ("p", |s, v| {
-                    s.position = s.position_limit().accept(v).value as usize;
-                    s.settle()
-                }),
-                "offset" => ("k", |s, v| {
-                    s.offset = s.offset_limit().accept(v).value as usize;
-                    s.settle()
-                }),
+        .filter_map(|(id, limit, value, action)| {
+            let key = match id {
+                "d-model" => "d_model",
+                "length" => "length",
+                "base" => "base",
+                "position" => "p",
+                "offset" => "k",
                 _ => return None,
             };
             Some(Knob {
@@ -550,7 +522,7 @@ pub fn early_knobs(s: &Settings) -> Vec<Knob> {
                 key,
                 limit,
                 value,
-                set,
+                action,
             })
         })
         .collect()

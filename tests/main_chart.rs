@@ -150,14 +150,14 @@ fn the_first_paints_sliders_set_what_the_apps_strip_sets_under_the_links_keys() 
             );
             for v in [-5.0, 0.0, 1.0, 7.0, 33.0, 250.0, 1e12] {
                 let mut early_set = e.settings.clone();
-                (k.set)(&mut early_set, v);
+                k.apply(&mut early_set, v);
                 let app_set = Rc::new(e.settings.clone()).reduce(action(v));
                 assert_eq!(early_set, *app_set, "{q}: {id} = {v}");
                 tried += 1;
             }
             // The key the first paint writes is the one the app reads.
             let mut moved = e.settings.clone();
-            (k.set)(&mut moved, 7.0);
+            k.apply(&mut moved, 7.0);
             let link = format!("{q}&{}=7", k.key);
             assert_eq!(url::parse(&link).settings, moved, "{link}");
         }

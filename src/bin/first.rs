@@ -46,6 +46,25 @@ fn element(doc: &Document, tag: &str, class: &str, parent: &Element) -> Option<E
     Some(el)
 }
 
+/// A row of buttons as the app draws a choice (its labels, the chosen one marked).
+fn buttons(
+    doc: &Document,
+    parent: &Element,
+    class: &str,
+    chosen: &str,
+    choices: &[(&str, bool)],
+) -> Option<()> {
+    for (label, on) in choices {
+        let class = if *on {
+            format!("{class} {chosen}")
+        } else {
+            class.to_string()
+        };
+        element(doc, "button", &class, parent)?.set_text_content(Some(label));
+    }
+    Some(())
+}
+
 /// A stand-in for the app's controls until it arrives: drawn where they will be (so nothing
 /// moves), but inert, out of the accessibility tree and out of the tab order.
 fn placeholder(el: &Element) {
@@ -156,14 +175,15 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             element(doc, "button", "button", &share)?.set_text_content(Some(label));
         }
         let switch = element(doc, "div", "theme-switch", &tools)?;
-        for t in ThemeChoice::SWITCH {
-            let class = if t == early.settings.theme {
-                "button button-small button-active"
-            } else {
-                "button button-small"
-            };
-            element(doc, "button", class, &switch)?.set_text_content(Some(t.label()));
-        }
+        let theme = early.settings.theme;
+        let choices = ThemeChoice::SWITCH.map(|t| (t.label(), t == theme));
+        buttons(
+            doc,
+            &switch,
+            "button button-small",
+            "button-active",
+            &choices,
+        )?;
         placeholder(&tools);
         let layout = element(doc, "div", "layout", &app)?;
         // The settings' landmark only where it holds them (a phone's sliders are in the strip).
@@ -178,14 +198,9 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         }
         content = element(doc, "main", "content", &layout)?;
         let tabs = element(doc, "nav", "tabs", &content)?;
-        for v in View::ALL {
-            let class = if v == early.settings.view {
-                "tab tab-selected"
-            } else {
-                "tab"
-            };
-            element(doc, "button", class, &tabs)?.set_text_content(Some(v.label()));
-        }
+        let view = early.settings.view;
+        let choices = View::ALL.map(|v| (v.label(), v == view));
+        buttons(doc, &tabs, "tab", "tab-selected", &choices)?;
         placeholder(&tabs);
         controls = (!phone)
             .then(|| element(doc, "div", "settings", &side))
@@ -266,14 +281,14 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         None => (strip(&app, "quick-strip")?, true),
     };
     let state = Rc::new(RefCell::new(early.settings));
-    for Knob {
-        id,
-        key,
-        limit,
-        value,
-        set,
-    } in knobs
-    {
+    for knob in knobs {
+        let Knob {
+            id,
+            key,
+            limit,
+            value,
+            ..
+        } = knob;
         let class = if compact {
             "control control-compact"
         } else {
@@ -318,7 +333,7 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
             let i = input.value().parse::<usize>().unwrap_or(0);
             let v = stops[i.min(stops.len() - 1)];
             let mut s = state.borrow_mut();
-            set(&mut s, v);
+            knob.apply(&mut s, v);
             // The value and the address follow the slider whatever the chart does: the app
             // starts from them.
             write_address(key, v);

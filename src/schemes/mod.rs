@@ -35,7 +35,8 @@ use crate::state::{Settings, View};
 use crate::train::position::Position;
 use crate::train::settings::TrainSettings;
 
-/// Calls a [`SchemeDef`] method on the scheme's definition without going through its vtable
+/// The one match from a scheme to its module's definition. Calls a [`SchemeDef`] method on it
+/// without going through its vtable
 /// (`with_def!(scheme, |d| d.views())`): a module that asks one thing of a scheme links that
 /// method only, not every scheme's whole definition (the first-paint module stays small).
 macro_rules! with_def {
@@ -81,7 +82,7 @@ macro_rules! with_def {
 /// methods) so that a file using it names this module: the floors below cannot.
 pub trait Registered: Copy {
     /// The scheme's definition, as a trait object (the questions below, and the free functions
-    /// after them, reach it through `with_def!` instead).
+    /// after them, ask it through `with_def!`, which holds the one match on the scheme).
     fn def(self) -> &'static dyn SchemeDef;
 
     /// The name inside a sentence: "with RoPE", "with sinusoidal".
@@ -105,16 +106,7 @@ pub trait Registered: Copy {
 
 impl Registered for Scheme {
     fn def(self) -> &'static dyn SchemeDef {
-        match self {
-            Scheme::Sinusoidal => &sinusoidal::Def,
-            Scheme::Learned => &learned::Def,
-            Scheme::Rope => &rope::Def,
-            Scheme::Alibi => &alibi::Def,
-            Scheme::T5 => &t5::Def,
-            Scheme::Kerple => &kerple::Def,
-            Scheme::Fire => &fire::Def,
-            Scheme::None => &none::Def,
-        }
+        with_def!(self, |d| d)
     }
 
     fn short(self) -> &'static str {

@@ -12,6 +12,8 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use crate::main_chart::HEATMAP;
+
 use super::chart::{
     count_draw, mark_plot, matrix_table, use_chart_size, use_theme, ChartTools, CsvExport, Shared,
 };
@@ -45,11 +47,11 @@ pub struct HeatmapProps {
     #[prop_or_default]
     pub show_value: bool,
     /// Height as a fraction of the width, within [min_height, max_height] CSS pixels.
-    #[prop_or(0.62)]
+    #[prop_or(HEATMAP.aspect)]
     pub aspect: f64,
-    #[prop_or(260.0)]
+    #[prop_or(HEATMAP.min)]
     pub min_height: f64,
-    #[prop_or(620.0)]
+    #[prop_or(HEATMAP.max)]
     pub max_height: f64,
 }
 

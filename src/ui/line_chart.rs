@@ -4,6 +4,8 @@
 use web_sys::{HtmlCanvasElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
+use crate::main_chart::LINES;
+
 use super::chart::{
     count_draw, mark_plot, use_chart_size, use_theme, ChartSize, ChartTools, CsvExport, Shared,
 };
@@ -34,11 +36,11 @@ pub struct LineChartProps {
     /// Show every series' value at the cursor under the chart.
     #[prop_or_default]
     pub show_values: bool,
-    #[prop_or(0.5)]
+    #[prop_or(LINES.aspect)]
     pub aspect: f64,
-    #[prop_or(240.0)]
+    #[prop_or(LINES.min)]
     pub min_height: f64,
-    #[prop_or(460.0)]
+    #[prop_or(LINES.max)]
     pub max_height: f64,
 }
 
@@ -219,7 +221,7 @@ pub struct LineCardProps {
     pub file_stem: AttrValue,
     #[prop_or_default]
     pub csv: Option<CsvExport>,
-    #[prop_or(0.5)]
+    #[prop_or(LINES.aspect)]
     pub aspect: f64,
 }
 
