@@ -39,6 +39,16 @@ fn main() {
             }
         }
         println!();
+        if std::env::var("DEPTHS").is_ok() {
+            for c in &r.cells {
+                let d: Vec<String> = c
+                    .depths
+                    .iter()
+                    .map(|(k, n)| format!("{:.0}", 100.0 * *k as f64 / (*n).max(1) as f64))
+                    .collect();
+                println!("{:>24} L{}: depths {}", "", c.length, d.join(" "));
+            }
+        }
     }
     for (r, ans) in e.runs.clone().iter().zip(e.dog_and_man()) {
         println!(

@@ -146,7 +146,7 @@ fn dump<T: Real>(s: &TrainSettings, scheme: TrainScheme) -> Vec<u8> {
         .iter()
         .map(|t| safetensors::json_string(&t.name))
         .collect();
-    let config = safetensors::config_json(&model, scheme.id(), s.task.id(), &s.task.vocab());
+    let config = safetensors::config_json(&model, &scheme.id(), s.task.id(), &s.task.vocab());
     safetensors::write(
         &entries,
         &[

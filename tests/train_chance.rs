@@ -21,6 +21,7 @@ fn cell(length: usize, correct: usize, counted: usize, rival: usize) -> Cell {
         examples: counted,
         rival,
         missing: None,
+        depths: Vec::new(),
     }
 }
 

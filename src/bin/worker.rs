@@ -141,6 +141,29 @@ fn handle(text: &str) {
             report(s);
             start = true;
         }
+        Command::Extend(settings) => {
+            // The trained models are kept; only the extension runs are (re)made. Another
+            // experiment (or none: the page was reloaded) is trained first, then extended.
+            let kept = s
+                .experiment
+                .as_mut()
+                .is_some_and(|e| e.extend(settings.clone()));
+            let experiment = if kept {
+                s.experiment.take()
+            } else {
+                Some(Experiment::start(settings))
+            };
+            *s = State {
+                experiment,
+                phase: Phase::Training,
+                // Every point again: the page starts a new picture for the new settings.
+                reporter: Reporter::default(),
+                elapsed: if kept { s.elapsed } else { 0.0 },
+                ..State::default()
+            };
+            report(s);
+            start = true;
+        }
         Command::Pause => {
             if s.phase == Phase::Training {
                 s.phase = Phase::Paused;

@@ -126,6 +126,75 @@ impl RopeScaling {
         }
     }
 
+    /// The method in Hugging Face's `rope_scaling` form (what a config.json ships), `None` for
+    /// plain RoPE. Static NTK has no `rope_type` of its own in transformers (a checkpoint states
+    /// the larger `rope_theta` instead): it is written as `"ntk"`, which pe_model.py reads.
+    pub fn hf_json(&self) -> Option<String> {
+        let list = |xs: &[f64]| {
+            xs.iter()
+                .map(|x| format!("{x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let optional =
+            |name: &str, v: Option<f64>| v.map(|v| format!(",\"{name}\":{v}")).unwrap_or_default();
+        Some(match self {
+            RopeScaling::None => return None,
+            RopeScaling::Interpolation(s) => format!("{{\"rope_type\":\"linear\",\"factor\":{s}}}"),
+            RopeScaling::Ntk(s) => format!("{{\"rope_type\":\"ntk\",\"factor\":{s}}}"),
+            RopeScaling::DynamicNtk {
+                factor, original, ..
+            } => format!(
+                "{{\"rope_type\":\"dynamic\",\"factor\":{factor},\
+                 \"original_max_position_embeddings\":{original}}}"
+            ),
+            RopeScaling::Llama3 {
+                factor,
+                low,
+                high,
+                original,
+            } => format!(
+                "{{\"rope_type\":\"llama3\",\"factor\":{factor},\"low_freq_factor\":{low},\
+                 \"high_freq_factor\":{high},\"original_max_position_embeddings\":{original}}}"
+            ),
+            RopeScaling::Yarn {
+                factor,
+                original,
+                beta_fast,
+                beta_slow,
+                mscale,
+                mscale_all_dim,
+                attention_factor,
+                truncate,
+            } => format!(
+                "{{\"rope_type\":\"yarn\",\"factor\":{factor},\
+                 \"original_max_position_embeddings\":{original},\"beta_fast\":{beta_fast},\
+                 \"beta_slow\":{beta_slow},\"truncate\":{truncate}{}{}{}}}",
+                optional("mscale", (*mscale > 0.0).then_some(*mscale)),
+                optional(
+                    "mscale_all_dim",
+                    (*mscale_all_dim > 0.0).then_some(*mscale_all_dim)
+                ),
+                optional("attention_factor", *attention_factor),
+            ),
+            RopeScaling::LongRope {
+                short,
+                long,
+                original,
+                factor,
+                attention_factor,
+                ..
+            } => format!(
+                "{{\"rope_type\":\"longrope\",\"factor\":{factor},\
+                 \"original_max_position_embeddings\":{original},\"short_factor\":[{}],\
+                 \"long_factor\":[{}]{}}}",
+                list(short),
+                list(long),
+                optional("attention_factor", *attention_factor),
+            ),
+        })
+    }
+
     /// LongRoPE's factors in use at the current length: `(long?, factors)`.
     pub fn longrope_factors(&self) -> Option<(bool, &[f64])> {
         match self {
@@ -324,7 +393,7 @@ impl Rope {
     /// YaRN's ramp for pair i: 0 where the pair is left alone, 1 where it is interpolated
     /// (`linear_ramp_factor` between the correction range of beta_fast and beta_slow, its ends
     /// floored and ceiled when `truncate`).
-    fn yarn_ramp(
+    pub fn yarn_ramp(
         &self,
         beta_fast: f64,
         beta_slow: f64,

@@ -707,5 +707,6 @@ pub fn trained(t: &TrainSettings) -> Position {
     Position::Rope {
         base: t.base,
         pairing: t.rope_pairing,
+        scaling: crate::math::rope::RopeScaling::None,
     }
 }

@@ -9,14 +9,31 @@
 
 use super::model::{attended_pairs, Batch, Model, ModelConfig, Pass, Position, Stats, Tape};
 use super::optim::{schedule, AdamW, OptPass};
-use super::settings::{TrainScheme, TrainSettings};
+use super::settings::{Method, TrainScheme, TrainSettings};
 use super::tasks::{dog_and_man, Example, Task};
 use crate::math::rng::SplitMix64;
+use crate::math::rope::Rope;
+use crate::schemes::kind::Scheme;
+use crate::schemes::rope_settings::RopeSettings;
 
 /// Sequences per training step.
 pub const BATCH: usize = 16;
+/// A fine-tune's peak learning rate, as a share of the experiment's.
+pub const TUNE_LR: f64 = 1.0 / 3.0;
 /// Held-out sequences per cell of the results table.
 pub const HELDOUT: usize = 1000;
+/// Held-out sequences per test length for a task with depths (the passkey: 50 at each of its
+/// eight depths; its sequences run to eight times the training length).
+pub const HELDOUT_DEPTHS: usize = 400;
+
+/// Held-out sequences per cell of the results table, for this task.
+pub fn heldout_size(task: Task) -> usize {
+    if task.depths() > 1 {
+        HELDOUT_DEPTHS
+    } else {
+        HELDOUT
+    }
+}
 /// Held-out sequences behind each point of the accuracy curve.
 pub const CURVE_EXAMPLES: usize = 200;
 /// Points on the accuracy curve (evaluated every steps/20 steps).
@@ -58,6 +75,8 @@ pub struct Point {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Status {
+    /// An extension of the RoPE model, waiting for that model to finish training.
+    Waiting,
     Training,
     /// Training finished; the held-out table is being filled.
     Testing,
@@ -81,6 +100,9 @@ pub struct Cell {
     pub rival: usize,
     /// Set when the model cannot run at this length (a learned table's missing rows).
     pub missing: Option<String>,
+    /// Correct and counted at each depth of the task's held-out examples (the passkey's
+    /// needle-in-a-haystack cells; empty for a task without depths).
+    pub depths: Vec<(usize, usize)>,
 }
 
 impl Cell {
@@ -103,6 +125,8 @@ pub struct Run {
     pub curve: Vec<Point>,
     pub status: Status,
     pub cells: Vec<Cell>,
+    /// The length the model's position tables are built for (see [`Run::run_at`]).
+    length: usize,
 }
 
 /// An evaluation under way: the next example, the batch being run and how far its forward
@@ -144,6 +168,8 @@ pub struct Experiment {
     pub settings: TrainSettings,
     pub runs: Vec<Run>,
     curve_set: Vec<Example>,
+    /// The tuned extensions' curve set, at the fine-tuning length.
+    tune_set: Vec<Example>,
     /// Held-out sets, one per test length.
     pub heldout: Vec<Vec<Example>>,
     /// The activations of the pass under way (one at a time, whatever the run).
@@ -156,9 +182,21 @@ pub struct Experiment {
     setup: Option<(usize, usize)>,
 }
 
-/// The model a scheme trains, for these settings.
-pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
-    let position = crate::schemes::trained(scheme.scheme, s);
+/// The model a scheme trains, for these settings; an extended RoPE model as it runs on
+/// sequences of `length` tokens (dynamic NTK and LongRoPE depend on it).
+pub fn model_config_at(s: &TrainSettings, scheme: TrainScheme, length: usize) -> ModelConfig {
+    let position = match scheme.extended {
+        None => crate::schemes::trained(scheme.scheme, s),
+        Some(e) => match method_rope(s, e.method, length) {
+            Some(rope) => Position::Rope {
+                base: rope.base,
+                pairing: rope.pairing,
+                scaling: rope.scaling,
+            },
+            // DroPE: the trained weights with RoPE taken out.
+            None => Position::None,
+        },
+    };
     ModelConfig {
         vocab: s.task.vocab().len(),
         d_model: s.d_model,
@@ -170,9 +208,75 @@ pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
     }
 }
 
+/// The model a scheme trains: an extended RoPE model as it is fine-tuned (at the fine-tuning
+/// length), every other at the training length.
+pub fn model_config(s: &TrainSettings, scheme: TrainScheme) -> ModelConfig {
+    model_config_at(s, scheme, run_length(s, scheme))
+}
+
+/// The length a run trains at: the fine-tuning length for a tuned extension (DroPE
+/// recalibrates at the training length, as its paper does), else the training length.
+fn run_length(s: &TrainSettings, scheme: TrainScheme) -> usize {
+    match scheme.extended {
+        Some(e) if e.tuned && e.method != Method::Drope => s.tune_len(),
+        _ => s.train_len,
+    }
+}
+
+/// Training steps a run takes: the experiment's, the fine-tune's for a tuned extension, none
+/// for a zero-shot one.
+pub fn run_steps(s: &TrainSettings, scheme: TrainScheme) -> usize {
+    match scheme.extended {
+        None => s.steps,
+        Some(e) if e.tuned => s.tune_steps,
+        Some(_) => 0,
+    }
+}
+
+/// The RoPE a context-extension method runs with at the current `length`, from the RoPE
+/// views' own settings ([`RopeSettings::rope`]: one implementation of each formula), at the
+/// experiment's factor, the head's width and θ, with the training length as the original;
+/// `None` for DroPE, which removes RoPE. LongRoPE's per-pair factors are set by a rule here
+/// (its paper searches them): 1 up to the original length; past it s^r, r being YaRN's ramp
+/// for the pair (0 for pairs that turn 32 times or more in L, 1 for those that turn less than
+/// once), so the slow pairs are interpolated by the whole factor and the fast ones left alone.
+pub fn method_rope(s: &TrainSettings, method: Method, length: usize) -> Option<Rope> {
+    let extension = method.extension()?;
+    let head = s.d_model / s.heads.max(1);
+    let mut r = RopeSettings {
+        pairing: s.rope_pairing,
+        extension,
+        factor: s.factor,
+        ..RopeSettings::default()
+    };
+    if method == Method::LongRope {
+        let plain = r.rope(head, s.base, s.train_len, length);
+        let pairs = plain.pair_count();
+        let (fast, slow) = (r.beta_fast, r.beta_slow);
+        r.short_factor = vec![1.0; pairs].into();
+        r.long_factor = (0..pairs)
+            .map(|i| {
+                let ramp = plain.yarn_ramp(fast, slow, s.train_len, true, i);
+                s.factor.powf(ramp) as f32 as f64
+            })
+            .collect();
+    }
+    Some(r.checked().rope(head, s.base, s.train_len, length))
+}
+
 /// The longest sequence any test uses.
 pub fn longest_test(s: &TrainSettings) -> usize {
     s.train_len * LENGTH_FACTORS[LENGTH_FACTORS.len() - 1]
+}
+
+/// The tuned extensions' curve set (empty without them).
+fn tune_set(s: &TrainSettings) -> Vec<Example> {
+    if s.extends() && s.tune_steps > 0 {
+        s.task
+            .heldout(s.seed ^ 0x7E_C000, s.tune_len(), CURVE_EXAMPLES)
+    } else {
+        Vec::new()
+    }
 }
 
 /// Packs examples into a batch.
@@ -257,12 +361,21 @@ struct RunCost {
     step: f64,
     curve: f64,
     test: Vec<Option<f64>>,
+    heldout: usize,
 }
 
 impl RunCost {
     fn new(s: &TrainSettings, scheme: TrainScheme) -> RunCost {
         let c = model_config(s, scheme);
-        let (tokens, pairs, entries) = expected_batch(s, c.causal);
+        let (tokens, pairs, entries) = match run_length(s, scheme) {
+            // A tuned extension's batches are all of the fine-tuning length.
+            n if n != s.train_len => (
+                (BATCH * n) as f64,
+                (BATCH as u64 * attended_pairs(n, c.causal)) as f64,
+                0.0,
+            ),
+            _ => expected_batch(s, c.causal),
+        };
         let params = super::model::Layout::new(&c).total as f64;
         // `count` sequences of `len` tokens, evaluated in the evaluation's batches.
         let evaluate = |count: usize, len: usize| {
@@ -270,16 +383,18 @@ impl RunCost {
             count as f64 * c.pass_cost(len as f64, pairs, 0.0, false)
                 + eval_batches(count, len) as f64 * c.pass_cost(0.0, 0.0, pairs, false)
         };
+        let heldout = heldout_size(s.task);
         RunCost {
+            heldout,
             step: c.pass_cost(tokens, pairs, entries, true) + OPTIMISER_COST * params,
-            curve: evaluate(CURVE_EXAMPLES, s.train_len.max(s.task.min_length())),
+            curve: evaluate(CURVE_EXAMPLES, curve_length(s, scheme)),
             test: LENGTH_FACTORS
                 .iter()
                 .map(|f| f * s.train_len)
                 .map(|len| {
                     // A learned table has no rows past the training length.
                     (!matches!(c.position, Position::Learned) || len <= s.train_len)
-                        .then(|| evaluate(HELDOUT, len) / HELDOUT as f64)
+                        .then(|| evaluate(heldout, len) / heldout as f64)
                 })
                 .collect(),
         }
@@ -291,17 +406,32 @@ impl RunCost {
     }
 
     fn testing(&self) -> f64 {
-        self.test.iter().flatten().map(|t| HELDOUT as f64 * t).sum()
+        self.test
+            .iter()
+            .flatten()
+            .map(|t| self.heldout as f64 * t)
+            .sum()
     }
+}
+
+/// The length of the sequences behind a run's accuracy curve: the training length, or for a
+/// tuned extension the length it is being stretched to.
+fn curve_length(s: &TrainSettings, scheme: TrainScheme) -> usize {
+    match scheme.extended {
+        Some(_) => s.tune_len(),
+        None => s.train_len,
+    }
+    .max(s.task.min_length())
 }
 
 /// The whole experiment's work, in cost units (about one multiply-add each).
 pub fn planned_work(s: &TrainSettings) -> f64 {
-    s.schemes
-        .iter()
-        .map(|&sc| {
+    s.runs()
+        .into_iter()
+        .map(|sc| {
             let c = RunCost::new(s, sc);
-            c.training(s.steps, s.steps) + c.testing()
+            let steps = run_steps(s, sc);
+            c.training(steps, steps) + c.testing()
         })
         .sum()
 }
@@ -309,7 +439,8 @@ pub fn planned_work(s: &TrainSettings) -> f64 {
 /// How long the experiment takes on the machine the rates were measured on, in seconds: its
 /// work at [`WORK_PER_SECOND`], plus [`STEP_OVERHEAD_S`] per training step of each scheme.
 pub fn estimate_seconds(s: &TrainSettings) -> f64 {
-    planned_work(s) / WORK_PER_SECOND + (s.steps * s.schemes.len()) as f64 * STEP_OVERHEAD_S
+    let steps: usize = s.runs().into_iter().map(|sc| run_steps(s, sc)).sum();
+    planned_work(s) / WORK_PER_SECOND + steps as f64 * STEP_OVERHEAD_S
 }
 
 impl Run {
@@ -329,6 +460,14 @@ impl Run {
                     counted: 0,
                     examples: 0,
                     rival: 0,
+                    depths: vec![
+                        (0, 0);
+                        if s.task.depths() > 1 {
+                            s.task.depths()
+                        } else {
+                            0
+                        }
+                    ],
                     missing: (!model.covers(length)).then(|| {
                         format!(
                             "no embedding exists: the learned table has {} rows",
@@ -344,12 +483,31 @@ impl Run {
             params,
             grads: vec![0.0; total],
             opt,
-            // The same stream for every scheme: they all see the same batches.
-            data: SplitMix64::new(s.seed ^ 0x0DA7_A000),
+            // The same stream for every scheme: they all see the same batches (and every
+            // tuned extension the same fine-tuning batches).
+            data: SplitMix64::new(match scheme.extended {
+                Some(_) => s.seed ^ 0x7E_0000_0DA7_A000,
+                None => s.seed ^ 0x0DA7_A000,
+            }),
             step: 0,
             curve: Vec::new(),
-            status: Status::Training,
+            status: if scheme.extended.is_some() {
+                Status::Waiting
+            } else {
+                Status::Training
+            },
             cells,
+            length: run_length(s, scheme),
+        }
+    }
+
+    /// Builds the model's position tables for sequences of `length` tokens, where the method
+    /// depends on the length (dynamic NTK, LongRoPE); nothing otherwise.
+    fn run_at(&mut self, s: &TrainSettings, length: usize) {
+        let by_length = self.scheme.extended.is_some_and(|e| e.method.by_length());
+        if by_length && self.length != length {
+            self.model = Model::new(model_config_at(s, self.scheme, length), longest_test(s));
+            self.length = length;
         }
     }
 
@@ -399,7 +557,7 @@ impl Run {
         tape: &mut Tape<f32>,
         eval: &mut Eval,
         go: &mut dyn FnMut(u64) -> bool,
-    ) -> Option<Result<(Stats, usize), String>> {
+    ) -> Option<Result<(Stats, Scan), String>> {
         let (batch, end, pass) = eval.batch.get_or_insert_with(|| {
             let end = eval_batch_end(examples, eval.next);
             (batch_of(&examples[eval.next..end]), end, Pass::default())
@@ -411,32 +569,45 @@ impl Run {
         eval.next = end;
         eval.batch = None;
         Some(result.map(|st| {
-            let rival = task.map_or(0, |task| self.rivals(task, &examples[start..end], tape));
-            (st, rival)
+            let scan = task.map_or_else(Scan::default, |task| {
+                self.scan(task, &examples[start..end], start, tape)
+            });
+            (st, scan)
         }))
     }
 
-    /// Wrong answers that name the task's rival, in the last forward pass over `examples`.
-    fn rivals(&self, task: Task, examples: &[Example], tape: &Tape<f32>) -> usize {
-        let mut rival = 0;
+    /// Wrong answers that name the task's rival, and correct and counted answers at each depth,
+    /// in the last forward pass over `examples` (the first being held-out example `first`).
+    fn scan(&self, task: Task, examples: &[Example], first: usize, tape: &Tape<f32>) -> Scan {
+        let depths = task.depths();
+        let mut scan = Scan {
+            rival: 0,
+            depths: vec![(0, 0); if depths > 1 { depths } else { 0 }],
+        };
         let mut row = 0;
-        for e in examples {
+        for (k, e) in examples.iter().enumerate() {
             for target in &e.targets {
                 if let Some(t) = *target {
                     let (answer, _) = self.model.prediction(tape, row);
                     if answer != t && task.rival(&e.tokens, t) == Some(answer) {
-                        rival += 1;
+                        scan.rival += 1;
+                    }
+                    if let Some(d) = scan.depths.get_mut((first + k) % depths) {
+                        d.0 += usize::from(answer == t);
+                        d.1 += 1;
                     }
                 }
                 row += 1;
             }
         }
-        rival
+        scan
     }
 
     /// The next training batch: `BATCH` sequences of lengths drawn up to the training length,
     /// or all of exactly `fixed` tokens (for benchmarks that compare like with like).
     pub fn next_batch(&mut self, s: &TrainSettings, fixed: Option<usize>) -> Batch {
+        // A tuned extension fine-tunes on sequences of the length it is stretched to.
+        let fixed = fixed.or_else(|| (self.length != s.train_len).then_some(self.length));
         let examples: Vec<Example> = (0..BATCH)
             .map(|_| match fixed {
                 Some(n) => s.task.sample(&mut self.data, n),
@@ -514,7 +685,7 @@ impl Run {
                 }
                 StepStage::Optimise(pass, loss) => {
                     let loss = *loss;
-                    let lr = schedule(s.lr, self.step, s.steps);
+                    let lr = schedule(self.peak_lr(s), self.step, run_steps(s, self.scheme));
                     let norm =
                         self.opt
                             .step_part(&mut self.params, &mut self.grads, lr, pass, go)?;
@@ -532,10 +703,21 @@ impl Run {
         }
     }
 
+    /// The learning rate's peak: the experiment's, a third of it for a fine-tune (which starts
+    /// from trained weights).
+    fn peak_lr(&self, s: &TrainSettings) -> f64 {
+        if self.scheme.extended.is_some() {
+            s.lr * TUNE_LR
+        } else {
+            s.lr
+        }
+    }
+
     /// Whether the step just taken puts a point on the accuracy curve.
     fn measures_curve(&self, s: &TrainSettings) -> bool {
-        let every = (s.steps / CURVE_POINTS).max(1);
-        self.step % every == 0 || self.step == s.steps
+        let steps = run_steps(s, self.scheme);
+        let every = (steps / CURVE_POINTS).max(1);
+        self.step % every == 0 || self.step == steps
     }
 
     /// Adds the step's point to the curve, and moves on to testing after the last step.
@@ -548,16 +730,16 @@ impl Run {
             loss,
             accuracy,
         });
-        if self.step >= s.steps {
+        if self.step >= run_steps(s, self.scheme) {
             self.status = Status::Testing;
         }
     }
 
     /// The first held-out cell still to fill.
-    fn cell_to_test(&self) -> Option<usize> {
+    fn cell_to_test(&self, heldout: usize) -> Option<usize> {
         self.cells
             .iter()
-            .position(|c| c.missing.is_none() && c.examples < HELDOUT)
+            .position(|c| c.missing.is_none() && c.examples < heldout)
     }
 
     /// The model's answer at the last position of each sequence, with its probability.
@@ -601,6 +783,14 @@ impl Run {
     }
 }
 
+/// What a held-out batch shows beyond its totals: wrong answers naming the rival, and
+/// correct and counted at each depth.
+#[derive(Clone, Debug, Default)]
+struct Scan {
+    rival: usize,
+    depths: Vec<(usize, usize)>,
+}
+
 /// How a training step's optimiser part ended.
 enum StepEnd {
     Stepped(f64),
@@ -620,14 +810,16 @@ impl Experiment {
     /// 0.3 s).
     pub fn start(settings: TrainSettings) -> Experiment {
         let s = &settings;
-        let runs = s.schemes.iter().map(|&sc| Run::new(s, sc)).collect();
+        let runs = s.runs().into_iter().map(|sc| Run::new(s, sc)).collect();
         let curve_set = s
             .task
             .heldout(s.seed ^ 0xC0_0000, s.train_len, CURVE_EXAMPLES);
+        let tune_set = tune_set(s);
         Experiment {
             settings,
             runs,
             curve_set,
+            tune_set,
             heldout: Vec::new(),
             tape: Tape::default(),
             turn: 0,
@@ -640,7 +832,10 @@ impl Experiment {
     fn set_up(&mut self, go: &mut dyn FnMut(u64) -> bool) -> bool {
         while let Some((run, tensor)) = self.setup {
             let s = &self.settings;
-            if run < self.runs.len() {
+            if run < self.runs.len() && self.runs[run].scheme.extended.is_some() {
+                // An extension gets the trained RoPE model's weights once it is trained.
+                self.setup = Some((run + 1, 0));
+            } else if run < self.runs.len() {
                 let (before, rest) = self.runs.split_at_mut(run);
                 let r = &mut rest[0];
                 let t = &r.model.layout.tensors[tensor];
@@ -676,8 +871,9 @@ impl Experiment {
                     break;
                 };
                 let len = f * s.train_len;
-                self.heldout.push(s.task.heldout(s.seed, len, HELDOUT));
-                if !go((HELDOUT * len * 40) as u64) {
+                let count = heldout_size(s.task);
+                self.heldout.push(s.task.heldout(s.seed, len, count));
+                if !go((count * len * 40) as u64) {
                     return true;
                 }
             }
@@ -712,6 +908,7 @@ impl Experiment {
 
     /// What comes next: the next training step in turn, or else the next run's testing.
     fn next_work(&mut self) -> Option<Busy> {
+        self.launch_extensions();
         let training = |r: &Run| r.status == Status::Training;
         let n = self.runs.len();
         let next = (self.turn..n)
@@ -732,6 +929,63 @@ impl Experiment {
         })
     }
 
+    /// Once the RoPE model is trained, its extensions start from its weights: zero-shot ones go
+    /// straight to testing, tuned ones to their fine-tune. If it diverged, so do they.
+    fn launch_extensions(&mut self) {
+        let Some(base) = self
+            .runs
+            .iter()
+            .position(|r| r.scheme == TrainScheme::of(Scheme::Rope))
+        else {
+            return;
+        };
+        let status = self.runs[base].status;
+        if matches!(status, Status::Training | Status::Waiting) {
+            return;
+        }
+        let s = &self.settings;
+        for i in 0..self.runs.len() {
+            if self.runs[i].status != Status::Waiting {
+                continue;
+            }
+            if let Status::Diverged { .. } = status {
+                self.runs[i].status = status;
+                continue;
+            }
+            let params = self.runs[base].params.clone();
+            let r = &mut self.runs[i];
+            r.params = params;
+            let tuned = r.scheme.extended.is_some_and(|e| e.tuned) && s.tune_steps > 0;
+            r.status = if tuned {
+                Status::Training
+            } else {
+                Status::Testing
+            };
+        }
+    }
+
+    /// Adds (or replaces) the context-extension step of a finished experiment: `settings` are
+    /// this experiment's but for the extension's own values. False (nothing changed) when they
+    /// differ in anything else: the page then starts a whole new experiment.
+    pub fn extend(&mut self, settings: TrainSettings) -> bool {
+        if settings.base() != self.settings.base() || self.setup.is_some() {
+            return false;
+        }
+        self.busy = None;
+        self.runs.retain(|r| r.scheme.extended.is_none());
+        self.settings = settings;
+        let s = &self.settings;
+        let added: Vec<Run> = s
+            .runs()
+            .into_iter()
+            .filter(|sc| sc.extended.is_some())
+            .map(|sc| Run::new(s, sc))
+            .collect();
+        self.runs.extend(added);
+        self.tune_set = tune_set(s);
+        true
+    }
+
     /// Goes on with one piece of work; `Some` (the same work, further on) when `go` stopped it.
     fn work_on(&mut self, busy: Busy, go: &mut dyn FnMut(u64) -> bool) -> Option<Busy> {
         let s = &self.settings;
@@ -744,7 +998,12 @@ impl Experiment {
                 let r = &mut self.runs[run];
                 loop {
                     if let StepStage::Curve(ref mut eval, loss) = stage {
-                        let st = r.evaluate_part(&self.curve_set, &mut self.tape, eval, go);
+                        let set = if r.scheme.extended.is_some() {
+                            &self.tune_set
+                        } else {
+                            &self.curve_set
+                        };
+                        let st = r.evaluate_part(set, &mut self.tape, eval, go);
                         let Some(result) = st else {
                             return Some(Busy::Step { run, batch, stage });
                         };
@@ -774,9 +1033,11 @@ impl Experiment {
             }
             Busy::Test { run, mut eval } => {
                 let r = &mut self.runs[run];
-                while let Some(c) = r.cell_to_test() {
+                let count = heldout_size(s.task);
+                while let Some(c) = r.cell_to_test(count) {
                     if eval.next == 0 && eval.batch.is_none() {
                         eval.next = r.cells[c].examples;
+                        r.run_at(s, r.cells[c].length);
                     }
                     let heldout = &self.heldout[c];
                     let Some(result) =
@@ -786,15 +1047,19 @@ impl Experiment {
                     };
                     let cell = &mut r.cells[c];
                     match result {
-                        Ok((st, rival)) => {
+                        Ok((st, scan)) => {
                             cell.correct += st.correct;
                             cell.counted += st.counted;
-                            cell.rival += rival;
-                            cell.examples = eval.next.min(HELDOUT);
+                            cell.rival += scan.rival;
+                            for (d, add) in cell.depths.iter_mut().zip(scan.depths) {
+                                d.0 += add.0;
+                                d.1 += add.1;
+                            }
+                            cell.examples = eval.next.min(count);
                         }
                         Err(e) => cell.missing = Some(e),
                     }
-                    if cell.examples >= HELDOUT || cell.missing.is_some() {
+                    if cell.examples >= count || cell.missing.is_some() {
                         eval = Eval::default();
                     }
                     if !go(0) {
@@ -819,11 +1084,13 @@ impl Experiment {
         let (mut done, mut total) = (0.0, 0.0);
         for r in &self.runs {
             let cost = RunCost::new(s, r.scheme);
-            let train = cost.training(s.steps, s.steps);
+            let steps = run_steps(s, r.scheme);
+            let train = cost.training(steps, steps);
             let test = cost.testing();
             total += train + test;
             done += match r.status {
-                Status::Training => cost.training(r.step, s.steps),
+                Status::Waiting => 0.0,
+                Status::Training => cost.training(r.step, steps),
                 Status::Diverged { .. } => train + test,
                 _ => {
                     let tested: f64 = r

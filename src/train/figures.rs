@@ -22,7 +22,9 @@ use crate::schemes::Registered;
 /// A scheme's name in the Train view's charts and tables: the app's short name, and "none +
 /// causal mask" for the masked baseline.
 pub fn label(scheme: TrainScheme) -> &'static str {
-    if scheme.masked {
+    if let Some(e) = scheme.extended {
+        e.method.label(e.tuned)
+    } else if scheme.masked {
         "none + causal mask"
     } else {
         scheme.scheme.short()
@@ -156,13 +158,13 @@ pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
     } else {
         "sequences"
     };
-    if c.examples >= super::experiment::HELDOUT {
+    if c.examples >= super::experiment::heldout_size(s.task) {
         format!("{} {noun}", group_thousands(c.examples as u64))
     } else {
         format!(
             "{} of {} {noun}",
             group_thousands(c.examples as u64),
-            group_thousands(super::experiment::HELDOUT as u64)
+            group_thousands(super::experiment::heldout_size(s.task) as u64)
         )
     }
 }

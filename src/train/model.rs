@@ -33,7 +33,7 @@ use std::ops::Range;
 use super::real::{gemm, gemm_at_rows, linear, transpose, Real};
 use crate::math::bias::{parameter_count, visible, Row};
 use crate::math::rng::{fnv1a, SplitMix64};
-use crate::math::rope::{Rope, RopeScaling};
+use crate::math::rope::Rope;
 use crate::math::sinusoidal::Sinusoidal;
 
 pub use super::position::Position;
@@ -669,15 +669,21 @@ impl<T: Real> Model<T> {
                     .map(|(p, c)| T::from_f64(enc.value(p, c)))
                     .collect();
             }
-            Position::Rope { base, pairing } => {
-                let rope = Rope::new(dh, base, pairing, RopeScaling::None);
-                let pairs = rope.pair_count();
+            Position::Rope {
+                base,
+                pairing,
+                ref scaling,
+            } => {
+                // A context-extension method's angles and attention factor (cos and sin
+                // scaled by it, as transformers does), from the RoPE views' own code.
+                let rope = Rope::new(dh, base, pairing, scaling.clone());
+                let (pairs, factor) = (rope.pair_count(), rope.attention_factor());
                 rope_pairs = (0..pairs).map(|i| rope.pair_dims(i)).collect();
                 for p in 0..max_positions {
                     for i in 0..pairs {
                         let angle = rope.angle(p as f64, i);
-                        rope_cos.push(T::from_f64(angle.cos()));
-                        rope_sin.push(T::from_f64(angle.sin()));
+                        rope_cos.push(T::from_f64(factor * angle.cos()));
+                        rope_sin.push(T::from_f64(factor * angle.sin()));
                     }
                 }
             }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::math::bias::ScoreBias;
-use crate::math::rope::RopePairing;
+use crate::math::rope::{RopePairing, RopeScaling};
 use crate::math::sinusoidal::Variant;
 
 /// Where the position information comes from, with the scheme's own settings.
@@ -20,6 +20,9 @@ pub enum Position {
     Rope {
         base: f64,
         pairing: RopePairing,
+        /// How it is stretched past the training length (none while training; a
+        /// context-extension method afterwards).
+        scaling: RopeScaling,
     },
     /// A bias added to the attention scores (ALiBi, T5, KERPLE, FIRE, ...).
     Bias(Arc<dyn ScoreBias>),
@@ -47,12 +50,17 @@ impl PartialEq for Position {
                 },
             ) => variant == v && base == b,
             (
-                Position::Rope { base, pairing },
+                Position::Rope {
+                    base,
+                    pairing,
+                    scaling,
+                },
                 Position::Rope {
                     base: b,
                     pairing: p,
+                    scaling: s,
                 },
-            ) => base == b && pairing == p,
+            ) => base == b && pairing == p && scaling == s,
             // A bias scheme is its name and its settings (what the exported config records).
             (Position::Bias(a), Position::Bias(b)) => {
                 a.name() == b.name() && a.config_json() == b.config_json()

@@ -11,6 +11,9 @@ use super::settings::{TrainScheme, TrainSettings};
 pub enum Command {
     /// Start a new experiment (replacing any other).
     Start(TrainSettings),
+    /// Stretch the finished experiment's RoPE model with these settings' extension methods
+    /// (the worker starts the whole experiment anew if it holds another one).
+    Extend(TrainSettings),
     Pause,
     Resume,
     /// Forget the experiment.
@@ -42,6 +45,7 @@ impl Command {
     pub fn to_text(&self) -> String {
         match self {
             Command::Start(s) => format!("start\n{}", s.to_message()),
+            Command::Extend(s) => format!("extend\n{}", s.to_message()),
             Command::Pause => "pause".into(),
             Command::Resume => "resume".into(),
             Command::Stop => "stop".into(),
@@ -67,6 +71,9 @@ impl Command {
         let mut next_usize = || lines.next()?.trim().parse::<usize>().ok();
         Some(match kind {
             "start" => Command::Start(TrainSettings::from_message(
+                text.split_once('\n').map_or("", |(_, rest)| rest),
+            )),
+            "extend" => Command::Extend(TrainSettings::from_message(
                 text.split_once('\n').map_or("", |(_, rest)| rest),
             )),
             "pause" => Command::Pause,
@@ -250,6 +257,7 @@ impl Progress {
                 r.step = f.get(2).and_then(|x| x.parse().ok()).unwrap_or(0);
                 r.status = match f.get(1).copied() {
                     Some("testing") => Status::Testing,
+                    Some("waiting") => Status::Waiting,
                     Some("done") => Status::Done,
                     Some("diverged") => Status::Diverged { step: r.step },
                     _ => Status::Training,
@@ -284,14 +292,20 @@ impl Progress {
                         .split(';')
                         .filter(|c| !c.is_empty())
                         .filter_map(|c| {
-                            let v: Vec<&str> = c.splitn(6, ',').collect();
+                            let v: Vec<&str> = c.splitn(7, ',').collect();
+                            let numbers: Vec<usize> = v
+                                .get(5)?
+                                .split('/')
+                                .filter_map(|x| x.parse().ok())
+                                .collect();
                             Some(Cell {
                                 length: v.first()?.parse().ok()?,
                                 correct: v.get(1)?.parse().ok()?,
                                 counted: v.get(2)?.parse().ok()?,
                                 examples: v.get(3)?.parse().ok()?,
                                 rival: v.get(4)?.parse().ok()?,
-                                missing: v.get(5).filter(|m| !m.is_empty()).map(|m| m.to_string()),
+                                depths: numbers.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
+                                missing: v.get(6).filter(|m| !m.is_empty()).map(|m| m.to_string()),
                             })
                         })
                         .collect();
@@ -341,6 +355,7 @@ impl Reporter {
         self.sent.resize(e.runs.len(), 0);
         for (i, r) in e.runs.iter().enumerate() {
             let status = match r.status {
+                Status::Waiting => "waiting",
                 Status::Training => "training",
                 Status::Testing => "testing",
                 Status::Done => "done",
@@ -363,13 +378,16 @@ impl Reporter {
                 .cells
                 .iter()
                 .map(|c| {
+                    let depths: Vec<String> =
+                        c.depths.iter().map(|(a, b)| format!("{a}/{b}")).collect();
                     format!(
-                        "{},{},{},{},{},{}",
+                        "{},{},{},{},{},{},{}",
                         c.length,
                         c.correct,
                         c.counted,
                         c.examples,
                         c.rival,
+                        depths.join("/"),
                         c.missing.as_deref().unwrap_or("").replace([';', '\n'], " ")
                     )
                 })

@@ -126,8 +126,16 @@ pub fn config_json<T: Real>(model: &Model<T>, scheme: &str, task: &str, vocab: &
             )
         }
         Position::Learned => "\"learned\"".to_string(),
-        Position::Rope { base, pairing } => {
-            format!("\"rope\",\"pairing\":\"{}\",\"base\":{base}", pairing.id())
+        Position::Rope {
+            base,
+            pairing,
+            scaling,
+        } => {
+            let mut out = format!("\"rope\",\"pairing\":\"{}\",\"base\":{base}", pairing.id());
+            if let Some(hf) = scaling.hf_json() {
+                out.push_str(&format!(",\"rope_scaling\":{hf}"));
+            }
+            out
         }
         // The scheme's name, then its settings' members beside it (as T5's always were).
         Position::Bias(b) => {
@@ -271,7 +279,7 @@ pub fn export_run(e: &Experiment, run: &Run) -> Vec<u8> {
         ("format", "pe-explorer tiny transformer 1".to_string()),
         (
             "config",
-            config_json(&run.model, run.scheme.id(), s.task.id(), &s.task.vocab()),
+            config_json(&run.model, &run.scheme.id(), s.task.id(), &s.task.vocab()),
         ),
         ("heldout_accuracy", format!("{{{}}}", accuracy.join(","))),
         ("settings", s.to_message()),

@@ -8,6 +8,7 @@ use crate::limit::Limit;
 use crate::math::rope::RopePairing;
 use crate::math::sinusoidal::Variant;
 use crate::schemes::kind::Scheme;
+use crate::schemes::rope_settings::Extension;
 
 /// A position scheme as trained: one of the app's schemes, in the order of [`Scheme::ALL`],
 /// and "none" once more with a causal mask (a decoder's mask alone leaks order). Derived from the
@@ -18,6 +19,140 @@ pub struct TrainScheme {
     pub scheme: Scheme,
     /// Trained with a causal mask even where the task is an encoder's ("none + causal mask").
     pub masked: bool,
+    /// A RoPE model stretched past its training length after training (see [`Method`]).
+    pub extended: Option<Extended>,
+}
+
+/// A context-extension method applied to the trained RoPE model: as it stands ("zero-shot"),
+/// or after a short fine-tune with the method in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Extended {
+    pub method: Method,
+    pub tuned: bool,
+}
+
+/// How a RoPE model trained at length L is run on longer sequences. Every method but plain
+/// extrapolation and DroPE is the RoPE views' own [`RopeSettings::rope`] (one implementation of
+/// each formula), at the experiment's factor, with L as the original length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Nothing changes: positions past L get angles the model never saw.
+    Extrapolate,
+    /// Position interpolation (Chen et al. 2023): m → m/s.
+    Pi,
+    /// NTK-aware scaling: θ → θ·s^(d/(d−2)).
+    Ntk,
+    /// Dynamic NTK: the base grows with the current length past L.
+    Dynamic,
+    /// YaRN (Peng et al. 2023): NTK-by-parts and the attention factor 0.1·ln s + 1.
+    Yarn,
+    /// Llama 3.1's by-parts rule.
+    Llama3,
+    /// LongRoPE-style: a factor per pair (here set by a rule, not searched) and the attention
+    /// factor √(1 + ln s / ln L).
+    LongRope,
+    /// DroPE (2025): RoPE removed after training (cos 1, sin 0), recalibrated at length L.
+    Drope,
+}
+
+impl Method {
+    pub const ALL: [Method; 8] = [
+        Method::Extrapolate,
+        Method::Pi,
+        Method::Ntk,
+        Method::Dynamic,
+        Method::Yarn,
+        Method::Llama3,
+        Method::LongRope,
+        Method::Drope,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Method::Extrapolate => "extrapolate",
+            Method::Pi => "pi",
+            Method::Ntk => "ntk",
+            Method::Dynamic => "dynamic",
+            Method::Yarn => "yarn",
+            Method::Llama3 => "llama3",
+            Method::LongRope => "longrope",
+            Method::Drope => "drope",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// The RoPE views' extension of the same name (`None` for DroPE, which removes RoPE).
+    pub fn extension(self) -> Option<Extension> {
+        Some(match self {
+            Method::Extrapolate => Extension::None,
+            Method::Pi => Extension::Interpolation,
+            Method::Ntk => Extension::Ntk,
+            Method::Dynamic => Extension::Dynamic,
+            Method::Yarn => Extension::Yarn,
+            Method::Llama3 => Extension::Llama3,
+            Method::LongRope => Extension::LongRope,
+            Method::Drope => return None,
+        })
+    }
+
+    /// Short name, for tables and legends.
+    pub fn short(self) -> &'static str {
+        match self {
+            Method::Extrapolate => "extrapolate",
+            Method::Pi => "PI",
+            Method::Ntk => "NTK",
+            Method::Dynamic => "dynamic NTK",
+            Method::Yarn => "YaRN",
+            Method::Llama3 => "llama3",
+            Method::LongRope => "LongRoPE",
+            Method::Drope => "DroPE",
+        }
+    }
+
+    /// The row's label, zero-shot or fine-tuned.
+    pub fn label(self, tuned: bool) -> &'static str {
+        match (self, tuned) {
+            (Method::Extrapolate, false) => "RoPE, extrapolated",
+            (Method::Extrapolate, true) => "RoPE, extrapolated + tuned",
+            (Method::Pi, false) => "RoPE + PI",
+            (Method::Pi, true) => "RoPE + PI, tuned",
+            (Method::Ntk, false) => "RoPE + NTK",
+            (Method::Ntk, true) => "RoPE + NTK, tuned",
+            (Method::Dynamic, false) => "RoPE + dynamic NTK",
+            (Method::Dynamic, true) => "RoPE + dynamic NTK, tuned",
+            (Method::Yarn, false) => "RoPE + YaRN",
+            (Method::Yarn, true) => "RoPE + YaRN, tuned",
+            (Method::Llama3, false) => "RoPE + llama3",
+            (Method::Llama3, true) => "RoPE + llama3, tuned",
+            (Method::LongRope, false) => "RoPE + LongRoPE",
+            (Method::LongRope, true) => "RoPE + LongRoPE, tuned",
+            (Method::Drope, false) => "RoPE dropped (DroPE)",
+            (Method::Drope, true) => "DroPE, recalibrated",
+        }
+    }
+
+    /// Where the method comes from.
+    pub fn source(self) -> &'static str {
+        match self {
+            Method::Extrapolate => "plain RoPE (Su et al. 2021) run past its training length",
+            Method::Pi => "Chen et al. 2023, arXiv 2306.15595",
+            Method::Ntk => "bloc97 2023 (“NTK-aware scaled RoPE”)",
+            Method::Dynamic => "emozilla 2023; Hugging Face “dynamic”",
+            Method::Yarn => "Peng et al. 2023, arXiv 2309.00071",
+            Method::Llama3 => "Llama 3.1 (Meta 2024); Hugging Face “llama3”",
+            Method::LongRope => "Ding et al. 2024, arXiv 2402.13753 (factors by rule here)",
+            Method::Drope => "DroPE 2025, arXiv 2512.12167",
+        }
+    }
+
+    /// Whether the rotation depends on the current length (then each test length gets its own
+    /// tables): dynamic NTK, and LongRoPE's short and long factors.
+    pub fn by_length(self) -> bool {
+        matches!(self, Method::Dynamic | Method::LongRope)
+    }
 }
 
 impl TrainScheme {
@@ -25,6 +160,7 @@ impl TrainScheme {
     pub const NONE_CAUSAL: TrainScheme = TrainScheme {
         scheme: Scheme::None,
         masked: true,
+        extended: None,
     };
 
     /// A scheme as the app has it.
@@ -32,6 +168,16 @@ impl TrainScheme {
         TrainScheme {
             scheme,
             masked: false,
+            extended: None,
+        }
+    }
+
+    /// The trained RoPE model with `method` applied (`tuned`: then fine-tuned).
+    pub const fn extended(method: Method, tuned: bool) -> TrainScheme {
+        TrainScheme {
+            scheme: Scheme::Rope,
+            masked: false,
+            extended: Some(Extended { method, tuned }),
         }
     }
 
@@ -48,21 +194,29 @@ impl TrainScheme {
         out
     }
 
-    pub fn id(self) -> &'static str {
-        if self.masked {
-            "causal"
-        } else {
-            self.scheme.id()
+    pub fn id(self) -> String {
+        match self.extended {
+            Some(e) => format!("rope+{}{}", e.method.id(), if e.tuned { "+ft" } else { "" }),
+            None if self.masked => "causal".into(),
+            None => self.scheme.id().into(),
         }
     }
 
+    /// A trained scheme's id, or an extension's (`rope+pi`, `rope+pi+ft`).
     pub fn from_id(id: &str) -> Option<TrainScheme> {
+        if let Some(rest) = id.strip_prefix("rope+") {
+            let (method, tuned) = match rest.strip_suffix("+ft") {
+                Some(m) => (m, true),
+                None => (rest, false),
+            };
+            return Method::from_id(method).map(|m| TrainScheme::extended(m, tuned));
+        }
         TrainScheme::all().into_iter().find(|s| s.id() == id)
     }
 
     /// Whether this is a baseline without position information (drawn dashed).
     pub fn is_baseline(self) -> bool {
-        self.scheme == Scheme::None
+        self.scheme == Scheme::None && self.extended.is_none()
     }
 }
 
@@ -108,6 +262,22 @@ pub const LEARNING_RATE: Limit = Limit {
     integer: false,
     log: true,
 };
+/// The factor s a context-extension method stretches RoPE by.
+pub const EXTEND_FACTOR: Limit = Limit {
+    name: "extension factor",
+    min: 1.0,
+    max: 16.0,
+    integer: false,
+    log: true,
+};
+/// Fine-tuning steps after the extension (0: zero-shot only).
+pub const TUNE_STEPS: Limit = Limit {
+    name: "fine-tuning steps",
+    min: 0.0,
+    max: 1_000.0,
+    integer: true,
+    log: false,
+};
 pub const TRAIN_SEED: Limit = Limit {
     name: "seed",
     min: 0.0,
@@ -140,6 +310,14 @@ pub struct TrainSettings {
     pub rope_pairing: RopePairing,
     pub t5_buckets: usize,
     pub t5_max_distance: usize,
+    /// Context-extension methods applied to the trained RoPE model afterwards, in the order of
+    /// [`Method::ALL`] (none: no extension step).
+    pub extend: Vec<Method>,
+    /// The factor s of every method; the fine-tune runs at s·L tokens (at most the longest
+    /// test), DroPE's recalibration at L.
+    pub factor: f64,
+    /// Fine-tuning steps for each method (0: zero-shot only).
+    pub tune_steps: usize,
 }
 
 impl Default for TrainSettings {
@@ -159,12 +337,15 @@ impl Default for TrainSettings {
             rope_pairing: RopePairing::RotateHalf,
             t5_buckets: 32,
             t5_max_distance: 128,
+            extend: Vec::new(),
+            factor: 4.0,
+            tune_steps: 60,
         }
     }
 }
 
 /// The keys the Train view owns in a link (the sidebar's own keys carry the rest).
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 12] = [
     "task",
     "schemes",
     "layers",
@@ -174,12 +355,51 @@ pub const KEYS: [&str; 9] = [
     "steps",
     "lr",
     "train_seed",
+    "extend",
+    "extend_factor",
+    "tune_steps",
 ];
 
 /// The keys of the sidebar settings an experiment also uses (for the worker's message).
 const SHARED_KEYS: [&str; 5] = ["base", "variant", "rope_pairing", "buckets", "max_distance"];
 
 impl TrainSettings {
+    /// The runs of the experiment: the schemes trained, then (when it extends RoPE) each
+    /// method zero-shot and, with fine-tuning steps, each method tuned.
+    pub fn runs(&self) -> Vec<TrainScheme> {
+        let mut out = self.schemes.clone();
+        if self.extends() {
+            for tuned in [false, true] {
+                if tuned && self.tune_steps == 0 {
+                    continue;
+                }
+                out.extend(self.extend.iter().map(|&m| TrainScheme::extended(m, tuned)));
+            }
+        }
+        out
+    }
+
+    /// Whether the experiment extends its trained RoPE model (it needs RoPE among the schemes).
+    pub fn extends(&self) -> bool {
+        !self.extend.is_empty() && self.schemes.contains(&TrainScheme::of(Scheme::Rope))
+    }
+
+    /// The length the extended models are fine-tuned at: s·L, at most the longest test.
+    pub fn tune_len(&self) -> usize {
+        let longest = self.train_len * 8;
+        ((self.factor * self.train_len as f64).round() as usize).clamp(self.train_len, longest)
+    }
+
+    /// The same experiment without its extension step: what is trained before it.
+    pub fn base(&self) -> TrainSettings {
+        TrainSettings {
+            extend: Vec::new(),
+            factor: TrainSettings::default().factor,
+            tune_steps: TrainSettings::default().tune_steps,
+            ..self.clone()
+        }
+    }
+
     /// Sets one value from text, clamping numbers into range, then fits the width to the heads.
     /// Returns a note when a value was changed, or an error (and leaves the setting alone) when
     /// it cannot be read.
@@ -245,6 +465,30 @@ impl TrainSettings {
                 }
                 self.schemes = ordered;
             }
+            "extend" => {
+                let mut chosen = Vec::new();
+                let mut unknown = Vec::new();
+                for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    match Method::from_id(part) {
+                        Some(m) => chosen.push(m),
+                        None if part == "all" => chosen.extend(Method::ALL),
+                        None => unknown.push(short(part)),
+                    }
+                }
+                if !unknown.is_empty() {
+                    note = Some(format!(
+                        "extend: ignored {}; the methods are {}.",
+                        unknown.join(", "),
+                        Method::ALL.map(Method::id).join(", ")
+                    ));
+                }
+                self.extend = Method::ALL
+                    .into_iter()
+                    .filter(|m| chosen.contains(m))
+                    .collect();
+            }
+            "extend_factor" => (self.factor, note) = number(EXTEND_FACTOR)?,
+            "tune_steps" => (self.tune_steps, note) = whole(number(TUNE_STEPS)?),
             "layers" => (self.layers, note) = whole(number(LAYERS)?),
             "attn_heads" => (self.heads, note) = whole(number(HEADS)?),
             "width" => (self.d_model, note) = whole(number(WIDTH)?),
@@ -322,6 +566,14 @@ impl TrainSettings {
             "steps" => self.steps.to_string(),
             "lr" => plain(self.lr),
             "train_seed" => self.seed.to_string(),
+            "extend" => self
+                .extend
+                .iter()
+                .map(|m| m.id())
+                .collect::<Vec<_>>()
+                .join(","),
+            "extend_factor" => plain(self.factor),
+            "tune_steps" => self.tune_steps.to_string(),
             "base" => plain(self.base),
             "variant" => self.variant.id().into(),
             "rope_pairing" => self.rope_pairing.id().into(),

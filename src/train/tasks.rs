@@ -21,6 +21,9 @@ pub enum Task {
     Copy,
     /// At every position, output the first token of the sequence.
     First,
+    /// Passkey retrieval (needle in a haystack): a two-digit key hidden at some depth in
+    /// filler, asked for at the end.
+    Passkey,
 }
 
 /// How far back the relative task looks.
@@ -36,15 +39,25 @@ const FILLERS: [&str; 10] = [
 /// The token after which the model answers.
 pub const QUERY: &str = "?";
 const LETTERS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+/// The passkey task's words: the marker before the key, the key's digits, the filler.
+pub const KEY: &str = "key";
+const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+const HAY: [&str; 6] = ["the", "grass", "is", "green", "sky", "blue"];
+/// Tokens of a passkey example besides the filler: "key", two digits, "?", the first digit.
+const NEEDLE_TOKENS: usize = 5;
+/// Depths at which held-out passkey examples hide the key: k/7 of the way through the filler,
+/// k = 0..7, in turn (example i at depth i mod 8).
+pub const DEPTHS: usize = 8;
 
 impl Task {
-    pub const ALL: [Task; 3] = [Task::Agent, Task::Copy, Task::First];
+    pub const ALL: [Task; 4] = [Task::Agent, Task::Copy, Task::First, Task::Passkey];
 
     pub fn id(self) -> &'static str {
         match self {
             Task::Agent => "agent",
             Task::Copy => "copy",
             Task::First => "first",
+            Task::Passkey => "passkey",
         }
     }
 
@@ -57,6 +70,7 @@ impl Task {
             Task::Agent => "Who did what to whom",
             Task::Copy => "Copy the token 3 back (relative)",
             Task::First => "Repeat the first token (absolute)",
+            Task::Passkey => "Passkey in a haystack (long context)",
         }
     }
 
@@ -89,6 +103,16 @@ impl Task {
                  0”, while relative schemes must find the start some other way (a causal mask \
                  gives a hint: the first token is the only one that sees nothing before it)."
             }
+            Task::Passkey => {
+                "Filler words (“the grass is green the sky is blue …”) with a two-digit key \
+                 hidden somewhere inside: “… key 7 3 …”. At the end comes “? 7”: at the “?” the \
+                 model names the key's first digit, then its second. This is passkey retrieval \
+                 (Mohtashami and Jaggi 2023), the test behind every “needle in a haystack” \
+                 picture: trained on short sequences, tested on sequences 2, 4 and 8 times \
+                 longer, with the key at eight depths from the start to the end of the filler. \
+                 Finding the key is a content search, but copying the digit that follows it \
+                 needs to know what is next to what: position."
+            }
         }
     }
 
@@ -103,6 +127,31 @@ impl Task {
                 v
             }
             Task::Copy | Task::First => LETTERS.to_vec(),
+            Task::Passkey => {
+                let mut v = vec![QUERY, KEY];
+                v.extend(DIGITS);
+                v.extend(HAY);
+                v
+            }
+        }
+    }
+
+    /// Held-out examples come at this many depths (example i at depth i mod `depths`): the
+    /// passkey's needle-in-a-haystack cells; 1 for the other tasks.
+    pub fn depths(self) -> usize {
+        match self {
+            Task::Passkey => DEPTHS,
+            _ => 1,
+        }
+    }
+
+    /// Depth bin k as a share of the filler before the key, for headings: k/(depths − 1).
+    pub fn depth_share(self, k: usize) -> f64 {
+        let n = self.depths();
+        if n < 2 {
+            0.0
+        } else {
+            k as f64 / (n - 1) as f64
         }
     }
 
@@ -117,6 +166,7 @@ impl Task {
             Task::Agent => 4,
             Task::Copy => COPY_OFFSET + 1,
             Task::First => 2,
+            Task::Passkey => NEEDLE_TOKENS,
         }
     }
 
@@ -131,7 +181,7 @@ impl Task {
                 nouns.dedup();
                 nouns.len().max(1)
             }
-            Task::Copy | Task::First => LETTERS.len(),
+            Task::Copy | Task::First | Task::Passkey => LETTERS.len(),
         }
     }
 
@@ -170,7 +220,7 @@ impl Task {
     pub fn rival(self, tokens: &[u32], target: u32) -> Option<u32> {
         match self {
             Task::Agent => tokens.iter().copied().find(|&t| is_noun(t) && t != target),
-            Task::Copy | Task::First => None,
+            Task::Copy | Task::First | Task::Passkey => None,
         }
     }
 
@@ -178,7 +228,7 @@ impl Task {
     pub fn rival_name(self) -> Option<&'static str> {
         match self {
             Task::Agent => Some("the other noun (the one acted on)"),
-            Task::Copy | Task::First => None,
+            Task::Copy | Task::First | Task::Passkey => None,
         }
     }
 
@@ -211,7 +261,19 @@ impl Task {
                 let targets = (0..len).map(|i| (i > 0).then_some(tokens[0])).collect();
                 Example { tokens, targets }
             }
+            Task::Passkey => {
+                let filler = len - NEEDLE_TOKENS;
+                let before = pick(rng, filler + 1);
+                passkey(rng, len, before)
+            }
         }
+    }
+
+    /// A passkey example of `len` tokens with the key at depth bin `k` of [`DEPTHS`].
+    fn passkey_at(rng: &mut SplitMix64, len: usize, k: usize) -> Example {
+        let filler = len - NEEDLE_TOKENS;
+        let before = (k * filler + (DEPTHS - 1) / 2) / (DEPTHS - 1);
+        passkey(rng, len, before.min(filler))
     }
 
     /// `count` held-out examples of exactly `len` tokens. For the agent task they come in
@@ -222,7 +284,11 @@ impl Task {
         let mut rng = SplitMix64::new(seed ^ 0x4845_4c44_4f55_5400 ^ ((len as u64) << 20));
         let mut out = Vec::with_capacity(count);
         while out.len() < count {
-            let e = self.sample(&mut rng, len);
+            let e = if self == Task::Passkey {
+                Task::passkey_at(&mut rng, len.max(NEEDLE_TOKENS), out.len() % DEPTHS)
+            } else {
+                self.sample(&mut rng, len)
+            };
             if self == Task::Agent {
                 let swapped = swap_roles(&e);
                 out.push(e);
@@ -257,6 +323,35 @@ fn pick(rng: &mut SplitMix64, n: usize) -> usize {
 
 fn letters(rng: &mut SplitMix64, len: usize) -> Vec<u32> {
     (0..len).map(|_| pick(rng, LETTERS.len()) as u32).collect()
+}
+
+/// Filler, "key d1 d2" after `before` filler tokens, more filler, then "? d1": the model names
+/// d1 at the "?" and d2 at the d1 that follows.
+fn passkey(rng: &mut SplitMix64, len: usize, before: usize) -> Example {
+    let word = |w: &str| {
+        Task::Passkey
+            .vocab()
+            .iter()
+            .position(|v| *v == w)
+            .unwrap_or(0) as u32
+    };
+    let (query, key, zero, hay) = (word(QUERY), word(KEY), word(DIGITS[0]), word(HAY[0]));
+    let d1 = zero + pick(rng, DIGITS.len()) as u32;
+    let d2 = zero + pick(rng, DIGITS.len()) as u32;
+    let filler = len - NEEDLE_TOKENS;
+    // The filler runs through its six words in order from a random start, as a repeated
+    // sentence does ("the grass is green the sky is blue ...").
+    let start = pick(rng, HAY.len());
+    let mut hay_tokens = (0..filler).map(|i| hay + ((start + i) % HAY.len()) as u32);
+    let mut tokens = Vec::with_capacity(len);
+    tokens.extend(hay_tokens.by_ref().take(before));
+    tokens.extend([key, d1, d2]);
+    tokens.extend(hay_tokens);
+    tokens.extend([query, d1]);
+    let mut targets = vec![None; len];
+    targets[len - 2] = Some(d1);
+    targets[len - 1] = Some(d2);
+    Example { tokens, targets }
 }
 
 fn two_nouns(rng: &mut SplitMix64) -> (usize, usize) {

@@ -18,7 +18,7 @@ use crate::action::Action;
 use crate::format::{and_list, duration, plain, significant};
 use crate::main_chart::TRAIN;
 use crate::schemes::{score_biases, Registered, Scheme};
-use crate::train::experiment::{estimate_seconds, Status, HELDOUT};
+use crate::train::experiment::{estimate_seconds, heldout_size, Status};
 use crate::train::figures::{self, label};
 
 use crate::train::protocol::{Command, Phase, Progress, RunView};
@@ -172,7 +172,7 @@ pub fn train_view(props: &ViewProps) -> Html {
     let toggle_scheme = |scheme: TrainScheme| {
         let (cb, current) = (props.on_action.clone(), ts.schemes.clone());
         Callback::from(move |_: Event| {
-            let mut next: Vec<&str> = current.iter().map(|s| s.id()).collect();
+            let mut next: Vec<String> = current.iter().map(|s| s.id()).collect();
             if let Some(i) = next.iter().position(|id| *id == scheme.id()) {
                 if next.len() > 1 {
                     next.remove(i);
@@ -306,7 +306,7 @@ pub fn train_view(props: &ViewProps) -> Html {
                     slower). The curves appear below as they are trained.",
                     if ts.schemes.len() == 1 { "one scheme".to_string() } else { format!("{} schemes", ts.schemes.len()) },
                     crate::format::group_thousands(ts.steps as u64),
-                    crate::format::group_thousands(HELDOUT as u64),
+                    crate::format::group_thousands(heldout_size(ts.task) as u64),
                     if ts.task == Task::Agent { "sentences" } else { "sequences" },
                     crate::train::experiment::LENGTH_FACTORS.len(),
                     duration(estimate)) }</p>
@@ -481,7 +481,7 @@ fn results(props: &ResultsProps) -> Html {
                     new {} of exactly that length (chance: {} %). Trained on lengths up to {}; the \
                     longer columns test extrapolation. A learned table has no row for a position it was \
                     not trained with, so past length {} that model cannot run at all.",
-                    crate::format::group_thousands(HELDOUT as u64),
+                    crate::format::group_thousands(heldout_size(s.task) as u64),
                     if s.task == Task::Agent { "sentences" } else { "sequences" },
                     significant(100.0 * s.task.chance(), 3), s.train_len, s.train_len) }
             </p>
