@@ -35,6 +35,23 @@ pub fn label(scheme: TrainScheme) -> &'static str {
 /// the first seven schemes (baselines dashed); the ones after them take the colours again,
 /// from the first scheme with a position, dotted and with the next marker.
 pub fn style(scheme: TrainScheme) -> (plotters::style::RGBColor, Marker, Stroke) {
+    // An extension method: a colour and marker of its own, in the order of the methods.
+    if let Some(e) = scheme.extended {
+        let i = super::settings::Method::ALL
+            .iter()
+            .position(|m| *m == e.method)
+            .unwrap_or(0);
+        let stroke = if e.tuned {
+            Stroke::Solid
+        } else {
+            Stroke::Dashed
+        };
+        return (
+            SERIES_COLORS[i % SERIES_COLORS.len()],
+            Marker::SHAPES[i % Marker::SHAPES.len()],
+            stroke,
+        );
+    }
     let all = TrainScheme::all();
     let i = all.iter().position(|x| *x == scheme).unwrap_or(0);
     let n = SERIES_COLORS.len();

@@ -4,6 +4,7 @@
 //! Worker (`src/bin/worker.rs`).
 
 pub mod experiment;
+pub mod extension;
 pub mod figures;
 pub mod model;
 pub mod optim;

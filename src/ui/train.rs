@@ -19,12 +19,13 @@ use crate::format::{and_list, duration, plain, significant};
 use crate::main_chart::TRAIN;
 use crate::schemes::{score_biases, Registered, Scheme};
 use crate::train::experiment::{estimate_seconds, heldout_size, Status};
+use crate::train::extension::{self as stretch, Finding};
 use crate::train::figures::{self, label};
 
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
-    TrainScheme, TrainSettings, HEADS, LAYERS, LEARNING_RATE, STEPS, TRAIN_LENGTH, TRAIN_SEED,
-    WIDTH,
+    Method, TrainScheme, TrainSettings, EXTEND_FACTOR, HEADS, LAYERS, LEARNING_RATE, STEPS,
+    TRAIN_LENGTH, TRAIN_SEED, TUNE_STEPS, WIDTH,
 };
 use crate::train::tasks::{dog_and_man, Task};
 
@@ -125,13 +126,15 @@ pub fn train_view(props: &ViewProps) -> Html {
             .map(|r| r.scheme)
             .collect::<Vec<_>>();
         let have = |tokens: &[u32]| {
-            (0..schemes.len()).all(|i| {
-                board
-                    .maps
-                    .get(i)
-                    .and_then(|m| m.as_ref())
-                    .is_some_and(|m| m.tokens == tokens)
-            })
+            (0..schemes.len())
+                .filter(|&i| schemes[i].extended.is_none())
+                .all(|i| {
+                    board
+                        .maps
+                        .get(i)
+                        .and_then(|m| m.as_ref())
+                        .is_some_and(|m| m.tokens == tokens)
+                })
         };
         let have_maps = tokens.as_deref().is_some_and(have);
         let have_learned = board.learned.is_some();
@@ -140,7 +143,9 @@ pub fn train_view(props: &ViewProps) -> Html {
             move |(done, _, _)| {
                 if *done {
                     if let Some(tokens) = tokens.filter(|_| !have_maps) {
-                        for run in 0..schemes.len() {
+                        // The trained models' maps (an extension's attention is its RoPE
+                        // model's, stretched: not drawn).
+                        for run in (0..schemes.len()).filter(|&i| schemes[i].extended.is_none()) {
                             send.emit(Command::Maps {
                                 run,
                                 tokens: tokens.clone(),
@@ -207,7 +212,10 @@ pub fn train_view(props: &ViewProps) -> Html {
     };
 
     let p = &board.progress;
-    let current = p.settings == message;
+    // The board holds this experiment when everything but the extension step agrees (choosing
+    // other methods keeps the trained models on screen until Extend is pressed).
+    let current = !p.settings.is_empty()
+        && (p.settings == message || TrainSettings::from_message(&p.settings).base() == ts.base());
     let running = current && phase == Phase::Training;
     let paused = current && phase == Phase::Paused;
     let started = current && !p.runs.is_empty();
@@ -312,7 +320,7 @@ pub fn train_view(props: &ViewProps) -> Html {
                     duration(estimate)) }</p>
             }
             // Drawn (empty) before training starts, so the first report only fills them in.
-            <Results started={started} send={send.clone()} maps={MapsProps {
+            <Results started={started} send={send.clone()} on_action={props.on_action.clone()} maps={MapsProps {
                 board: board.clone(),
                 settings: ts.clone(),
                 palette: s.palette,
@@ -340,14 +348,28 @@ fn progress_line(props: &ProgressProps) -> Html {
     if !props.current || p.runs.is_empty() {
         return html! { <p class="train-status" role="status" aria-live="polite"></p> };
     }
-    let steps = p.runs.iter().map(|r| r.step).min().unwrap_or(0);
-    let of = p
+    let settings = TrainSettings::from_message(&p.settings);
+    // While the trained models train, their steps; then the extensions' fine-tune.
+    let base_training = p
         .runs
         .iter()
-        .map(|r| r.step)
-        .max()
-        .unwrap_or(0)
-        .max(TrainSettings::from_message(&p.settings).steps);
+        .any(|r| r.scheme.extended.is_none() && r.status == Status::Training);
+    let tuning: Vec<&RunView> = p
+        .runs
+        .iter()
+        .filter(|r| r.scheme.extended.is_some() && r.status == Status::Training)
+        .collect();
+    let (steps, of) = if !base_training && !tuning.is_empty() {
+        let steps = tuning.iter().map(|r| r.step).min().unwrap_or(0);
+        (steps, settings.tune_steps)
+    } else {
+        let base = p.runs.iter().filter(|r| r.scheme.extended.is_none());
+        let steps = base.clone().map(|r| r.step).min().unwrap_or(0);
+        (
+            steps,
+            base.map(|r| r.step).max().unwrap_or(0).max(settings.steps),
+        )
+    };
     let testing = p.runs.iter().any(|r| r.status == Status::Testing);
     let diverged: Vec<String> = p
         .runs
@@ -368,6 +390,9 @@ fn progress_line(props: &ProgressProps) -> Html {
         ),
         Phase::Done => "Done".to_string(),
         Phase::Paused => format!("Stopped at step {steps} of {of}"),
+        _ if !base_training && !tuning.is_empty() => {
+            format!("Fine-tuning the extended RoPE models: step {steps} of {of} for each method")
+        }
         _ if testing => "Testing on held-out data".to_string(),
         _ => format!("Training: step {steps} of {of} for each scheme"),
     };
@@ -404,6 +429,7 @@ struct ResultsProps {
     /// The board, settings and choices, handed on to the attention maps once trained.
     maps: MapsProps,
     send: Callback<Command>,
+    on_action: Callback<Action>,
 }
 
 impl PartialEq for ResultsProps {
@@ -431,19 +457,30 @@ fn results(props: &ResultsProps) -> Html {
     let maps = &props.maps;
     let s = &maps.settings;
     let placeholder;
-    let p = if props.started {
+    let all = if props.started {
         &maps.board.progress
     } else {
         placeholder = Progress::empty(s);
         &placeholder
     };
+    // The trained models; their extensions have a section of their own.
+    let trained = stretch::trained_only(all);
+    let p = &trained;
     let palette = maps.palette;
-    let loss = use_memo((p.clone(), s.clone()), |(p, s)| figures::loss_chart(p, s));
-    let accuracy = use_memo((p.clone(), s.clone()), |(p, s)| {
-        figures::accuracy_chart(p, s)
+    // Keyed on the runs alone: a report that only moves the clock (or an extension's) redraws
+    // nothing here.
+    let of_runs = |runs: &Vec<RunView>| Progress {
+        runs: runs.clone(),
+        ..Progress::default()
+    };
+    let loss = use_memo((p.runs.clone(), s.clone()), move |(r, s)| {
+        figures::loss_chart(&of_runs(r), s)
     });
-    let table = use_memo((p.clone(), s.clone(), palette), |(p, s, pal)| {
-        figures::results_heatmap(p, s, *pal)
+    let accuracy = use_memo((p.runs.clone(), s.clone()), move |(r, s)| {
+        figures::accuracy_chart(&of_runs(r), s)
+    });
+    let table = use_memo((p.runs.clone(), s.clone(), palette), move |(r, s, pal)| {
+        figures::results_heatmap(&of_runs(r), s, *pal)
     });
     let loss_cursor = use_state(|| None::<f64>);
     let acc_cursor = use_state(|| None::<f64>);
@@ -524,10 +561,12 @@ fn results(props: &ResultsProps) -> Html {
             if s.task == Task::Agent && done {
                 <DogAndMan runs={p.runs.clone()} />
             }
+            <Extension progress={all.clone()} settings={s.clone()} palette={palette}
+                send={props.send.clone()} on_action={props.on_action.clone()} />
             if done {
                 <AttentionMaps ..maps.clone() />
                 <LearnedTable board={maps.board.clone()} settings={s.clone()} palette={palette} />
-                <Downloads runs={p.runs.clone()} send={props.send.clone()} />
+                <Downloads runs={all.runs.clone()} send={props.send.clone()} />
             }
                 </>
             }
@@ -649,7 +688,7 @@ fn attention_maps(props: &MapsProps) -> Html {
             </div>
             <p class="explain">{ format!("“{}”. Rows are queries, columns the keys they attend to; each row sums to 1.", shown.join(" ")) }</p>
             <div class="train-maps">
-                { for props.board.progress.runs.iter().enumerate().map(|(i, r)| {
+                { for props.board.progress.runs.iter().enumerate().filter(|(_, r)| r.scheme.extended.is_none()).map(|(i, r)| {
                     let maps = props.board.maps.get(i).cloned().flatten().filter(|m| m.tokens == tokens);
                     html! {
                         <div class="train-map-card">
@@ -775,5 +814,323 @@ fn downloads(props: &DownloadProps) -> Html {
                 </a>
             </div>
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExtensionProps {
+    /// Every run of the experiment, the extensions among them.
+    progress: Progress,
+    settings: TrainSettings,
+    palette: crate::plot::colormap::Palette,
+    send: Callback<Command>,
+    on_action: Callback<Action>,
+}
+
+/// A table of held-out accuracy by test length, one row per run; `links` adds each method's
+/// link to the RoPE view that draws its frequencies.
+fn accuracy_table(id: &str, title: &str, runs: &[&RunView], s: &TrainSettings) -> Html {
+    let headings = figures::length_headings(s);
+    html! {
+        <div class="table-scroll">
+            <table class="numbers train-table" id={id.to_string()} aria-labelledby={title.to_string()}>
+                <thead>
+                    <tr>
+                        <th scope="col">{ "model" }</th>
+                        { for headings.iter().enumerate().map(|(i, h)| html! {
+                            <th scope="col" class={(i == 0).then_some("train-trained")}>{ h.clone() }</th>
+                        }) }
+                    </tr>
+                </thead>
+                <tbody>
+                    { for runs.iter().map(|r| {
+                        let link = r.scheme.extended.and_then(|e| stretch::rope_link(s, e.method));
+                        html! {
+                            <tr data-run={r.scheme.id()}>
+                                <th scope="row">
+                                    { label(r.scheme) }
+                                    if let Some(href) = link {
+                                        <>{ " " }<a class="small" href={href}
+                                            aria-label={format!("{}: its frequencies in the RoPE view", label(r.scheme))}>
+                                            { "frequencies" }</a></>
+                                    }
+                                </th>
+                                { for r.cells.iter().enumerate().map(|(i, c)| html! {
+                                    <td class={classes!((i == 0).then_some("train-trained"))}
+                                        data-length={c.length.to_string()}>
+                                        <span class="train-acc">{ figures::cell_text(r, c) }</span>
+                                        if c.missing.is_none() && c.examples > 0 && !matches!(r.status, Status::Diverged { .. }) {
+                                            <span class="train-count">{ figures::cell_count(s, c) }</span>
+                                        }
+                                    </td>
+                                }) }
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Why a paper's claim may not show on a toy model, for a claim the run does not bear out.
+fn why_not(s: &TrainSettings) -> String {
+    format!(
+        "The papers measure models of billions of parameters with thousands of positions and \
+         64 or more frequency pairs per head; this model has {} pairs per head, was trained at \
+         length {} for {} steps, and one seed decides its weights, so a method's advantage can \
+         vanish or turn round here. Try another seed or more fine-tuning steps.",
+        s.d_model / s.heads.max(1) / 2,
+        s.train_len,
+        s.steps
+    )
+}
+
+/// Context extension: each method the RoPE views know, applied to the trained RoPE model,
+/// tested as it is and after a short fine-tune, beside the schemes trained without RoPE.
+#[function_component(Extension)]
+fn extension(props: &ExtensionProps) -> Html {
+    let s = &props.settings;
+    let p = &props.progress;
+    let chosen: Vec<Method> = if s.extend.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        s.extend.clone()
+    };
+    let has_rope = s.schemes.contains(&TrainScheme::of(Scheme::Rope));
+    let rope_done = p
+        .runs
+        .iter()
+        .any(|r| r.scheme == TrainScheme::of(Scheme::Rope) && r.status == Status::Done);
+    let finished = p.phase == Phase::Done;
+    let zero = stretch::extension_runs(p, false);
+    let tuned = stretch::extension_runs(p, true);
+    // Redrawn when a fine-tuning curve grows, not on every report.
+    let curves: Vec<(TrainScheme, usize)> = p
+        .runs
+        .iter()
+        .filter(|r| r.scheme.extended.is_some())
+        .map(|r| (r.scheme, r.curve.len()))
+        .collect();
+    let chart = {
+        let p = p.clone();
+        use_memo((curves, s.clone()), move |(_, s)| {
+            stretch::tune_chart(&p, s)
+        })
+    };
+    let cursor = use_state(|| None::<f64>);
+
+    let toggle = |m: Method| {
+        let (cb, chosen) = (props.on_action.clone(), chosen.clone());
+        Callback::from(move |_: Event| {
+            let mut next = chosen.clone();
+            if let Some(i) = next.iter().position(|x| *x == m) {
+                if next.len() > 1 {
+                    next.remove(i);
+                }
+            } else {
+                next.push(m);
+            }
+            let ids: Vec<&str> = Method::ALL
+                .into_iter()
+                .filter(|x| next.contains(x))
+                .map(Method::id)
+                .collect();
+            cb.emit(Action::SetTrain("extend", ids.join(",")));
+        })
+    };
+    let set = |key: &'static str| {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: f64| cb.emit(Action::SetTrain(key, plain(v))))
+    };
+    let extend = {
+        let (send, cb, settings, chosen) = (
+            props.send.clone(),
+            props.on_action.clone(),
+            s.clone(),
+            chosen.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let ids: Vec<&str> = chosen.iter().map(|m| m.id()).collect();
+            let settings = TrainSettings {
+                extend: chosen.clone(),
+                ..settings.clone()
+            };
+            cb.emit(Action::SetTrain("extend", ids.join(",")));
+            send.emit(Command::Extend(settings));
+            cb.emit(Action::SetTrainRun(true));
+        })
+    };
+    let csv = {
+        let (p, s) = (p.clone(), s.clone());
+        let name = stem(&s, "extension");
+        Callback::from(move |_: MouseEvent| {
+            let _ = browser::save_text(
+                &format!("{name}.csv"),
+                "text/csv",
+                &stretch::extension_csv(&p, &s),
+            );
+        })
+    };
+    let findings = stretch::findings(p, s);
+    let summary = stretch::summary(p, s);
+    let baselines = stretch::baselines(p);
+    let rope_run = p
+        .runs
+        .iter()
+        .find(|r| r.scheme == TrainScheme::of(Scheme::Rope));
+    let needles: Vec<&RunView> = rope_run
+        .into_iter()
+        .chain(zero.iter().copied())
+        .chain(tuned.iter().copied())
+        .collect();
+    let head = s.d_model / s.heads.max(1);
+
+    html! {
+        <section class="train-extension" aria-labelledby="train-extend-title">
+            <h3 class="section-title" id="train-extend-title">{ "Stretch the trained RoPE model past its length" }</h3>
+            <p class="explain">
+                { format!("Every long-context checkpoint ships a rope_scaling: a rule that changes RoPE's \
+                    angles so that a model trained at one length runs at a longer one. Here each rule the \
+                    RoPE views draw is applied to the RoPE model trained above (same code, heads of width \
+                    {head}, θ = {}), with the training length {} as the original and factor s = {}: first \
+                    as it is (zero-shot), then after {} fine-tuning steps at length {} on the same batches \
+                    for every method. DroPE instead removes RoPE and recalibrates at length {}, as its \
+                    paper does. The schemes trained without RoPE are the baselines.",
+                    plain(s.base), s.train_len, plain(s.factor), s.tune_steps, s.tune_len(), s.train_len) }
+            </p>
+            if !has_rope {
+                <p class="note note-info" id="train-extend-norope">{ "Add RoPE to the schemes to compare the extension methods: they stretch the trained RoPE model." }</p>
+            } else {
+                <div class="train-setup">
+                    <fieldset class="train-schemes">
+                        <legend class="control-label">{ "Methods" }</legend>
+                        { for Method::ALL.into_iter().map(|m| {
+                            let id = format!("train-extend-{}", m.id());
+                            html! {
+                                <label class="toggle" for={id.clone()}>
+                                    <input id={id} type="checkbox" checked={chosen.contains(&m)} onchange={toggle(m)} />
+                                    <span>{ m.short() }<span class="muted small">{ format!(" · {}", m.source()) }</span></span>
+                                </label>
+                            }
+                        }) }
+                    </fieldset>
+                    <div class="train-controls train-numbers">
+                        <NumberControl id="train-extend-factor" limit={EXTEND_FACTOR} value={s.factor} on_change={set("extend_factor")}
+                            hint="The factor s of every method; the fine-tune runs at s × the training length (at most 8×)." />
+                        <NumberControl id="train-tune-steps" limit={TUNE_STEPS} value={s.tune_steps as f64} on_change={set("tune_steps")}
+                            hint="Fine-tuning steps per method, 16 sequences each, at a third of the learning rate (0: zero-shot only)." />
+                    </div>
+                </div>
+                <div class="train-actions">
+                    <button type="button" class="button button-primary" id="train-extend"
+                        disabled={!(finished && rope_done)} onclick={extend}>
+                        { if zero.is_empty() { "Extend" } else { "Extend again" } }
+                    </button>
+                    if !(finished && rope_done) {
+                        <p class="muted small" id="train-extend-hint">{ "Train first: the methods stretch the RoPE model once it is trained (or choose them before pressing Train, and the extension runs after training)." }</p>
+                    }
+                </div>
+            }
+            if !zero.is_empty() {
+                <>
+                    if let Some(text) = summary {
+                        <p class="explain" id="train-extend-summary">{ text }</p>
+                    }
+                    <h4 id="train-zero-title">{ "Zero-shot: the method applied, no fine-tuning" }</h4>
+                    { accuracy_table("train-zero", "train-zero-title", &baselines.iter().copied().chain(zero.iter().copied()).collect::<Vec<_>>(), s) }
+                    if !tuned.is_empty() {
+                        <>
+                            <h4 id="train-tuned-title">{ format!("After {} fine-tuning steps at length {}", s.tune_steps, s.tune_len()) }</h4>
+                            { accuracy_table("train-tuned", "train-tuned-title", &tuned, s) }
+                            <LineChart id="train-tune-curve" data={Shared::new(chart)}
+                                description="Line chart of each method's held-out accuracy at the fine-tuning length against the fine-tuning step."
+                                file_stem={stem(s, "finetune")} cursor={*cursor} whole_x={true}
+                                on_x={{ let c = cursor.clone(); Callback::from(move |v| c.set(v)) }}
+                                show_values={true} aspect={TRAIN.aspect} min_height={TRAIN.min} max_height={TRAIN.max} />
+                        </>
+                    }
+                    if !findings.is_empty() {
+                        <>
+                            <h4>{ "The papers' claims, on this run" }</h4>
+                            <ul class="train-findings" id="train-findings">
+                                { for findings.iter().map(|f: &Finding| html! {
+                                    <li data-holds={match f.holds { Some(true) => "yes", Some(false) => "no", None => "unclear" }}>
+                                        <strong>{ match f.holds { Some(true) => "Reproduced here. ", Some(false) => "Not reproduced here. ", None => "Not decided by this run. " } }</strong>
+                                        { f.claim }{ " " }{ f.here.clone() }
+                                        if f.holds == Some(false) {
+                                            <>{ " " }<span class="muted">{ why_not(s) }</span></>
+                                        }
+                                    </li>
+                                }) }
+                            </ul>
+                            <p class="muted small">{ "“Better” means by more than twice the standard error of the difference; one seed stands behind every number here." }</p>
+                        </>
+                    }
+                    if s.task.depths() > 1 {
+                        <>
+                            <h4>{ "Needle in a haystack: accuracy by depth and length" }</h4>
+                            <p class="explain">{ "Rows: where the key sits in the filler (0 %: at the start, 100 %: just before the question). Columns: the test length. One map per model." }</p>
+                            <div class="train-maps train-needles">
+                                { for needles.iter().map(|r| html! {
+                                    <NeedleCard scheme={r.scheme} cells={r.cells.clone()}
+                                        diverged={matches!(r.status, Status::Diverged { .. })}
+                                        settings={s.clone()} palette={props.palette} />
+                                }) }
+                            </div>
+                        </>
+                    }
+                    <button type="button" class="button button-small" id="train-extend-csv" onclick={csv}>{ "Download CSV (every cell and depth)" }</button>
+                </>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct NeedleProps {
+    scheme: TrainScheme,
+    cells: Vec<crate::train::experiment::Cell>,
+    diverged: bool,
+    settings: TrainSettings,
+    palette: crate::plot::colormap::Palette,
+}
+
+/// One model's needle-in-a-haystack map, redrawn only when its own cells change.
+#[function_component(NeedleCard)]
+fn needle_card(props: &NeedleProps) -> Html {
+    let data = use_memo(
+        (
+            props.scheme,
+            props.cells.clone(),
+            props.diverged,
+            props.settings.clone(),
+            props.palette,
+        ),
+        |(scheme, cells, diverged, s, palette)| {
+            let mut run = RunView::new(*scheme);
+            run.cells = cells.clone();
+            run.status = if *diverged {
+                Status::Diverged { step: 0 }
+            } else {
+                Status::Done
+            };
+            stretch::needle_heatmap(&run, s, *palette).map(Rc::new)
+        },
+    );
+    let Some(d) = (*data).clone() else {
+        return html! {};
+    };
+    let s = &props.settings;
+    let id = props.scheme.id().replace('+', "-");
+    html! {
+        <div class="train-map-card">
+            <h4>{ label(props.scheme) }</h4>
+            <MatrixCard id={format!("train-needle-{id}")}
+                data={Shared::new(d)}
+                description={format!("Heatmap of passkey accuracy by the key's depth and the test length, for {}.", label(props.scheme))}
+                file_stem={stem(s, &format!("needle_{}", props.scheme.id().replace('+', "_")))}
+                height={170.0} />
+        </div>
     }
 }

@@ -184,7 +184,13 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
         let (clear, board) = (clear.clone(), board.clone());
         use_effect_with(message, move |message| {
             let p = &board.progress;
-            if !p.settings.is_empty() && p.settings != *message {
+            // The extension's own values (methods, factor, fine-tuning steps) keep the trained
+            // models: Extend stretches them again.
+            let base = |m: &str| crate::train::settings::TrainSettings::from_message(m).base();
+            if !p.settings.is_empty()
+                && p.settings != *message
+                && base(&p.settings) != base(message)
+            {
                 clear.emit(());
                 on_action.emit(Action::SetTrainRun(false));
             }

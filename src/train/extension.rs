@@ -1,0 +1,457 @@
+//! What the Train view shows of context extension, built from what the worker reported: the
+//! runs before and after extension, each method's needle-in-a-haystack heatmap (depth × test
+//! length), the fine-tuning curves at the target length, the link to the RoPE view that draws a
+//! method's frequencies, and every sentence about which method wins, computed from the run's
+//! numbers. Pure: the view only renders these.
+
+use std::rc::Rc;
+
+use super::experiment::{method_rope, Cell, Status, LENGTH_FACTORS};
+use super::figures::{label, length_headings, style};
+use super::protocol::{Progress, RunView};
+use super::settings::{Method, TrainScheme, TrainSettings};
+use crate::export::format_value;
+use crate::format::{plain, significant};
+use crate::math::matrix::Dense;
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis, HeatmapData};
+use crate::plot::lines::{Guide, LineAxis, LineChartData, Points, Series};
+use crate::schemes::kind::Scheme;
+
+/// The experiment as trained, without its extension runs (the main charts and table).
+pub fn trained_only(p: &Progress) -> Progress {
+    Progress {
+        runs: p
+            .runs
+            .iter()
+            .filter(|r| r.scheme.extended.is_none())
+            .cloned()
+            .collect(),
+        ..p.clone()
+    }
+}
+
+/// The extension runs, zero-shot (`tuned` false) or fine-tuned, in the order of the methods.
+pub fn extension_runs(p: &Progress, tuned: bool) -> Vec<&RunView> {
+    p.runs
+        .iter()
+        .filter(|r| r.scheme.extended.is_some_and(|e| e.tuned == tuned))
+        .collect()
+}
+
+/// The trained runs a zero-shot extension is compared with: every scheme but RoPE itself (its
+/// extrapolation is the first method's row) and the learned table, which has no row past L.
+pub fn baselines(p: &Progress) -> Vec<&RunView> {
+    p.runs
+        .iter()
+        .filter(|r| {
+            r.scheme.extended.is_none()
+                && r.scheme != TrainScheme::of(Scheme::Rope)
+                && !(r.scheme == TrainScheme::of(Scheme::None)
+                    && p.runs.iter().any(|o| o.scheme == TrainScheme::NONE_CAUSAL)
+                    && causal_task(p))
+        })
+        .collect()
+}
+
+/// Whether the experiment's task is a decoder's (then "none" and "none + causal" are one model).
+fn causal_task(p: &Progress) -> bool {
+    TrainSettings::from_message(&p.settings).task.causal()
+}
+
+fn accuracy(r: &RunView, c: &Cell) -> Option<f64> {
+    (!matches!(r.status, Status::Diverged { .. }) && c.examples > 0)
+        .then(|| c.accuracy())
+        .flatten()
+}
+
+/// Held-out accuracy at each depth (rows, first = the key at the start of the filler) and test
+/// length (columns) of one run, with the count of answers behind each cell; `None` for a task
+/// without depths.
+pub fn needle_heatmap(r: &RunView, s: &TrainSettings, palette: Palette) -> Option<HeatmapData> {
+    let depths = s.task.depths();
+    if depths < 2 {
+        return None;
+    }
+    let cols = LENGTH_FACTORS.len();
+    let mut data = vec![f64::NAN; depths * cols];
+    for (j, c) in r.cells.iter().enumerate().take(cols) {
+        if matches!(r.status, Status::Diverged { .. }) || c.missing.is_some() {
+            continue;
+        }
+        for (k, &(right, counted)) in c.depths.iter().enumerate().take(depths) {
+            if counted > 0 {
+                data[k * cols + j] = 100.0 * right as f64 / counted as f64;
+            }
+        }
+    }
+    let counted = r
+        .cells
+        .first()
+        .and_then(|c| c.depths.first())
+        .map_or(0, |d| d.1);
+    Some(HeatmapData {
+        matrix: Rc::new(Dense::new(depths, cols, data)),
+        x: Axis::named("test length", "length", length_headings(s)),
+        y: Axis::named(
+            "depth of the key in the filler",
+            "depth",
+            (0..depths)
+                .map(|k| format!("{} %", significant(100.0 * s.task.depth_share(k), 2)))
+                .collect(),
+        ),
+        scale: ColorScale::new(palette, 0.0, 100.0),
+        colorbar_title: "passkey accuracy (%)".into(),
+        caption: format!(
+            "{}: accuracy by depth and length ({counted} answers per cell)",
+            label(r.scheme)
+        ),
+        nouns: ("depths".into(), "lengths".into()),
+        rule: None,
+    })
+}
+
+/// Held-out accuracy at the fine-tuning length against the fine-tuning step, one line per
+/// method.
+pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
+    let series = extension_runs(p, true)
+        .into_iter()
+        .map(|r| {
+            let (color, marker, stroke) = style(r.scheme);
+            let pts: Vec<(f64, f64)> = r
+                .curve
+                .iter()
+                .filter_map(|pt| pt.accuracy.map(|a| (pt.step as f64, 100.0 * a)))
+                .collect();
+            Series {
+                stroke,
+                width: 2.0,
+                marker,
+                ..Series::line(label(r.scheme), color, Points::Pairs(pts))
+            }
+        })
+        .collect();
+    LineChartData {
+        series,
+        x: LineAxis::linear("fine-tuning step", 0.0, s.tune_steps.max(1) as f64),
+        y: LineAxis::linear("held-out accuracy (%)", 0.0, 100.0),
+        caption: format!(
+            "Held-out accuracy at length {} while fine-tuning ({} per point)",
+            s.tune_len(),
+            super::experiment::CURVE_EXAMPLES
+        ),
+        guides: vec![Guide {
+            value: 100.0 * s.task.chance(),
+            label: format!("chance {} %", significant(100.0 * s.task.chance(), 3)),
+            vertical: false,
+        }],
+    }
+}
+
+/// The RoPE view's address that draws a method's per-pair frequencies for the trained model:
+/// one head's width as d_model, θ, the training length as the original, the factor, and the
+/// length the model was fine-tuned to. `None` for DroPE (no RoPE left to draw).
+pub fn rope_link(s: &TrainSettings, method: Method) -> Option<String> {
+    let rope = method_rope(s, method, s.tune_len())?;
+    let extension = method.extension()?;
+    let mut q = format!(
+        "?scheme=rope&d_model={}&base={}&trained={}&length={}&rope_pairing={}&extension={}",
+        rope.d_model,
+        plain(rope.base),
+        s.train_len,
+        s.tune_len(),
+        rope.pairing.id(),
+        extension.id()
+    );
+    if method != Method::Extrapolate {
+        q.push_str(&format!("&factor={}", plain(s.factor)));
+    }
+    if let Some((_, _)) = rope.scaling.longrope_factors() {
+        if let crate::math::rope::RopeScaling::LongRope { short, long, .. } = &rope.scaling {
+            let list = |xs: &[f64]| {
+                xs.iter()
+                    .map(|x| format_value(*x))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            q.push_str(&format!(
+                "&short_factor={}&long_factor={}",
+                list(short),
+                list(long)
+            ));
+        }
+    }
+    Some(q)
+}
+
+/// Mean accuracy over the test lengths past the training length (the cells with a number).
+fn mean_past(r: &RunView) -> Option<(f64, usize)> {
+    let cells: Vec<(f64, usize)> = r
+        .cells
+        .iter()
+        .skip(1)
+        .filter_map(|c| accuracy(r, c).map(|a| (a, c.counted)))
+        .collect();
+    (!cells.is_empty()).then(|| {
+        let n: usize = cells.iter().map(|c| c.1).sum();
+        (
+            cells.iter().map(|c| c.0).sum::<f64>() / cells.len() as f64,
+            n,
+        )
+    })
+}
+
+/// Accuracy at the longest test length, with the answers counted.
+fn at_longest(r: &RunView) -> Option<(f64, usize)> {
+    let c = r.cells.last()?;
+    accuracy(r, c).map(|a| (a, c.counted))
+}
+
+/// How two accuracies compare, given the answers behind each: "better" or "worse" when they
+/// differ by more than twice the standard error of the difference, else "level".
+fn compare(a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
+    let se = |(p, n): (f64, usize)| p * (1.0 - p) / n.max(1) as f64;
+    let noise = 2.0 * (se(a) + se(b)).sqrt().max(1e-9);
+    if a.0 - b.0 > noise {
+        std::cmp::Ordering::Greater
+    } else if b.0 - a.0 > noise {
+        std::cmp::Ordering::Less
+    } else {
+        std::cmp::Ordering::Equal
+    }
+}
+
+fn percent(a: f64) -> String {
+    format!("{} %", significant(100.0 * a, 3))
+}
+
+fn find(p: &Progress, method: Method, tuned: bool) -> Option<&RunView> {
+    p.runs
+        .iter()
+        .find(|r| r.scheme == TrainScheme::extended(method, tuned))
+}
+
+/// The first step at which a tuned run's curve reaches `level`.
+fn steps_to(r: &RunView, level: f64) -> Option<usize> {
+    r.curve
+        .iter()
+        .find(|pt| pt.accuracy.is_some_and(|a| a >= level))
+        .map(|pt| pt.step)
+}
+
+/// One claim from the papers, tested on this run: what it says, what the numbers here say, and
+/// whether they bear it out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub claim: &'static str,
+    pub here: String,
+    /// `Some(true)`: reproduced; `Some(false)`: not; `None`: the run cannot tell (a method
+    /// missing, a run diverged, or no difference beyond sampling noise where one was claimed).
+    pub holds: Option<bool>,
+}
+
+/// What the run says about each paper's claim, every sentence computed from its numbers (the
+/// summary over the lengths past training is the mean accuracy over them; "better" means by
+/// more than twice the standard error of the difference).
+pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let done = |r: &&RunView| r.status == Status::Done;
+    let zero = |m| find(p, m, false).filter(done);
+    let tuned = |m| find(p, m, true).filter(done);
+    let longest = LENGTH_FACTORS[LENGTH_FACTORS.len() - 1] * s.train_len;
+
+    // Extrapolation fails past L; interpolation (PI) fixes it, after a short fine-tune.
+    if let (Some(x), Some(pi)) = (tuned(Method::Extrapolate), tuned(Method::Pi)) {
+        if let (Some(a), Some(b)) = (mean_past(pi), mean_past(x)) {
+            let order = compare(a, b);
+            out.push(Finding {
+                claim: "Position interpolation (Chen et al.): after the same short fine-tune, \
+                        interpolated positions beat extrapolated ones.",
+                here: format!(
+                    "After {} steps at length {}: PI {}, extrapolation {} (mean past length {}).",
+                    s.tune_steps,
+                    s.tune_len(),
+                    percent(a.0),
+                    percent(b.0),
+                    s.train_len
+                ),
+                holds: match order {
+                    std::cmp::Ordering::Greater => Some(true),
+                    std::cmp::Ordering::Less => Some(false),
+                    std::cmp::Ordering::Equal => None,
+                },
+            });
+        }
+    }
+    // NTK-aware and dynamic NTK: some gain with no fine-tuning.
+    for m in [Method::Ntk, Method::Dynamic] {
+        if let (Some(x), Some(r)) = (zero(Method::Extrapolate), zero(m)) {
+            if let (Some(a), Some(b)) = (mean_past(r), mean_past(x)) {
+                out.push(Finding {
+                    claim: if m == Method::Ntk {
+                        "NTK-aware scaling: better than plain RoPE past its length with no \
+                         fine-tuning at all."
+                    } else {
+                        "Dynamic NTK: better than plain RoPE past its length with no \
+                         fine-tuning at all."
+                    },
+                    here: format!(
+                        "With no fine-tuning: {} {}, plain RoPE {} (mean past length {}).",
+                        m.short(),
+                        percent(a.0),
+                        percent(b.0),
+                        s.train_len
+                    ),
+                    holds: match compare(a, b) {
+                        std::cmp::Ordering::Greater => Some(true),
+                        std::cmp::Ordering::Less => Some(false),
+                        std::cmp::Ordering::Equal => None,
+                    },
+                });
+            }
+        }
+    }
+    // YaRN: fewer fine-tuning steps than PI.
+    if let (Some(y), Some(pi)) = (tuned(Method::Yarn), tuned(Method::Pi)) {
+        let last = |r: &RunView| r.curve.iter().rev().find_map(|pt| pt.accuracy);
+        if let (Some(fy), Some(fp)) = (last(y), last(pi)) {
+            // The level both reach: one point below the lower of the two final accuracies.
+            let level = fy.min(fp) - 0.01;
+            let (sy, sp) = (steps_to(y, level), steps_to(pi, level));
+            let here = match (sy, sp) {
+                (Some(a), Some(b)) => format!(
+                    "Steps to reach {} at length {}: YaRN {a}, PI {b}.",
+                    percent(level),
+                    s.tune_len()
+                ),
+                _ => "The curves do not both reach a common level.".into(),
+            };
+            out.push(Finding {
+                claim: "YaRN (Peng et al.): reaches a given accuracy in fewer fine-tuning steps \
+                        than PI (about 2.5× fewer at their scale).",
+                here,
+                holds: match (sy, sp) {
+                    (Some(a), Some(b)) if a < b => Some(true),
+                    (Some(a), Some(b)) if a > b => Some(false),
+                    _ => None,
+                },
+            });
+        }
+    }
+    // DroPE: dropping RoPE and recalibrating at L beats the RoPE-scaling methods at long range.
+    if let Some(d) = tuned(Method::Drope) {
+        let rivals: Vec<(&RunView, (f64, usize))> = [Method::Pi, Method::Ntk, Method::Yarn]
+            .into_iter()
+            .filter_map(tuned)
+            .filter_map(|r| at_longest(r).map(|a| (r, a)))
+            .collect();
+        let best = rivals
+            .iter()
+            .copied()
+            .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
+        if let (Some(a), Some((r, b))) = (at_longest(d), best) {
+            out.push(Finding {
+                claim: "DroPE: a model with RoPE removed and recalibrated at its training \
+                        length beats PI, NTK and YaRN at long range, without long training data.",
+                here: format!(
+                    "At length {longest}: DroPE {} (recalibrated at length {}), best of the \
+                     three {} {} (fine-tuned at length {}).",
+                    percent(a.0),
+                    s.train_len,
+                    label(r.scheme),
+                    percent(b.0),
+                    s.tune_len()
+                ),
+                holds: match compare(a, b) {
+                    std::cmp::Ordering::Greater => Some(true),
+                    std::cmp::Ordering::Less => Some(false),
+                    std::cmp::Ordering::Equal => None,
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The zero-shot ranking at the longest length, in one sentence: the best and worst method and
+/// plain extrapolation, beside the best trained baseline.
+pub fn summary(p: &Progress, s: &TrainSettings) -> Option<String> {
+    let longest = LENGTH_FACTORS[LENGTH_FACTORS.len() - 1] * s.train_len;
+    let mut zero: Vec<(&RunView, f64)> = extension_runs(p, false)
+        .into_iter()
+        .filter(|r| r.status == Status::Done)
+        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
+        .collect();
+    if zero.is_empty() {
+        return None;
+    }
+    zero.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (best, worst) = (zero[0], zero[zero.len() - 1]);
+    let mut text = format!(
+        "With no fine-tuning, at length {longest}: best {} ({}), worst {} ({}).",
+        label(best.0.scheme),
+        percent(best.1),
+        label(worst.0.scheme),
+        percent(worst.1)
+    );
+    let base = baselines(p)
+        .into_iter()
+        .filter(|r| r.status == Status::Done)
+        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((r, a)) = base {
+        text.push_str(&format!(
+            " The best scheme trained without RoPE reaches {} ({}).",
+            percent(a),
+            label(r.scheme)
+        ));
+    }
+    let tuned: Vec<(&RunView, f64)> = extension_runs(p, true)
+        .into_iter()
+        .filter(|r| r.status == Status::Done)
+        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
+        .collect();
+    if let Some((r, a)) = tuned.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        text.push_str(&format!(
+            " After {} fine-tuning steps: best {} ({}).",
+            s.tune_steps,
+            label(r.scheme),
+            percent(*a)
+        ));
+    }
+    Some(text)
+}
+
+/// Every extension cell as CSV: method, fine-tuned or not, test length, depth, accuracy and
+/// the answers counted (depth "all" for the whole cell).
+pub fn extension_csv(p: &Progress, s: &TrainSettings) -> String {
+    let mut out = String::from(
+        "run,method,tuned,factor,tune_length,test_length,depth,accuracy,correct,counted\n",
+    );
+    for r in &p.runs {
+        let Some(e) = r.scheme.extended else { continue };
+        for c in &r.cells {
+            let mut rows = vec![("all".to_string(), c.correct, c.counted)];
+            for (k, &(right, counted)) in c.depths.iter().enumerate() {
+                rows.push((format_value(s.task.depth_share(k)), right, counted));
+            }
+            for (depth, right, counted) in rows {
+                let acc = if counted > 0 && accuracy(r, c).is_some() {
+                    format_value(right as f64 / counted as f64)
+                } else {
+                    "NaN".into()
+                };
+                out.push_str(&format!(
+                    "{},{},{},{},{},{},{depth},{acc},{right},{counted}\n",
+                    r.scheme.id(),
+                    e.method.id(),
+                    e.tuned,
+                    format_value(s.factor),
+                    s.tune_len(),
+                    c.length,
+                ));
+            }
+        }
+    }
+    out
+}
