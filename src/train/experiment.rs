@@ -607,7 +607,10 @@ impl Run {
     /// or all of exactly `fixed` tokens (for benchmarks that compare like with like).
     pub fn next_batch(&mut self, s: &TrainSettings, fixed: Option<usize>) -> Batch {
         // A tuned extension fine-tunes on sequences of the length it is stretched to.
-        let fixed = fixed.or_else(|| (self.length != s.train_len).then_some(self.length));
+        let fixed = fixed.or_else(|| {
+            let n = run_length(s, self.scheme);
+            (n != s.train_len).then_some(n)
+        });
         let examples: Vec<Example> = (0..BATCH)
             .map(|_| match fixed {
                 Some(n) => s.task.sample(&mut self.data, n),

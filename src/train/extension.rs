@@ -101,7 +101,7 @@ pub fn needle_heatmap(r: &RunView, s: &TrainSettings, palette: Palette) -> Optio
                 .collect(),
         ),
         scale: ColorScale::new(palette, 0.0, 100.0),
-        colorbar_title: "passkey accuracy (%)".into(),
+        colorbar_title: "accuracy (%)".into(),
         caption: format!(
             "{}: accuracy by depth and length ({counted} answers per cell)",
             label(r.scheme)
@@ -315,14 +315,26 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
     if let (Some(y), Some(pi)) = (tuned(Method::Yarn), tuned(Method::Pi)) {
         let last = |r: &RunView| r.curve.iter().rev().find_map(|pt| pt.accuracy);
         if let (Some(fy), Some(fp)) = (last(y), last(pi)) {
-            // The level both reach: one point below the lower of the two final accuracies.
+            // The level both reach: one point below the lower of the two final accuracies; a
+            // level within reach of guessing says nothing about speed.
             let level = fy.min(fp) - 0.01;
-            let (sy, sp) = (steps_to(y, level), steps_to(pi, level));
+            let learned = level > 2.0 * s.task.chance();
+            let (sy, sp) = if learned {
+                (steps_to(y, level), steps_to(pi, level))
+            } else {
+                (None, None)
+            };
             let here = match (sy, sp) {
                 (Some(a), Some(b)) => format!(
                     "Steps to reach {} at length {}: YaRN {a}, PI {b}.",
                     percent(level),
                     s.tune_len()
+                ),
+                _ if !learned => format!(
+                    "Final accuracy at length {}: YaRN {}, PI {}: too close to chance to time.",
+                    s.tune_len(),
+                    percent(fy),
+                    percent(fp)
                 ),
                 _ => "The curves do not both reach a common level.".into(),
             };

@@ -919,6 +919,8 @@ fn extension(props: &ExtensionProps) -> Html {
         })
     };
     let cursor = use_state(|| None::<f64>);
+    let needle_left = use_state(|| None::<usize>);
+    let needle_right = use_state(|| None::<usize>);
 
     let toggle = |m: Method| {
         let (cb, chosen) = (props.on_action.clone(), chosen.clone());
@@ -979,12 +981,41 @@ fn extension(props: &ExtensionProps) -> Html {
         .runs
         .iter()
         .find(|r| r.scheme == TrainScheme::of(Scheme::Rope));
+    // On the right by default: the model best at the longest length after fine-tuning (or, before
+    // it, zero-shot).
+    let default_right = {
+        let best = |runs: &[&RunView]| {
+            runs.iter()
+                .filter_map(|r| {
+                    r.cells
+                        .last()
+                        .and_then(|c| c.accuracy())
+                        .map(|a| (r.scheme, a))
+                })
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|x| x.0)
+        };
+        let pick = best(&tuned).or_else(|| best(&zero));
+        rope_run
+            .into_iter()
+            .chain(zero.iter().copied())
+            .chain(tuned.iter().copied())
+            .position(|r| Some(r.scheme) == pick)
+            .unwrap_or(1)
+    };
     let needles: Vec<&RunView> = rope_run
         .into_iter()
         .chain(zero.iter().copied())
         .chain(tuned.iter().copied())
         .collect();
     let head = s.d_model / s.heads.max(1);
+    let extend_estimate = {
+        let with = TrainSettings {
+            extend: chosen.clone(),
+            ..s.clone()
+        };
+        estimate_seconds(&with) - estimate_seconds(&s.base())
+    };
 
     html! {
         <section class="train-extension" aria-labelledby="train-extend-title">
@@ -1027,6 +1058,8 @@ fn extension(props: &ExtensionProps) -> Html {
                         disabled={!(finished && rope_done)} onclick={extend}>
                         { if zero.is_empty() { "Extend" } else { "Extend again" } }
                     </button>
+                    <p class="muted small" id="train-extend-estimate">{ format!("Estimated time: about {} for {} {} (on the 2-core laptop the estimates are measured on).",
+                        duration(extend_estimate), chosen.len(), if chosen.len() == 1 { "method" } else { "methods" }) }</p>
                     if !(finished && rope_done) {
                         <p class="muted small" id="train-extend-hint">{ "Train first: the methods stretch the RoPE model once it is trained (or choose them before pressing Train, and the extension runs after training)." }</p>
                     }
@@ -1070,12 +1103,28 @@ fn extension(props: &ExtensionProps) -> Html {
                     if s.task.depths() > 1 {
                         <>
                             <h4>{ "Needle in a haystack: accuracy by depth and length" }</h4>
-                            <p class="explain">{ "Rows: where the key sits in the filler (0 %: at the start, 100 %: just before the question). Columns: the test length. One map per model." }</p>
-                            <div class="train-maps train-needles">
-                                { for needles.iter().map(|r| html! {
-                                    <NeedleCard scheme={r.scheme} cells={r.cells.clone()}
-                                        diverged={matches!(r.status, Status::Diverged { .. })}
-                                        settings={s.clone()} palette={props.palette} />
+                            <p class="explain">{ "Rows: where the key sits in the filler (0 %: at the start, 100 %: just before the question). Columns: the test length. Pick any two models to set side by side: the trained RoPE model, each method as it is, and each method fine-tuned." }</p>
+                            <div class="twin twin-2 train-needles">
+                                { for [(0usize, &needle_left), (1, &needle_right)].into_iter().map(|(side, state)| {
+                                    let i = (**state).unwrap_or(if side == 0 { 0 } else { default_right }).min(needles.len().saturating_sub(1));
+                                    let on_change = {
+                                        let state = (*state).clone();
+                                        Callback::from(move |v: String| state.set(v.parse().ok()))
+                                    };
+                                    html! {
+                                        <div class="train-needle">
+                                            <Choice id={if side == 0 { "train-needle-left" } else { "train-needle-right" }}
+                                                label={if side == 0 { "Model (left)" } else { "Model (right)" }}
+                                                options={needles.iter().enumerate().map(|(k, r)| (AttrValue::from(k.to_string()), AttrValue::from(label(r.scheme)))).collect::<Vec<_>>()}
+                                                selected={AttrValue::from(i.to_string())} on_change={on_change} />
+                                            if let Some(r) = needles.get(i) {
+                                                <NeedleCard scheme={r.scheme} cells={r.cells.clone()}
+                                                    diverged={matches!(r.status, Status::Diverged { .. })}
+                                                    settings={s.clone()} palette={props.palette}
+                                                    side={if side == 0 { "left" } else { "right" }} />
+                                            }
+                                        </div>
+                                    }
                                 }) }
                             </div>
                         </>
@@ -1094,6 +1143,8 @@ struct NeedleProps {
     diverged: bool,
     settings: TrainSettings,
     palette: crate::plot::colormap::Palette,
+    /// Which of the two maps ("left", "right"): its element ids.
+    side: AttrValue,
 }
 
 /// One model's needle-in-a-haystack map, redrawn only when its own cells change.
@@ -1122,15 +1173,11 @@ fn needle_card(props: &NeedleProps) -> Html {
         return html! {};
     };
     let s = &props.settings;
-    let id = props.scheme.id().replace('+', "-");
     html! {
-        <div class="train-map-card">
-            <h4>{ label(props.scheme) }</h4>
-            <MatrixCard id={format!("train-needle-{id}")}
-                data={Shared::new(d)}
-                description={format!("Heatmap of passkey accuracy by the key's depth and the test length, for {}.", label(props.scheme))}
-                file_stem={stem(s, &format!("needle_{}", props.scheme.id().replace('+', "_")))}
-                height={170.0} />
-        </div>
+        <MatrixCard id={format!("train-needle-map-{}", props.side)}
+            data={Shared::new(d)}
+            description={format!("Heatmap of passkey accuracy by the key's depth and the test length, for {}.", label(props.scheme))}
+            file_stem={stem(s, &format!("needle_{}", props.scheme.id().replace('+', "_")))}
+            height={300.0} />
     }
 }

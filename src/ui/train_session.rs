@@ -42,7 +42,11 @@ impl Reducible for Board {
             BoardAction::Report(text) => {
                 let before = next.progress.settings.clone();
                 next.progress.apply(&text);
-                if next.progress.settings != before {
+                // Extending keeps the trained models, and their maps and learned table.
+                let base = |m: &str| crate::train::settings::TrainSettings::from_message(m).base();
+                if next.progress.settings != before
+                    && base(&next.progress.settings) != base(&before)
+                {
                     next.maps.clear();
                     next.learned = None;
                 }

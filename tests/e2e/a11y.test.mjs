@@ -72,6 +72,19 @@ test('axe finds nothing on the new notes and the scrolled per-dimension table', 
   assert.deepEqual(found, []);
 });
 
+test('axe finds nothing on the context-extension results (passkey, Train then Extend)', async () => {
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    const { page, context } = await openApp(app, `?view=train&theme=${theme}&task=passkey&schemes=causal,rope&steps=20&train_len=6&width=16&tune_steps=3&extend=pi,yarn,drope&run=1`, { ready: null });
+    await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 90000 });
+    await page.locator('#train-needle-map-right[data-draws]').waitFor();
+    await page.locator('#train-findings').waitFor();
+    for (const v of await audit(page)) found.push(`${theme}: ${v}`);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
+
 test('axe finds nothing on the quiz in exam mode, before and after submitting', async () => {
   const found = [];
   for (const [theme, width] of [['light', 1400], ['dark', 1400], ['light', 390]]) {

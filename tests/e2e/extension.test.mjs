@@ -4,7 +4,7 @@
 // run; the same inside a sandboxed frame, from a link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, longTasks, watchLongTasks } from './lib.mjs';
+import { useApp, openApp, longTasks, watchLongTasks, draws } from './lib.mjs';
 
 const app = useApp();
 // Small enough for CI: two schemes, 80 steps at length 8, width 16, 6 fine-tuning steps.
@@ -54,9 +54,16 @@ test('passkey: Train, then Extend shows every method zero-shot and fine-tuned, f
     await page.locator('#train-table tbody tr').nth(0).locator('.train-acc').allTextContents(),
   );
 
-  // One needle map per model (RoPE, 8 zero-shot, 8 tuned), drawn; the fine-tuning curves.
-  const needles = page.locator('canvas[id^="train-needle-"]');
-  assert.equal(await needles.count(), 17);
+  // Two needle maps side by side; each picks any of the 17 models (RoPE, 8 zero-shot, 8 tuned)
+  // and redraws. The fine-tuning curves are drawn.
+  await page.waitForSelector('#train-needle-map-left[data-draws]');
+  await page.waitForSelector('#train-needle-map-right[data-draws]');
+  const options = await page.locator('#train-needle-right option').allTextContents();
+  assert.equal(options.length, 17);
+  assert.equal(options[0], 'RoPE');
+  const before = await draws(page, 'train-needle-map-right');
+  await page.selectOption('#train-needle-right', { label: 'DroPE, recalibrated' });
+  await page.waitForFunction(([id, n]) => Number(document.getElementById(id)?.dataset.draws) > n, ['train-needle-map-right', before]);
   await page.waitForSelector('#train-tune-curve[data-draws]');
   // Each method's row links to the RoPE view with the same head width, θ and factor.
   const href = await page.locator('#train-zero tr[data-run="rope+yarn"] a').getAttribute('href');
