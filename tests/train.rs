@@ -1037,3 +1037,96 @@ fn a_long_bias_table_in_pieces_gives_the_gradient_of_the_whole() {
     }
     assert_eq!(checked, 15);
 }
+
+/// The downloadable script reloads each context-extension run of a passkey experiment (PI,
+/// dynamic NTK, YaRN, LongRoPE, DroPE; zero-shot and tuned), computes RoPE's tables itself from
+/// the config's rope_scaling (they equal the exported ones at every held-out length they were
+/// computed for), and gets exactly the page's correct and counted answers at every length. The
+/// model learns the task first, so that its answers depend on the tables.
+#[test]
+fn the_script_reproduces_every_context_extension_from_its_rope_scaling() {
+    use pe_explorer::train::settings::Method;
+    let s = TrainSettings {
+        task: Task::Passkey,
+        schemes: common::train_schemes(&[Scheme::Rope]),
+        d_model: 16,
+        heads: 2,
+        layers: 2,
+        train_len: 8,
+        steps: 200,
+        lr: 2e-2,
+        extend: vec![
+            Method::Pi,
+            Method::Dynamic,
+            Method::Yarn,
+            Method::LongRope,
+            Method::Drope,
+        ],
+        tune_steps: 4,
+        ..TrainSettings::default()
+    };
+    let mut e = Experiment::new(s);
+    e.run_to_end();
+    let trained = e.runs[0].cells[0].accuracy().unwrap_or(0.0);
+    assert!(trained > 0.7, "RoPE did not learn the passkey: {trained}");
+    let extensions: Vec<_> = e
+        .runs
+        .iter()
+        .filter(|r| r.scheme.extended.is_some())
+        .collect();
+    assert_eq!(extensions.len(), 10);
+    // One Python process per file, all at once.
+    let jobs: Vec<_> = extensions
+        .iter()
+        .map(|r| {
+            assert_eq!(r.status, Status::Done, "{}", r.scheme.id());
+            let path = std::env::temp_dir().join(format!(
+                "pe-explorer-{}-{}.safetensors",
+                r.scheme.id(),
+                std::process::id()
+            ));
+            std::fs::write(&path, safetensors::export_run(&e, r)).unwrap();
+            let child = std::process::Command::new("python3")
+                .arg(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/static/train/pe_model.py"
+                ))
+                .arg(&path)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("python3 with numpy is needed");
+            (path, child)
+        })
+        .collect();
+    for (r, (path, child)) in extensions.iter().zip(jobs) {
+        let out = child.wait_with_output().unwrap();
+        let _ = std::fs::remove_file(&path);
+        let id = r.scheme.id();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        eprintln!("{text}");
+        assert!(out.status.success(), "{id}: {text}");
+        // DroPE has no RoPE; dynamic NTK's and LongRoPE's exported tables are those of one
+        // length (the last tested); the other methods' are the same at every length.
+        let method = r.scheme.extended.map(|x| x.method);
+        let expected = match method {
+            Some(Method::Drope) => 0,
+            Some(Method::Dynamic | Method::LongRope) => 1,
+            _ => r.cells.len(),
+        };
+        let checked = text.matches("equal to buffer.rope_cos/sin").count();
+        assert_eq!(checked, expected, "{id}: {text}");
+        for cell in &r.cells {
+            let line = format!(
+                "length {:>4}: {}/{} = ",
+                cell.length, cell.correct, cell.counted
+            );
+            assert!(text.contains(&line), "{id}: {line} in {text}");
+        }
+        assert!(
+            text.contains("largest difference from the page: 0 predictions"),
+            "{id}: {text}"
+        );
+    }
+}

@@ -14,6 +14,7 @@ use super::experiment::{Experiment, Run};
 use super::model::{Model, Position};
 use super::real::Real;
 use super::tasks::Example;
+use crate::math::rope::RopeScaling;
 
 /// One tensor to write.
 pub enum Data {
@@ -134,6 +135,12 @@ pub fn config_json<T: Real>(model: &Model<T>, scheme: &str, task: &str, vocab: &
             let mut out = format!("\"rope\",\"pairing\":\"{}\",\"base\":{base}", pairing.id());
             if let Some(hf) = scaling.hf_json() {
                 out.push_str(&format!(",\"rope_scaling\":{hf}"));
+            }
+            // The length the buffers were computed for, where the method depends on it.
+            if let RopeScaling::DynamicNtk { length, .. } | RopeScaling::LongRope { length, .. } =
+                scaling
+            {
+                out.push_str(&format!(",\"rope_tables_length\":{length}"));
             }
             out
         }

@@ -30,6 +30,14 @@ The file is a .safetensors file exported by the app's Train view. It holds:
   * metadata: "config" (architecture and vocabulary, JSON) and "heldout_accuracy" (what the page
     showed).
 
+A RoPE model run with a context-extension method has "rope_scaling" in its config, in Hugging
+Face's form (rope_type linear, dynamic, yarn, llama3, longrope; "ntk" for static NTK, which
+transformers has no type for). The script then computes the cos and sin tables itself for each
+held-out length, as transformers' modeling_rope_utils does (in float64, then in the weights'
+type): dynamic NTK and LongRoPE depend on the length of the sequences run. Where the exported
+buffers were computed for the same length ("rope_tables_length" for those two, every length for
+the others), its tables must equal them. DroPE's models have position "none".
+
 The model: x = tok_emb[tokens] (+ position vectors); per block  x += attn(ln1(x));
 x += mlp(ln2(x)); logits = ln_f(x) @ head.weight + head.bias. Attention scores are
 q·k/sqrt(head_dim) (+ the ALiBi, T5, KERPLE or FIRE bias), queries and keys rotated first under RoPE, keys after the
@@ -146,6 +154,127 @@ def rotate(o, x, cos, sin, pairs):
     return o.cat([ra, rb], -1)[..., o.index(order)]
 
 
+def rope_pairs(cfg):
+    """The dimensions each pair turns together, [head_dim/2, 2]."""
+    h = cfg["d_model"] // cfg["heads"] // 2
+    if cfg["pairing"] == "adjacent":
+        return np.array([(2 * i, 2 * i + 1) for i in range(h)])
+    return np.array([(i, i + h) for i in range(h)])
+
+
+def yarn_mscale(scale, mscale):
+    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
+
+
+def rope_frequencies(cfg, length):
+    """θ of each pair, the position divisor and the attention factor of the config's
+    rope_scaling, for sequences of `length` tokens."""
+    h = cfg["d_model"] // cfg["heads"] // 2
+    dim = float(2 * h)
+    base = float(cfg["base"])
+    rs = cfg.get("rope_scaling") or {}
+    kind = rs.get("rope_type", rs.get("type", "default"))
+    factor = float(rs.get("factor", 1.0))
+    original = rs.get("original_max_position_embeddings") or cfg["max_positions"]
+    plain = [base ** (-(2.0 * i) / dim) for i in range(h)]
+    divisor, attention = 1.0, 1.0
+    if kind == "linear":
+        theta, divisor = plain, factor
+    elif kind in ("ntk", "dynamic"):
+        grown = base
+        if kind == "ntk" and dim > 2:
+            grown = base * factor ** (dim / (dim - 2.0))
+        elif kind == "dynamic" and dim > 2 and length > original > 0:
+            # transformers divides by max_position_embeddings here, the app by the original length.
+            grow = factor * length / original - (factor - 1.0)
+            grown = base * max(grow, 1.0) ** (dim / (dim - 2.0))
+        theta = [grown ** (-(2.0 * i) / dim) for i in range(h)]
+    elif kind == "llama3":
+        low, high = float(rs["low_freq_factor"]), float(rs["high_freq_factor"])
+        theta = []
+        for p in plain:
+            wavelen = math.tau / p
+            if wavelen < original / high:
+                theta.append(p)
+            elif wavelen > original / low:
+                theta.append(p / factor)
+            else:
+                smooth = (original / wavelen - low) / (high - low)
+                theta.append((1.0 - smooth) * p / factor + smooth * p)
+    elif kind == "yarn":
+        def correction(rotations):
+            return dim * math.log(max(original, 1) / (rotations * math.tau)) / (2.0 * math.log(base))
+
+        lo, hi = correction(float(rs.get("beta_fast") or 32)), correction(float(rs.get("beta_slow") or 1))
+        if rs.get("truncate", True):
+            lo, hi = math.floor(lo), math.ceil(hi)
+        lo, hi = max(lo, 0.0), min(hi, dim - 1.0)
+        if lo == hi:
+            hi += 0.001
+        theta = []
+        for i, p in enumerate(plain):
+            keep = 1.0 - min(max((i - lo) / (hi - lo), 0.0), 1.0)
+            theta.append(p / factor * (1.0 - keep) + p * keep)
+        mscale, all_dim = float(rs.get("mscale") or 0), float(rs.get("mscale_all_dim") or 0)
+        if "attention_factor" in rs:
+            attention = float(rs["attention_factor"])
+        elif mscale and all_dim:
+            attention = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim)
+        else:
+            attention = yarn_mscale(factor, 1.0)
+    elif kind == "longrope":
+        factors = rs["long_factor"] if length > original else rs["short_factor"]
+        theta = []
+        for i, p in enumerate(plain):
+            f = float(factors[i]) if i < len(factors) else 1.0
+            theta.append(p / (f if math.isfinite(f) and f > 0 else 1.0))
+        if "attention_factor" in rs:
+            attention = float(rs["attention_factor"])
+        elif factor > 1 and original >= 2:
+            attention = math.sqrt(1.0 + math.log(factor) / math.log(original))
+    elif kind == "default":
+        theta = plain
+    else:
+        raise ValueError(f"unknown rope_type {kind!r}")
+    return theta, divisor, attention
+
+
+def rope_tables(cfg, length, rows, dtype):
+    """f·cos(angle) and f·sin(angle) [rows, head_dim/2] at positions 0 .. rows − 1 for sequences
+    of `length` tokens (f the attention factor), computed in float64 with the C library's cos and
+    sin (as the app does), then in `dtype`."""
+    theta, divisor, f = rope_frequencies(cfg, length)
+    angles = [[m / divisor * t for t in theta] for m in range(rows)]
+    cos = np.array([[f * math.cos(a) for a in row] for row in angles], dtype=np.float64)
+    sin = np.array([[f * math.sin(a) for a in row] for row in angles], dtype=np.float64)
+    return cos.astype(dtype), sin.astype(dtype)
+
+
+def check_rope_tables(tensors, cfg, lengths):
+    """Compares this script's tables with the exported ones at every held-out length they were
+    computed for; exits when they differ by more than float32 rounding."""
+    if cfg["position"] != "rope" or "rope_scaling" not in cfg:
+        return
+    cos_b, sin_b = tensors["buffer.rope_cos"], tensors["buffer.rope_sin"]
+    if not np.array_equal(np.asarray(tensors["buffer.rope_pairs"]), rope_pairs(cfg)):
+        sys.exit("rope_pairs: the exported pairs are not the config's pairing")
+    kind = cfg["rope_scaling"].get("rope_type", cfg["rope_scaling"].get("type"))
+    if kind in ("dynamic", "longrope"):
+        lengths = [n for n in lengths if n == cfg.get("rope_tables_length")]
+    if not lengths:
+        sys.exit(f"rope tables: no held-out length matches the exported tables' ({cfg.get('rope_tables_length')})")
+    rows = cos_b.shape[0]
+    for n in lengths:
+        ulps = 0
+        for mine, theirs in zip(rope_tables(cfg, n, rows, cos_b.dtype), (cos_b, sin_b)):
+            gap = np.abs(mine.astype(np.float64) - theirs) / np.spacing(np.abs(theirs).astype(theirs.dtype))
+            ulps = max(ulps, float(np.max(gap)))
+        # Both round the same float64 value; the C library's cos and sin may differ by one ulp.
+        if ulps > 1:
+            sys.exit(f"rope tables ({kind}) at length {n}: {ulps:.3g} ulp from buffer.rope_cos/sin: not this config's")
+        print(f"rope tables ({kind}) at length {n}: equal to buffer.rope_cos/sin to float32 precision (largest gap {ulps:.0f} ulp)")
+
+
 def kerple_bias(o, W, cfg, t, dtype=None):
     """KERPLE-log's bias [heads, T, T]: -r1 * ln(1 + r2 * |i - j|), each head's r1 and r2 used as
     max(r, eps), as the reference clamps them (Chi et al. 2022, ParallelKerpleLog)."""
@@ -213,7 +342,11 @@ def forward(W, cfg, tokens, xp=np, lengths=None):
     mask = np.broadcast_to(mask, (n, 1, t, t))
     if lengths is not None:
         mask = mask & (np.arange(t)[None, None, None, :] < np.asarray(lengths)[:, None, None, None])
-    if pos == "rope":
+    if pos == "rope" and "rope_scaling" in cfg:
+        dtype = (W["tok_emb"].numpy() if o.torch else np.asarray(W["tok_emb"])).dtype
+        cos, sin = (o.const(x) for x in rope_tables(cfg, t, t, dtype))
+        pairs = rope_pairs(cfg)
+    elif pos == "rope":
         cos, sin = W["buffer.rope_cos"][:t], W["buffer.rope_sin"][:t]
         pairs = np.asarray(W["buffer.rope_pairs"] if not o.torch else W["buffer.rope_pairs"].numpy())
     for l in range(cfg["layers"]):
@@ -270,8 +403,10 @@ def main(argv):
     else:
         W = tensors
     print(f"{cfg['task']} · {cfg['scheme']} · {cfg['layers']} layers × {cfg['heads']} heads, d_model {cfg['d_model']}")
+    names = sorted((k for k in tensors if k.startswith("heldout.") and k.endswith(".tokens")), key=lambda k: int(k.split(".")[1]))
+    check_rope_tables(tensors, cfg, [int(k.split(".")[1]) for k in names])
     worst = 0
-    for name in sorted((k for k in tensors if k.startswith("heldout.") and k.endswith(".tokens")), key=lambda k: int(k.split(".")[1])):
+    for name in names:
         length = name.split(".")[1]
         tokens, targets = tensors[name], tensors[f"heldout.{length}.targets"]
         correct, counted = accuracy(W, cfg, tokens, targets, xp)
