@@ -123,7 +123,9 @@ fn hf(
             };
             (inv, attention)
         }
-        Method::Drope => unreachable!("DroPE has no rotation"),
+        Method::Drope | Method::Config => {
+            unreachable!("DroPE has no rotation; a pasted config is its named method")
+        }
     }
 }
 
@@ -1039,4 +1041,73 @@ fn the_extend_command_and_the_extension_ids_round_trip() {
     assert!(pairs
         .iter()
         .any(|(k, v)| *k == "extend" && v.split(',').count() == 8));
+}
+
+/// A pasted config's rope_scaling, read by the RoPE paste box's code, runs the trained model
+/// exactly as the method of the same name does at the same factor (the trained θ, head width and
+/// length standing in for the config's), at every length; what cannot be applied is refused.
+#[test]
+fn a_pasted_config_applies_its_method_as_the_method_of_the_same_name_does() {
+    let configs = [
+        (
+            Method::Llama3,
+            r#"{"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000.0,
+               "rope_scaling": {"factor": 4.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
+        ),
+        (
+            Method::Yarn,
+            r#"{"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768}"#,
+        ),
+        (
+            Method::Pi,
+            r#"{"rope_scaling": {"type": "linear", "factor": 4}}"#,
+        ),
+        (
+            Method::Dynamic,
+            r#"{"rope_scaling": {"rope_type": "dynamic", "factor": 4}}"#,
+        ),
+    ];
+    for (method, json) in configs {
+        let mut s = settings(32, 2, 10_000.0, 4.0, 8);
+        s.apply("rope_config", json).unwrap();
+        assert!(!s.rope_config.contains('\n'), "kept on one line");
+        assert!(s
+            .runs()
+            .contains(&TrainScheme::extended(Method::Config, true)));
+        for length in [8, 16, 32, 64] {
+            let pasted = method_rope(&s, Method::Config, length).unwrap();
+            let named = method_rope(&s, method, length).unwrap();
+            for i in 0..pasted.pair_count() {
+                assert_eq!(
+                    pasted.angle(5.0, i),
+                    named.angle(5.0, i),
+                    "{method:?} pair {i} at length {length}"
+                );
+            }
+            assert_eq!(pasted.attention_factor(), named.attention_factor());
+            assert_eq!(
+                model_config_at(&s, TrainScheme::extended(Method::Config, false), length).position,
+                model_config_at(&s, TrainScheme::extended(method, false), length).position
+            );
+        }
+        // The link and the worker's message carry it.
+        let back = TrainSettings::from_message(&s.to_message());
+        assert_eq!(back.rope_config, s.rope_config);
+    }
+    let mut s = TrainSettings::default();
+    for bad in [
+        r#"{"rope_theta": 10000}"#,
+        r#"{"rope_scaling": {"rope_type": "default"}}"#,
+        r#"{"rope_scaling": {"rope_type": "yarn", "factor": 4}, "x": "a&b"}"#,
+        "not json",
+    ] {
+        assert!(s.apply("rope_config", bad).is_err(), "{bad}");
+        assert_eq!(s.rope_config, "", "a refused paste changes nothing");
+    }
+    let long = format!(
+        r#"{{"rope_type": "longrope", "short_factor": [{}], "long_factor": [1]}}"#,
+        vec!["1.0"; 2000].join(",")
+    );
+    assert!(s.apply("rope_config", &long).is_err());
 }

@@ -241,8 +241,11 @@ pub fn run_steps(s: &TrainSettings, scheme: TrainScheme) -> usize {
 /// for the pair (0 for pairs that turn 32 times or more in L, 1 for those that turn less than
 /// once), so the slow pairs are interpolated by the whole factor and the fast ones left alone.
 pub fn method_rope(s: &TrainSettings, method: Method, length: usize) -> Option<Rope> {
-    let extension = method.extension()?;
     let head = s.d_model / s.heads.max(1);
+    if method == Method::Config {
+        return Some(config_settings(s)?.rope(head, s.base, s.train_len, length));
+    }
+    let extension = method.extension()?;
     let mut r = RopeSettings {
         pairing: s.rope_pairing,
         extension,
@@ -262,6 +265,23 @@ pub fn method_rope(s: &TrainSettings, method: Method, length: usize) -> Option<R
             .collect();
     }
     Some(r.checked().rope(head, s.base, s.train_len, length))
+}
+
+/// The RoPE settings a pasted config names, read by the config paste box's own code
+/// (`RopeConfig::apply`); the trained model's pairing and whole rotation stand in for the
+/// config's (as do its θ, head width and training length, given to `rope` by the caller).
+pub fn config_settings(s: &TrainSettings) -> Option<RopeSettings> {
+    let config = crate::rope_config::RopeConfig::from_json(&s.rope_config).ok()?;
+    let mut scratch = crate::state::Settings::default();
+    config.apply(&mut scratch);
+    Some(
+        RopeSettings {
+            pairing: s.rope_pairing,
+            rotary_fraction: 1.0,
+            ..scratch.schemes.rope
+        }
+        .checked(),
+    )
 }
 
 /// The longest sequence any test uses.

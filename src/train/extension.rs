@@ -153,7 +153,10 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
 /// length the model was fine-tuned to. `None` for DroPE (no RoPE left to draw).
 pub fn rope_link(s: &TrainSettings, method: Method) -> Option<String> {
     let rope = method_rope(s, method, s.tune_len())?;
-    let extension = method.extension()?;
+    let extension = match method {
+        Method::Config => super::experiment::config_settings(s)?.extension,
+        _ => method.extension()?,
+    };
     let mut q = format!(
         "?scheme=rope&d_model={}&base={}&trained={}&length={}&rope_pairing={}&extension={}",
         rope.d_model,
@@ -164,7 +167,7 @@ pub fn rope_link(s: &TrainSettings, method: Method) -> Option<String> {
         extension.id()
     );
     if method != Method::Extrapolate {
-        q.push_str(&format!("&factor={}", plain(s.factor)));
+        q.push_str(&format!("&factor={}", plain(rope.scaling.factor())));
     }
     if let Some((_, _)) = rope.scaling.longrope_factors() {
         if let crate::math::rope::RopeScaling::LongRope { short, long, .. } = &rope.scaling {

@@ -40,7 +40,7 @@ pub fn style(scheme: TrainScheme) -> (plotters::style::RGBColor, Marker, Stroke)
         let i = super::settings::Method::ALL
             .iter()
             .position(|m| *m == e.method)
-            .unwrap_or(0);
+            .unwrap_or(super::settings::Method::ALL.len());
         let stroke = if e.tuned {
             Stroke::Solid
         } else {

@@ -53,6 +53,9 @@ pub enum Method {
     LongRope,
     /// DroPE (2025): RoPE removed after training (cos 1, sin 0), recalibrated at length L.
     Drope,
+    /// The `rope_scaling` of a config.json the student pasted (its own method and numbers; the
+    /// trained model's θ, head width and length L stand in for the config's).
+    Config,
 }
 
 impl Method {
@@ -77,11 +80,15 @@ impl Method {
             Method::Llama3 => "llama3",
             Method::LongRope => "longrope",
             Method::Drope => "drope",
+            Method::Config => "config",
         }
     }
 
     pub fn from_id(id: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.id() == id)
+        Method::ALL
+            .into_iter()
+            .chain([Method::Config])
+            .find(|m| m.id() == id)
     }
 
     /// The RoPE views' extension of the same name (`None` for DroPE, which removes RoPE).
@@ -94,7 +101,7 @@ impl Method {
             Method::Yarn => Extension::Yarn,
             Method::Llama3 => Extension::Llama3,
             Method::LongRope => Extension::LongRope,
-            Method::Drope => return None,
+            Method::Drope | Method::Config => return None,
         })
     }
 
@@ -109,6 +116,7 @@ impl Method {
             Method::Llama3 => "llama3",
             Method::LongRope => "LongRoPE",
             Method::Drope => "DroPE",
+            Method::Config => "your config",
         }
     }
 
@@ -131,6 +139,8 @@ impl Method {
             (Method::LongRope, true) => "RoPE + LongRoPE, tuned",
             (Method::Drope, false) => "RoPE dropped (DroPE)",
             (Method::Drope, true) => "DroPE, recalibrated",
+            (Method::Config, false) => "RoPE + your config",
+            (Method::Config, true) => "RoPE + your config, tuned",
         }
     }
 
@@ -145,13 +155,14 @@ impl Method {
             Method::Llama3 => "Llama 3.1 (Meta 2024); Hugging Face “llama3”",
             Method::LongRope => "Ding et al. 2024, arXiv 2402.13753 (factors by rule here)",
             Method::Drope => "DroPE 2025, arXiv 2512.12167",
+            Method::Config => "the rope_scaling of the config.json pasted below",
         }
     }
 
     /// Whether the rotation depends on the current length (then each test length gets its own
     /// tables): dynamic NTK, and LongRoPE's short and long factors.
     pub fn by_length(self) -> bool {
-        matches!(self, Method::Dynamic | Method::LongRope)
+        matches!(self, Method::Dynamic | Method::LongRope | Method::Config)
     }
 }
 
@@ -318,6 +329,9 @@ pub struct TrainSettings {
     pub factor: f64,
     /// Fine-tuning steps for each method (0: zero-shot only).
     pub tune_steps: usize,
+    /// A pasted config.json (or its `rope_scaling` alone), on one line: applied to the trained
+    /// RoPE model as one more method (empty: none).
+    pub rope_config: String,
 }
 
 impl Default for TrainSettings {
@@ -340,12 +354,13 @@ impl Default for TrainSettings {
             extend: Vec::new(),
             factor: 4.0,
             tune_steps: 60,
+            rope_config: String::new(),
         }
     }
 }
 
 /// The keys the Train view owns in a link (the sidebar's own keys carry the rest).
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 13] = [
     "task",
     "schemes",
     "layers",
@@ -358,6 +373,7 @@ pub const KEYS: [&str; 12] = [
     "extend",
     "extend_factor",
     "tune_steps",
+    "rope_config",
 ];
 
 /// The keys of the sidebar settings an experiment also uses (for the worker's message).
@@ -373,15 +389,28 @@ impl TrainSettings {
                 if tuned && self.tune_steps == 0 {
                     continue;
                 }
-                out.extend(self.extend.iter().map(|&m| TrainScheme::extended(m, tuned)));
+                out.extend(
+                    self.methods()
+                        .into_iter()
+                        .map(|m| TrainScheme::extended(m, tuned)),
+                );
             }
+        }
+        out
+    }
+
+    /// The methods applied: the chosen ones, then a pasted config's.
+    pub fn methods(&self) -> Vec<Method> {
+        let mut out = self.extend.clone();
+        if !self.rope_config.is_empty() {
+            out.push(Method::Config);
         }
         out
     }
 
     /// Whether the experiment extends its trained RoPE model (it needs RoPE among the schemes).
     pub fn extends(&self) -> bool {
-        !self.extend.is_empty() && self.schemes.contains(&TrainScheme::of(Scheme::Rope))
+        !self.methods().is_empty() && self.schemes.contains(&TrainScheme::of(Scheme::Rope))
     }
 
     /// The length the extended models are fine-tuned at: s·L, at most the longest test.
@@ -396,6 +425,7 @@ impl TrainSettings {
             extend: Vec::new(),
             factor: TrainSettings::default().factor,
             tune_steps: TrainSettings::default().tune_steps,
+            rope_config: String::new(),
             ..self.clone()
         }
     }
@@ -489,6 +519,7 @@ impl TrainSettings {
             }
             "extend_factor" => (self.factor, note) = number(EXTEND_FACTOR)?,
             "tune_steps" => (self.tune_steps, note) = whole(number(TUNE_STEPS)?),
+            "rope_config" => self.rope_config = read_rope_config(value)?,
             "layers" => (self.layers, note) = whole(number(LAYERS)?),
             "attn_heads" => (self.heads, note) = whole(number(HEADS)?),
             "width" => (self.d_model, note) = whole(number(WIDTH)?),
@@ -574,6 +605,7 @@ impl TrainSettings {
                 .join(","),
             "extend_factor" => plain(self.factor),
             "tune_steps" => self.tune_steps.to_string(),
+            "rope_config" => self.rope_config.clone(),
             "base" => plain(self.base),
             "variant" => self.variant.id().into(),
             "rope_pairing" => self.rope_pairing.id().into(),
@@ -601,6 +633,43 @@ impl TrainSettings {
             }
         }
         s
+    }
+}
+
+/// The longest pasted config kept (Phi-3's two lists of 48 factors fit several times over).
+pub const MAX_ROPE_CONFIG: usize = 4000;
+
+/// A pasted config.json for the extension step: it must read as the RoPE config paste box
+/// reads it and name an extension method; kept on one line (it travels in the worker's
+/// message and the link). Empty clears it.
+pub fn read_rope_config(value: &str) -> Result<String, String> {
+    let one_line: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let text = one_line.trim();
+    if text.is_empty() {
+        return Ok(String::new());
+    }
+    if text.len() > MAX_ROPE_CONFIG {
+        return Err(format!(
+            "rope_config: {} characters, more than the {MAX_ROPE_CONFIG} kept; paste only its \
+             rope_scaling.",
+            text.len()
+        ));
+    }
+    if text.contains('&') {
+        return Err("rope_config: a config.json has no “&”; kept the current one.".into());
+    }
+    let config =
+        crate::rope_config::RopeConfig::from_json(text).map_err(|e| format!("rope_config: {e}"))?;
+    match config.scaling {
+        Some(c) if c.method != crate::rope_config::Method::None => Ok(text.to_string()),
+        _ => Err(
+            "rope_config: it has no rope_scaling (or rope_type default): nothing to apply to the \
+             trained model."
+                .into(),
+        ),
     }
 }
 

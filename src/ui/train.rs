@@ -892,7 +892,7 @@ fn why_not(s: &TrainSettings) -> String {
 fn extension(props: &ExtensionProps) -> Html {
     let s = &props.settings;
     let p = &props.progress;
-    let chosen: Vec<Method> = if s.extend.is_empty() {
+    let chosen: Vec<Method> = if s.extend.is_empty() && s.rope_config.is_empty() {
         Method::ALL.to_vec()
     } else {
         s.extend.clone()
@@ -920,6 +920,8 @@ fn extension(props: &ExtensionProps) -> Html {
     };
     let cursor = use_state(|| None::<f64>);
     let needle_left = use_state(|| None::<usize>);
+    let pasted = use_state(|| s.rope_config.clone());
+    let paste_error = use_state(|| None::<String>);
     let needle_right = use_state(|| None::<usize>);
 
     let toggle = |m: Method| {
@@ -963,6 +965,30 @@ fn extension(props: &ExtensionProps) -> Html {
             cb.emit(Action::SetTrainRun(true));
         })
     };
+    let on_paste = {
+        let pasted = pasted.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                pasted.set(t.value());
+            }
+        })
+    };
+    let apply_config = {
+        let (cb, pasted, error) = (props.on_action.clone(), pasted.clone(), paste_error.clone());
+        Callback::from(move |_: MouseEvent| {
+            match crate::train::settings::read_rope_config(&pasted) {
+                Ok(text) => {
+                    error.set(None);
+                    cb.emit(Action::SetTrain("rope_config", text));
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    let config_read: Option<String> = (!s.rope_config.is_empty())
+        .then(|| crate::rope_config::RopeConfig::from_json(&s.rope_config).ok())
+        .flatten()
+        .map(|c| c.read.join("; "));
     let csv = {
         let (p, s) = (p.clone(), s.clone());
         let name = stem(&s, "extension");
@@ -1052,6 +1078,22 @@ fn extension(props: &ExtensionProps) -> Html {
                         <NumberControl id="train-tune-steps" limit={TUNE_STEPS} value={s.tune_steps as f64} on_change={set("tune_steps")}
                             hint="Fine-tuning steps per method, 16 sequences each, at a third of the learning rate (0: zero-shot only)." />
                     </div>
+                </div>
+                <div class="train-config">
+                    <label class="control-label" for="train-extend-config">{ "Your config.json (optional)" }</label>
+                    <textarea id="train-extend-config" rows="3" spellcheck="false" class="rope-config-text" autocomplete="off"
+                        aria-describedby="train-extend-config-hint"
+                        placeholder={r#"{"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}}"#}
+                        value={(*pasted).clone()} oninput={on_paste} />
+                    <p class="control-hint" id="train-extend-config-hint">
+                        { "Paste a checkpoint's config.json, or its rope_scaling alone: it is read as the RoPE view's paste box reads it, and its method and numbers are applied to the trained model as one more row. The trained model's θ, head width and training length stand in for the config's." }
+                    </p>
+                    <button type="button" class="button button-small" id="train-extend-config-apply" onclick={apply_config}>{ "Use this config" }</button>
+                    if let Some(e) = &*paste_error {
+                        <p class="note note-error" role="alert" id="train-extend-config-error">{ e.clone() }</p>
+                    } else if let Some(read) = config_read {
+                        <p class="note note-info" role="status" id="train-extend-config-read">{ format!("Applied as “your config”: {read}.") }</p>
+                    }
                 </div>
                 <div class="train-actions">
                     <button type="button" class="button button-primary" id="train-extend"

@@ -79,6 +79,21 @@ test('passkey: Train, then Extend shows every method zero-shot and fine-tuned, f
   // The link carries the extension.
   assert.match(page.url(), /extend=/);
   const tasks = (await longTasks(page)).filter((t) => t > 50);
+
+  // A pasted config is one more method, read as the RoPE view's paste box reads it: Llama 3.1's
+  // rope_scaling at factor 4 runs exactly as the llama3 row does. A config without one is refused.
+  await page.fill('#train-extend-config', '{"rope_theta": 500000.0}');
+  await page.click('#train-extend-config-apply');
+  await page.locator('#train-extend-config-error').waitFor();
+  await page.fill('#train-extend-config', '{"rope_scaling": {"factor": 4.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,\n "original_max_position_embeddings": 8192, "rope_type": "llama3"}}');
+  await page.click('#train-extend-config-apply');
+  await page.locator('#train-extend-config-read').waitFor();
+  await page.click('#train-extend');
+  await page.waitForFunction(() => document.querySelector('#train-zero tr[data-run="rope+config"]'));
+  await done(page);
+  assert.deepEqual(await rowCells(page, 'train-zero', 'rope+config'), await rowCells(page, 'train-zero', 'rope+llama3'));
+  assert.deepEqual(await rowCells(page, 'train-tuned', 'rope+config+ft'), await rowCells(page, 'train-tuned', 'rope+llama3+ft'));
+  assert.match(page.url(), /rope_config=/);
   assert.deepEqual(errors, []);
   console.log(`long main-thread tasks over 50 ms while extending: ${JSON.stringify(tasks)}`);
   await context.close();
