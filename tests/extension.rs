@@ -518,6 +518,7 @@ fn autograd_agrees(tag: &str, files: Vec<Vec<u8>>) {
         })
         .collect();
     let out = std::process::Command::new("python3")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/python/grad_check.py"

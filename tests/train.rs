@@ -171,6 +171,7 @@ fn autograd_agrees(tag: &str, files: Vec<Vec<u8>>) {
         })
         .collect();
     let out = std::process::Command::new("python3")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/python/grad_check.py"
@@ -955,6 +956,7 @@ fn kerple_and_fire_train_and_export_their_tensors_and_settings() {
         ));
         std::fs::write(&path, safetensors::export_run(&e, r)).unwrap();
         let out = std::process::Command::new("python3")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
             .arg(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/static/train/pe_model.py"
@@ -1087,6 +1089,7 @@ fn the_script_reproduces_every_context_extension_from_its_rope_scaling() {
             ));
             std::fs::write(&path, safetensors::export_run(&e, r)).unwrap();
             let child = std::process::Command::new("python3")
+                .env("PYTHONDONTWRITEBYTECODE", "1")
                 .arg(concat!(
                     env!("CARGO_MANIFEST_DIR"),
                     "/static/train/pe_model.py"
