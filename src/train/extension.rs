@@ -402,13 +402,20 @@ pub fn summary(p: &Progress, s: &TrainSettings) -> Option<String> {
     }
     zero.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (best, worst) = (zero[0], zero[zero.len() - 1]);
-    let mut text = format!(
-        "With no fine-tuning, at length {longest}: best {} ({}), worst {} ({}).",
-        label(best.0.scheme),
-        percent(best.1),
-        label(worst.0.scheme),
-        percent(worst.1)
-    );
+    let mut text = if best.1 == worst.1 {
+        format!(
+            "With no fine-tuning, at length {longest}: every method scores {}.",
+            percent(best.1)
+        )
+    } else {
+        format!(
+            "With no fine-tuning, at length {longest}: best {} ({}), worst {} ({}).",
+            label(best.0.scheme),
+            percent(best.1),
+            label(worst.0.scheme),
+            percent(worst.1)
+        )
+    };
     let base = baselines(p)
         .into_iter()
         .filter(|r| r.status == Status::Done)

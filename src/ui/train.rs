@@ -1035,6 +1035,7 @@ fn extension(props: &ExtensionProps) -> Html {
         .chain(tuned.iter().copied())
         .collect();
     let head = s.d_model / s.heads.max(1);
+    let method_count = chosen.len() + usize::from(!s.rope_config.is_empty());
     let extend_estimate = {
         let with = TrainSettings {
             extend: chosen.clone(),
@@ -1100,8 +1101,9 @@ fn extension(props: &ExtensionProps) -> Html {
                         disabled={!(finished && rope_done)} onclick={extend}>
                         { if zero.is_empty() { "Extend" } else { "Extend again" } }
                     </button>
-                    <p class="muted small" id="train-extend-estimate">{ format!("Estimated time: about {} for {} {} (on the 2-core laptop the estimates are measured on).",
-                        duration(extend_estimate), chosen.len(), if chosen.len() == 1 { "method" } else { "methods" }) }</p>
+                    <p class="muted small" id="train-extend-estimate">{ format!("Estimated time: {} for {} {} (on the 2-core laptop the estimates are measured on).",
+                        if extend_estimate < 1.0 { "under a second".to_string() } else { format!("about {}", duration(extend_estimate)) },
+                        method_count, if method_count == 1 { "method" } else { "methods" }) }</p>
                     if !(finished && rope_done) {
                         <p class="muted small" id="train-extend-hint">{ "Train first: the methods stretch the RoPE model once it is trained (or choose them before pressing Train, and the extension runs after training)." }</p>
                     }
