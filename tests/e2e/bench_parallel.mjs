@@ -80,7 +80,7 @@ console.log('| experiment | serial s (runs) | parallel s (runs) | workers | para
 console.log('|---|---|---|---|---|---|');
 for (const { task, serial, parallel, workers, long } of rows) {
   const f = (xs) => `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(1)).join(', ')})`;
-  const l = (xs) => (xs.length ? `${xs.length} [${xs.map((x) => Math.round(x)).join(', ')} ms]` : '0');
+  const l = (xs) => (xs.length ? `${xs.length} (median ${Math.round(median(xs))}, longest ${Math.round(Math.max(...xs))} ms)` : '0');
   console.log(
     `| ${task}${task === 'passkey' ? ' (Train + Extend)' : ''} | ${f(serial)} | ${f(parallel)} | ${workers} | ${(median(parallel) / median(serial)).toFixed(2)} | ${l(long.serial)} / ${l(long.parallel)} |`,
   );
