@@ -8,10 +8,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 profile="${TRUNK_PROFILE:-release}"
 if [ "$profile" = release ]; then
   cargo build --release --locked --target wasm32-unknown-unknown --bin pe-explorer
-  wasm=target/wasm32-unknown-unknown/release/pe-explorer.wasm
+  wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/pe-explorer.wasm"
 else
   cargo build --locked --target wasm32-unknown-unknown --bin pe-explorer
-  wasm=target/wasm32-unknown-unknown/debug/pe-explorer.wasm
+  wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug/pe-explorer.wasm"
 fi
 out="${TRUNK_STAGING_DIR:?run by trunk}/app"
 wasm-bindgen --target web --no-typescript --out-dir "$out" "$wasm"

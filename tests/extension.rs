@@ -1012,7 +1012,7 @@ fn the_extend_command_and_the_extension_ids_round_trip() {
         tune_steps: 7,
         ..tiny()
     };
-    let c = Command::Extend(s.clone());
+    let c = Command::Extend(s.clone(), pe_explorer::train::experiment::Part::WHOLE);
     assert_eq!(Command::from_text(&c.to_text()), Some(c));
     assert_eq!(TrainSettings::from_message(&s.to_message()), s);
     for method in Method::ALL {

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Float32Array, Object, Reflect, Uint8Array};
-use pe_explorer::train::experiment::{Answer, Experiment};
+use pe_explorer::train::experiment::{Answer, Experiment, Status};
 use pe_explorer::train::model::Tape;
 use pe_explorer::train::protocol::{Command, Phase, Reporter};
 use pe_explorer::train::safetensors;
@@ -31,6 +31,8 @@ struct State {
     answers: Vec<Vec<Answer>>,
     /// A slice is queued on the channel.
     queued: bool,
+    /// The trained RoPE run's weights have been sent to the page (for the other parts).
+    rope_sent: bool,
 }
 
 thread_local! {
@@ -115,6 +117,23 @@ fn run_slice() {
             s.phase = Phase::Done;
         }
         s.elapsed += now() - start;
+        if !s.rope_sent && e.part.count > 1 {
+            if let Some(r) = e.trained_rope() {
+                let diverged = matches!(r.status, Status::Diverged { .. });
+                let text = format!(
+                    "{}\n{}\n{}",
+                    r.index,
+                    if diverged { "diverged" } else { "done" },
+                    e.settings.base().to_message()
+                );
+                post(
+                    "rope",
+                    &text,
+                    Some(&Float32Array::from(&r.params[..]).into()),
+                );
+                s.rope_sent = true;
+            }
+        }
         if !more || now() - s.last_report >= REPORT_MS {
             report(s);
         }
@@ -125,33 +144,37 @@ fn run_slice() {
     }
 }
 
-fn handle(text: &str) {
+/// A command, with the trained RoPE run's weights and whether it diverged when the page sent
+/// them beside it.
+fn handle(text: &str, rope: Option<(Vec<f32>, bool)>) {
     let Some(command) = Command::from_text(text) else {
         post("error", "The worker did not understand a message.", None);
         return;
     };
     let mut start = false;
     STATE.with_borrow_mut(|s| match command {
-        Command::Start(settings) => {
+        Command::Start(settings, part) => {
             *s = State {
-                experiment: Some(Experiment::start(settings)),
+                experiment: Some(Experiment::start_part(settings, part)),
                 phase: Phase::Training,
                 ..State::default()
             };
             report(s);
             start = true;
         }
-        Command::Extend(settings) => {
-            // The trained models are kept; only the extension runs are (re)made. Another
+        Command::Extend(settings, part) => {
+            // The trained models are kept; only the extension runs are (re)made (from the RoPE
+            // weights sent beside the command, in a part that did not train them). Another
             // experiment (or none: the page was reloaded) is trained first, then extended.
+            let rope = rope.as_ref().map(|(p, diverged)| (&p[..], *diverged));
             let kept = s
                 .experiment
                 .as_mut()
-                .is_some_and(|e| e.extend(settings.clone()));
+                .is_some_and(|e| e.extend_part(settings.clone(), part, rope));
             let experiment = if kept {
                 s.experiment.take()
             } else {
-                Some(Experiment::start(settings))
+                Some(Experiment::start_part(settings, part))
             };
             *s = State {
                 experiment,
@@ -159,6 +182,7 @@ fn handle(text: &str) {
                 // Every point again: the page starts a new picture for the new settings.
                 reporter: Reporter::default(),
                 elapsed: if kept { s.elapsed } else { 0.0 },
+                rope_sent: kept && s.rope_sent,
                 ..State::default()
             };
             report(s);
@@ -182,7 +206,7 @@ fn handle(text: &str) {
             let found = s
                 .experiment
                 .as_mut()
-                .and_then(|e| e.runs.get_mut(run))
+                .and_then(|e| e.run_mut(run))
                 .and_then(|r| {
                     let (c, maps) = (r.model.config.clone(), r.attention_maps(&tokens)?);
                     Some((c, maps))
@@ -212,7 +236,7 @@ fn handle(text: &str) {
             let found = s
                 .experiment
                 .as_ref()
-                .and_then(|e| e.runs.get(run))
+                .and_then(|e| e.run(run))
                 .and_then(|r| r.tensor(&name));
             if let Some((values, shape)) = found {
                 let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
@@ -246,7 +270,7 @@ fn handle(text: &str) {
         }
         Command::Export { run } => {
             if let Some(e) = &s.experiment {
-                if let Some(r) = e.runs.get(run) {
+                if let Some(r) = e.run(run) {
                     let bytes = safetensors::export_run(e, r);
                     let name = format!(
                         "pe-train-{}-{}-seed{}.safetensors",
@@ -266,8 +290,22 @@ fn handle(text: &str) {
 
 fn main() {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
-        if let Some(text) = e.data().as_string() {
-            handle(&text);
+        let data = e.data();
+        if let Some(text) = data.as_string() {
+            handle(&text, None);
+        } else if let Some(text) = Reflect::get(&data, &"text".into())
+            .ok()
+            .and_then(|t| t.as_string())
+        {
+            let array = Reflect::get(&data, &"data".into())
+                .ok()
+                .and_then(|d| d.dyn_into::<Float32Array>().ok())
+                .map(|a| a.to_vec());
+            let diverged = Reflect::get(&data, &"diverged".into())
+                .ok()
+                .and_then(|d| d.as_bool())
+                .unwrap_or(false);
+            handle(&text, array.map(|a| (a, diverged)));
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

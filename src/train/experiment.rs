@@ -127,6 +127,12 @@ pub struct Run {
     pub cells: Vec<Cell>,
     /// The length the model's position tables are built for (see [`Run::run_at`]).
     length: usize,
+    /// Where the run stands in the settings' [`runs`](TrainSettings::runs) (reports, maps and
+    /// exports name it so, whichever part of the experiment holds it).
+    pub index: usize,
+    /// A private copy of the RoPE run that another part reports: trained (or adopted) here
+    /// only for its weights, which this part's extensions start from.
+    pub hidden: bool,
 }
 
 /// An evaluation under way: the next example, the batch being run and how far its forward
@@ -180,6 +186,63 @@ pub struct Experiment {
     /// What [`Experiment::start`] left to set up: the next run and tensor to draw, and the
     /// held-out sets still to make.
     setup: Option<(usize, usize)>,
+    /// Which of the settings' runs this experiment trains.
+    pub part: Part,
+}
+
+/// The most workers an experiment is split over: past four, a tiny model's runs gain little and
+/// each worker holds its own copy of the app's trainer.
+pub const MAX_WORKERS: usize = 4;
+
+/// How many workers train an experiment of `runs` runs on a machine of `cores` cores: one per
+/// core, at most [`MAX_WORKERS`], never more than there are runs, one on a single core.
+pub fn worker_count(cores: usize, runs: usize) -> usize {
+    cores.clamp(1, MAX_WORKERS).min(runs.max(1))
+}
+
+/// Which of an experiment's runs one of `count` workers trains: run `i` belongs to worker
+/// `i % count`. The base schemes are dealt out in turn and so are the RoPE run's extensions
+/// (they come after them), so that both the training and the extension step are spread.
+/// Each run's numbers depend only on the settings and its scheme, so any split gives the
+/// serial run's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Part {
+    /// The whole experiment, in one worker.
+    pub const WHOLE: Part = Part { index: 0, count: 1 };
+
+    /// Worker `index` of `count` (clamped into range).
+    pub fn new(index: usize, count: usize) -> Part {
+        let count = count.max(1);
+        Part {
+            index: index.min(count - 1),
+            count,
+        }
+    }
+
+    /// The worker of `count` that trains run `run`.
+    pub fn owner(count: usize, run: usize) -> usize {
+        run % count.max(1)
+    }
+
+    pub fn owns(self, run: usize) -> bool {
+        Part::owner(self.count, run) == self.index
+    }
+
+    /// `index/count`, as commands carry it.
+    pub fn id(self) -> String {
+        format!("{}/{}", self.index, self.count)
+    }
+
+    pub fn from_id(s: &str) -> Option<Part> {
+        let (i, n) = s.split_once('/')?;
+        let (i, n) = (i.trim().parse().ok()?, n.trim().parse::<usize>().ok()?);
+        (n >= 1 && i < n).then_some(Part { index: i, count: n })
+    }
 }
 
 /// The model a scheme trains, for these settings; an extended RoPE model as it runs on
@@ -518,6 +581,17 @@ impl Run {
             },
             cells,
             length: run_length(s, scheme),
+            index: 0,
+            hidden: false,
+        }
+    }
+
+    /// Run `index` of the settings' runs; `hidden` when only its weights are wanted here.
+    fn at(s: &TrainSettings, scheme: TrainScheme, index: usize, hidden: bool) -> Run {
+        Run {
+            index,
+            hidden,
+            ..Run::new(s, scheme)
         }
     }
 
@@ -832,8 +906,24 @@ impl Experiment {
     /// a piece at a time, before it trains (drawing them takes the largest models about
     /// 0.3 s).
     pub fn start(settings: TrainSettings) -> Experiment {
+        Experiment::start_part(settings, Part::WHOLE)
+    }
+
+    /// [`start`](Self::start) for the runs `part` owns, plus a hidden copy of the RoPE run
+    /// when one of them is its extension and another part owns it.
+    pub fn start_part(settings: TrainSettings, part: Part) -> Experiment {
         let s = &settings;
-        let runs = s.runs().into_iter().map(|sc| Run::new(s, sc)).collect();
+        let all = s.runs();
+        let needs_rope = all
+            .iter()
+            .enumerate()
+            .any(|(i, sc)| sc.extended.is_some() && part.owns(i));
+        let runs = all
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, sc)| part.owns(i) || (needs_rope && sc == TrainScheme::of(Scheme::Rope)))
+            .map(|(i, sc)| Run::at(s, sc, i, !part.owns(i)))
+            .collect();
         let curve_set = s
             .task
             .heldout(s.seed ^ 0xC0_0000, s.train_len, CURVE_EXAMPLES);
@@ -848,7 +938,31 @@ impl Experiment {
             turn: 0,
             busy: None,
             setup: Some((0, 0)),
+            part,
         }
+    }
+
+    /// The runs this part reports (all but a hidden RoPE copy).
+    pub fn shown(&self) -> impl Iterator<Item = &Run> {
+        self.runs.iter().filter(|r| !r.hidden)
+    }
+
+    /// Run `index` of the settings' runs, if this part reports it.
+    pub fn run(&self, index: usize) -> Option<&Run> {
+        self.shown().find(|r| r.index == index)
+    }
+
+    pub fn run_mut(&mut self, index: usize) -> Option<&mut Run> {
+        self.runs.iter_mut().find(|r| !r.hidden && r.index == index)
+    }
+
+    /// The trained RoPE run this part reports, once its training is over: what the parts
+    /// without it start their extensions from.
+    pub fn trained_rope(&self) -> Option<&Run> {
+        self.shown().find(|r| {
+            r.scheme == TrainScheme::of(Scheme::Rope)
+                && !matches!(r.status, Status::Training | Status::Waiting)
+        })
     }
 
     /// Goes on setting up: true while there is more to do (and `go` said stop).
@@ -991,20 +1105,59 @@ impl Experiment {
     /// this experiment's but for the extension's own values. False (nothing changed) when they
     /// differ in anything else: the page then starts a whole new experiment.
     pub fn extend(&mut self, settings: TrainSettings) -> bool {
-        if settings.base() != self.settings.base() || self.setup.is_some() {
+        self.extend_part(settings, Part::WHOLE, None)
+    }
+
+    /// [`extend`](Self::extend) for the extension runs `part` owns. A part without the
+    /// trained RoPE run takes its weights from `rope` (the RoPE run's params and whether it
+    /// diverged, as the part that trained it reported them); without them, false.
+    pub fn extend_part(
+        &mut self,
+        settings: TrainSettings,
+        part: Part,
+        rope: Option<(&[f32], bool)>,
+    ) -> bool {
+        if settings.base() != self.settings.base() || self.setup.is_some() || part != self.part {
             return false;
+        }
+        let added: Vec<(usize, TrainScheme)> = settings
+            .runs()
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, sc)| sc.extended.is_some() && part.owns(i))
+            .collect();
+        let rope_scheme = TrainScheme::of(Scheme::Rope);
+        let has_rope = self.runs.iter().any(|r| r.scheme == rope_scheme);
+        let mut adopted = None;
+        if !added.is_empty() && !has_rope {
+            let Some(index) = settings.runs().iter().position(|&sc| sc == rope_scheme) else {
+                return false;
+            };
+            let mut r = Run::at(&settings, rope_scheme, index, true);
+            match rope {
+                Some((params, diverged)) if params.len() == r.params.len() => {
+                    r.params.copy_from_slice(params);
+                    r.status = if diverged {
+                        Status::Diverged { step: 0 }
+                    } else {
+                        Status::Done
+                    };
+                }
+                _ => return false,
+            }
+            adopted = Some(r);
         }
         self.busy = None;
         self.runs.retain(|r| r.scheme.extended.is_none());
+        self.runs.extend(adopted);
         self.settings = settings;
         let s = &self.settings;
-        let added: Vec<Run> = s
-            .runs()
+        let added: Vec<Run> = added
             .into_iter()
-            .filter(|sc| sc.extended.is_some())
-            .map(|sc| Run::new(s, sc))
+            .map(|(i, sc)| Run::at(s, sc, i, false))
             .collect();
         self.runs.extend(added);
+        self.runs.sort_by_key(|r| r.index);
         self.tune_set = tune_set(s);
         true
     }
@@ -1105,7 +1258,7 @@ impl Experiment {
     pub fn work(&self) -> (f64, f64) {
         let s = &self.settings;
         let (mut done, mut total) = (0.0, 0.0);
-        for r in &self.runs {
+        for r in self.shown() {
             let cost = RunCost::new(s, r.scheme);
             let steps = run_steps(s, r.scheme);
             let train = cost.training(steps, steps);

@@ -3,17 +3,18 @@
 //! Large arrays (attention maps, weights, the exported file) travel beside the text as typed
 //! arrays.
 
-use super::experiment::{Answer, Cell, Experiment, Point, Status};
+use super::experiment::{Answer, Cell, Experiment, Part, Point, Status};
 use super::settings::{TrainScheme, TrainSettings};
 
 /// From the page to the worker.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Start a new experiment (replacing any other).
-    Start(TrainSettings),
+    /// Start a new experiment (replacing any other): the runs of it that the part owns.
+    Start(TrainSettings, Part),
     /// Stretch the finished experiment's RoPE model with these settings' extension methods
-    /// (the worker starts the whole experiment anew if it holds another one).
-    Extend(TrainSettings),
+    /// (the worker starts its part of the experiment anew if it holds another one, or holds
+    /// extensions but neither the RoPE run nor its weights, sent beside the command).
+    Extend(TrainSettings, Part),
     Pause,
     Resume,
     /// Forget the experiment.
@@ -44,8 +45,8 @@ pub enum Command {
 impl Command {
     pub fn to_text(&self) -> String {
         match self {
-            Command::Start(s) => format!("start\n{}", s.to_message()),
-            Command::Extend(s) => format!("extend\n{}", s.to_message()),
+            Command::Start(s, p) => format!("start {}\n{}", p.id(), s.to_message()),
+            Command::Extend(s, p) => format!("extend {}\n{}", p.id(), s.to_message()),
             Command::Pause => "pause".into(),
             Command::Resume => "resume".into(),
             Command::Stop => "stop".into(),
@@ -67,15 +68,22 @@ impl Command {
     /// Reads a command; anything malformed is `None` (the worker ignores it).
     pub fn from_text(text: &str) -> Option<Command> {
         let mut lines = text.lines();
-        let kind = lines.next()?;
+        let (kind, part) = {
+            let first = lines.next()?;
+            let (kind, part) = first.split_once(' ').unwrap_or((first, ""));
+            // No part: the whole experiment.
+            (kind, Part::from_id(part).unwrap_or(Part::WHOLE))
+        };
         let mut next_usize = || lines.next()?.trim().parse::<usize>().ok();
         Some(match kind {
-            "start" => Command::Start(TrainSettings::from_message(
-                text.split_once('\n').map_or("", |(_, rest)| rest),
-            )),
-            "extend" => Command::Extend(TrainSettings::from_message(
-                text.split_once('\n').map_or("", |(_, rest)| rest),
-            )),
+            "start" => Command::Start(
+                TrainSettings::from_message(text.split_once('\n').map_or("", |(_, rest)| rest)),
+                part,
+            ),
+            "extend" => Command::Extend(
+                TrainSettings::from_message(text.split_once('\n').map_or("", |(_, rest)| rest)),
+                part,
+            ),
             "pause" => Command::Pause,
             "resume" => Command::Resume,
             "stop" => Command::Stop,
@@ -325,6 +333,54 @@ impl Progress {
     }
 }
 
+/// The one picture of an experiment trained in parts, one [`Progress`] per worker (worker `k`
+/// trains the runs [`Part::new(k, n)`](Part) owns): of the experiment `settings` names, each
+/// run as its owner reported it; training while any part trains (or has not yet reported on
+/// these settings), paused while any is paused, done when all are done; the time is the
+/// longest part's (they run side by side), the work and the steps are summed.
+pub fn merge(parts: &[Progress], settings: &str) -> Progress {
+    let n = parts.len().max(1);
+    let current = |p: &&Progress| p.settings == settings;
+    let runs = TrainSettings::from_message(settings)
+        .runs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, scheme)| {
+            parts
+                .get(Part::owner(n, i))
+                .filter(current)
+                .and_then(|p| p.runs.get(i))
+                .filter(|r| r.scheme == scheme)
+                .cloned()
+                .unwrap_or_else(|| RunView::new(scheme))
+        })
+        .collect();
+    let phases: Vec<Phase> = parts
+        .iter()
+        .map(|p| {
+            if current(&p) {
+                p.phase
+            } else {
+                Phase::Training
+            }
+        })
+        .collect();
+    let phase = [Phase::Training, Phase::Paused, Phase::Idle]
+        .into_iter()
+        .find(|ph| phases.contains(ph))
+        .unwrap_or(Phase::Done);
+    let mine = || parts.iter().filter(current);
+    Progress {
+        settings: settings.to_string(),
+        phase,
+        runs,
+        elapsed_ms: mine().map(|p| p.elapsed_ms).fold(0.0, f64::max),
+        work_done: mine().map(|p| p.work_done).sum(),
+        work_total: mine().map(|p| p.work_total).sum(),
+        steps_done: mine().map(|p| p.steps_done).sum(),
+    }
+}
+
 fn num(s: &str) -> f64 {
     s.parse().unwrap_or(f64::NAN)
 }
@@ -346,14 +402,16 @@ impl Reporter {
         answers: &[Vec<Answer>],
     ) -> String {
         let (done, total) = e.work();
-        let steps: usize = e.runs.iter().map(|r| r.step).sum();
+        let steps: usize = e.shown().map(|r| r.step).sum();
         let mut out = format!(
             "progress {} {elapsed_ms:.1} {done} {total} {steps}\n{}\n",
             phase.id(),
             e.settings.to_message()
         );
+        // Counted by the part's own runs; named by their places in the whole experiment.
         self.sent.resize(e.runs.len(), 0);
-        for (i, r) in e.runs.iter().enumerate() {
+        for (k, r) in e.runs.iter().enumerate().filter(|(_, r)| !r.hidden) {
+            let i = r.index;
             let status = match r.status {
                 Status::Waiting => "waiting",
                 Status::Training => "training",
@@ -362,7 +420,7 @@ impl Reporter {
                 Status::Diverged { .. } => "diverged",
             };
             out.push_str(&format!("run {i} {} {status} {}\n", r.scheme.id(), r.step));
-            let new = &r.curve[self.sent[i].min(r.curve.len())..];
+            let new = &r.curve[self.sent[k].min(r.curve.len())..];
             if !new.is_empty() {
                 let pts: Vec<String> = new
                     .iter()
@@ -372,7 +430,7 @@ impl Reporter {
                     })
                     .collect();
                 out.push_str(&format!("points {i} {}\n", pts.join(";")));
-                self.sent[i] = r.curve.len();
+                self.sent[k] = r.curve.len();
             }
             let cells: Vec<String> = r
                 .cells
@@ -393,7 +451,7 @@ impl Reporter {
                 })
                 .collect();
             out.push_str(&format!("cells {i} {}\n", cells.join(";")));
-            if let Some(a) = answers.get(i).filter(|a| !a.is_empty()) {
+            if let Some(a) = answers.get(k).filter(|a| !a.is_empty()) {
                 let a: Vec<String> = a.iter().map(|(t, p)| format!("{t},{p}")).collect();
                 out.push_str(&format!("answers {i} {}\n", a.join(";")));
             }

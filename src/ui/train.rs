@@ -18,7 +18,7 @@ use crate::action::Action;
 use crate::format::{and_list, duration, plain, significant};
 use crate::main_chart::TRAIN;
 use crate::schemes::{score_biases, Registered, Scheme};
-use crate::train::experiment::{estimate_seconds, heldout_size, Status};
+use crate::train::experiment::{estimate_seconds, heldout_size, Part, Status};
 use crate::train::extension::{self as stretch, Finding};
 use crate::train::figures::{self, label};
 
@@ -107,7 +107,7 @@ pub fn train_view(props: &ViewProps) -> Html {
         );
         use_effect_with((), move |_| {
             if run && fresh && !acted.get() && estimate <= LINK_RUN_LIMIT_S {
-                send.emit(Command::Start(settings));
+                send.emit(Command::Start(settings, Part::WHOLE));
             }
             acted.set(true);
         });
@@ -191,7 +191,7 @@ pub fn train_view(props: &ViewProps) -> Html {
     let start = {
         let (send, cb, settings) = (send.clone(), props.on_action.clone(), ts.clone());
         Callback::from(move |_: MouseEvent| {
-            send.emit(Command::Start(settings.clone()));
+            send.emit(Command::Start(settings.clone(), Part::WHOLE));
             cb.emit(Action::SetTrainRun(true));
         })
     };
@@ -961,7 +961,7 @@ fn extension(props: &ExtensionProps) -> Html {
                 ..settings.clone()
             };
             cb.emit(Action::SetTrain("extend", ids.join(",")));
-            send.emit(Command::Extend(settings));
+            send.emit(Command::Extend(settings, Part::WHOLE));
             cb.emit(Action::SetTrainRun(true));
         })
     };

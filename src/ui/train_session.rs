@@ -1,23 +1,31 @@
-//! The training run as the app holds it, above the Train view: the worker, everything it has
-//! reported, and what ends a run (Clear, a new run, or a change of the settings it was started
-//! with). Leaving the Train view leaves the run as it is, training or stopped; coming back
-//! shows it where it stands.
+//! The training run as the app holds it, above the Train view: the workers (one per core, up
+//! to four, each training its part of the runs), everything they have reported, merged into
+//! one picture, and what ends a run (Clear, a new run, or a change of the settings it was
+//! started with). Leaving the Train view leaves the run as it is, training or stopped; coming
+//! back shows it where it stands.
 
 use std::cell::Cell;
 use std::rc::Rc;
+
+use js_sys::Float32Array;
 
 use yew::prelude::*;
 
 use super::browser;
 use super::trainer::{FromWorker, Trainer};
 use crate::action::Action;
+use crate::train::experiment::{worker_count, Part};
 use crate::train::figures::Maps;
-use crate::train::protocol::{Command, Progress};
+use crate::train::protocol::{merge, Command, Progress};
+use crate::train::settings::TrainSettings;
 
-/// Everything the worker has told the app.
+/// Everything the workers have told the app.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Board {
+    /// The experiment as one run of it (what the view reads): the parts merged.
     pub progress: Progress,
+    /// What each worker has reported on its part.
+    pub parts: Vec<Progress>,
     /// Attention maps per run, for the example asked for last.
     pub maps: Vec<Option<Maps>>,
     /// The trained learned table: rows, columns, values.
@@ -26,7 +34,12 @@ pub struct Board {
 }
 
 pub enum BoardAction {
-    Report(String),
+    /// A report from worker `part` of `count`.
+    Report {
+        part: usize,
+        count: usize,
+        text: String,
+    },
     Maps(Maps),
     Learned(usize, usize, Vec<f64>),
     Failed(String),
@@ -39,9 +52,17 @@ impl Reducible for Board {
     fn reduce(self: Rc<Self>, action: BoardAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            BoardAction::Report(text) => {
+            BoardAction::Report { part, count, text } => {
                 let before = next.progress.settings.clone();
-                next.progress.apply(&text);
+                if next.parts.len() != count {
+                    next.parts = vec![Progress::default(); count];
+                }
+                let Some(p) = next.parts.get_mut(part) else {
+                    return self;
+                };
+                p.apply(&text);
+                let settings = p.settings.clone();
+                next.progress = merge(&next.parts, &settings);
                 // Extending keeps the trained models, and their maps and learned table.
                 let base = |m: &str| crate::train::settings::TrainSettings::from_message(m).base();
                 if next.progress.settings != before
@@ -71,10 +92,11 @@ impl Reducible for Board {
 #[derive(Clone)]
 pub struct TrainSession {
     pub board: UseReducerHandle<Board>,
-    /// Sends a command, starting the worker first if there is none (Pause and Stop never
-    /// start one).
+    /// Sends a command to the workers that hold what it is about, starting them first if there
+    /// are none (only Start, Extend and Bench start them): Start and Extend to each with its
+    /// part, Maps, Tensor and Export to the run's owner, the rest to all.
     pub send: Callback<Command>,
-    /// Ends the worker at once and forgets the run.
+    /// Ends the workers at once and forgets the run.
     pub clear: Callback<()>,
     /// Whether a link's `run=1` has been acted on (it starts a run once per page, at most).
     pub link_acted: Rc<Cell<bool>>,
@@ -111,72 +133,139 @@ pub fn train_host(props: &TrainHostProps) -> Html {
 #[hook]
 fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSession {
     let board = use_reducer(Board::default);
-    let trainer = use_mut_ref(|| None::<Trainer>);
+    let trainers = use_mut_ref(Vec::<Trainer>::new);
+    // The trained RoPE run's weights, from the worker that trained it: the base settings'
+    // message, its index, whether it diverged, its params.
+    let rope = use_mut_ref(|| None::<(String, usize, bool, Float32Array)>);
     let link_acted = use_memo((), |_| Cell::new(false));
 
     let on_worker = {
-        let board = board.clone();
-        Callback::from(move |m: FromWorker| match m {
-            FromWorker::Progress(text) => board.dispatch(BoardAction::Report(text)),
-            FromWorker::Maps(text, w) => {
-                if let Some(maps) = Maps::parse(&text, w) {
-                    board.dispatch(BoardAction::Maps(maps));
+        let (board, rope) = (board.clone(), rope.clone());
+        Callback::from(
+            move |(part, count, m): (usize, usize, FromWorker)| match m {
+                FromWorker::Progress(text) => {
+                    board.dispatch(BoardAction::Report { part, count, text })
                 }
-            }
-            FromWorker::Tensor(text, values) => {
-                let mut l = text.lines().skip(2);
-                let dims: Vec<usize> = l
-                    .next()
-                    .unwrap_or("")
-                    .split(',')
-                    .filter_map(|d| d.parse().ok())
-                    .collect();
-                if let [r, c] = dims[..] {
-                    if values.len() == r * c {
-                        let v = values.iter().map(|&x| x as f64).collect();
-                        board.dispatch(BoardAction::Learned(r, c, v));
+                FromWorker::Maps(text, w) => {
+                    if let Some(maps) = Maps::parse(&text, w) {
+                        board.dispatch(BoardAction::Maps(maps));
                     }
                 }
-            }
-            FromWorker::Export(name, bytes) => {
-                if let Err(e) = browser::save_bytes(&name, "application/octet-stream", &bytes) {
-                    board.dispatch(BoardAction::Failed(format!("The download failed: {e}.")));
+                FromWorker::Tensor(text, values) => {
+                    let mut l = text.lines().skip(2);
+                    let dims: Vec<usize> = l
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .filter_map(|d| d.parse().ok())
+                        .collect();
+                    if let [r, c] = dims[..] {
+                        if values.len() == r * c {
+                            let v = values.iter().map(|&x| x as f64).collect();
+                            board.dispatch(BoardAction::Learned(r, c, v));
+                        }
+                    }
                 }
-            }
-            FromWorker::Failed(text) => board.dispatch(BoardAction::Failed(text)),
-        })
+                FromWorker::Export(name, bytes) => {
+                    if let Err(e) = browser::save_bytes(&name, "application/octet-stream", &bytes) {
+                        board.dispatch(BoardAction::Failed(format!("The download failed: {e}.")));
+                    }
+                }
+                FromWorker::Rope(text, params) => {
+                    let mut l = text.lines();
+                    let index = l.next().and_then(|i| i.parse().ok());
+                    let diverged = l.next() == Some("diverged");
+                    if let (Some(index), Some(base)) = (index, l.next()) {
+                        *rope.borrow_mut() = Some((base.to_string(), index, diverged, params));
+                    }
+                }
+                FromWorker::Failed(text) => board.dispatch(BoardAction::Failed(text)),
+            },
+        )
     };
 
     let send = {
-        let (trainer, board, on_worker) = (trainer.clone(), board.clone(), on_worker.clone());
+        let (trainers, board, rope, on_worker) = (
+            trainers.clone(),
+            board.clone(),
+            rope.clone(),
+            on_worker.clone(),
+        );
         Callback::from(move |c: Command| {
-            let mut slot = trainer.borrow_mut();
-            if slot.is_none() {
-                if matches!(c, Command::Pause | Command::Stop) {
-                    return;
-                }
-                match Trainer::spawn(on_worker.clone()) {
-                    Ok(t) => *slot = Some(t),
-                    Err(e) => {
-                        board.dispatch(BoardAction::Failed(format!(
-                            "Training needs a Web Worker, and {e}."
-                        )));
-                        return;
+            let mut pool = trainers.borrow_mut();
+            // A new experiment gets as many workers as it can use; an extension keeps the
+            // workers (and the parts) that trained its models.
+            let wanted = match &c {
+                Command::Start(s, _) => Some(workers_for(s)),
+                Command::Extend(s, _) if pool.is_empty() => Some(workers_for(s)),
+                Command::Bench { .. } if pool.is_empty() => Some(1),
+                _ => None,
+            };
+            if let Some(n) = wanted.filter(|&n| n != pool.len()) {
+                pool.clear();
+                *rope.borrow_mut() = None;
+                for k in 0..n {
+                    match Trainer::spawn(on_worker.reform(move |m| (k, n, m))) {
+                        Ok(t) => pool.push(t),
+                        Err(e) => {
+                            pool.clear();
+                            board.dispatch(BoardAction::Failed(format!(
+                                "Training needs a Web Worker, and {e}."
+                            )));
+                            return;
+                        }
                     }
                 }
             }
-            if let Some(t) = slot.as_ref() {
-                t.send(&c);
+            let n = pool.len();
+            match c {
+                Command::Start(s, _) => {
+                    for (k, t) in pool.iter().enumerate() {
+                        t.send(&Command::Start(s.clone(), Part::new(k, n)));
+                    }
+                }
+                Command::Extend(s, _) => {
+                    let base = s.base().to_message();
+                    let rope = rope.borrow();
+                    let weights = rope.as_ref().filter(|r| r.0 == base);
+                    for (k, t) in pool.iter().enumerate() {
+                        let command = Command::Extend(s.clone(), Part::new(k, n));
+                        match weights {
+                            Some((_, index, diverged, params)) if Part::owner(n, *index) != k => {
+                                t.send_with(&command, Some((params, *diverged)))
+                            }
+                            _ => t.send(&command),
+                        }
+                    }
+                }
+                Command::Maps { run, .. }
+                | Command::Tensor { run, .. }
+                | Command::Export { run } => {
+                    if let Some(t) = pool.get(Part::owner(n, run)) {
+                        t.send(&c);
+                    }
+                }
+                Command::Bench { .. } => {
+                    if let Some(t) = pool.first() {
+                        t.send(&c);
+                    }
+                }
+                Command::Pause | Command::Resume | Command::Stop => {
+                    for t in pool.iter() {
+                        t.send(&c);
+                    }
+                }
             }
         })
     };
 
     let clear = {
-        let (trainer, board) = (trainer.clone(), board.clone());
+        let (trainers, rope, board) = (trainers.clone(), rope.clone(), board.clone());
         Callback::from(move |_: ()| {
-            // Terminated, not asked to stop: the worker ends as soon as its current slice
+            // Terminated, not asked to stop: each worker ends as soon as its current slice
             // of work (at most about 40 ms) is over.
-            drop(trainer.borrow_mut().take());
+            trainers.borrow_mut().clear();
+            *rope.borrow_mut() = None;
             board.dispatch(BoardAction::Clear);
         })
     };
@@ -190,7 +279,7 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             let p = &board.progress;
             // The extension's own values (methods, factor, fine-tuning steps) keep the trained
             // models: Extend stretches them again.
-            let base = |m: &str| crate::train::settings::TrainSettings::from_message(m).base();
+            let base = |m: &str| TrainSettings::from_message(m).base();
             if !p.settings.is_empty()
                 && p.settings != *message
                 && base(&p.settings) != base(message)
@@ -200,10 +289,10 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             }
         });
     }
-    // The worker ends with the app.
+    // The workers end with the app.
     {
-        let trainer = trainer.clone();
-        use_effect_with((), move |_| move || drop(trainer.borrow_mut().take()));
+        let trainers = trainers.clone();
+        use_effect_with((), move |_| move || trainers.borrow_mut().clear());
     }
 
     TrainSession {
@@ -212,4 +301,16 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
         clear,
         link_acted,
     }
+}
+
+/// How many workers train `s`: one per core the browser reports, at most four, no more than
+/// the experiment's runs.
+fn workers_for(s: &TrainSettings) -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    let cores = if cores.is_finite() && cores >= 1.0 {
+        cores as usize
+    } else {
+        1
+    };
+    worker_count(cores, s.runs().len())
 }

@@ -21,6 +21,9 @@ pub enum FromWorker {
     Maps(String, Vec<f32>),
     Tensor(String, Vec<f32>),
     Export(String, Uint8Array),
+    /// The trained RoPE run's weights (`index`, `done` or `diverged`, the base settings), for
+    /// the workers that extend it without having trained it.
+    Rope(String, Float32Array),
     /// The worker could not start or stopped with an error.
     Failed(String),
 }
@@ -28,7 +31,7 @@ pub enum FromWorker {
 pub struct Trainer {
     worker: Worker,
     ready: Rc<Cell<bool>>,
-    pending: Rc<RefCell<Vec<String>>>,
+    pending: Rc<RefCell<Vec<JsValue>>>,
     blob_url: Option<String>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
@@ -78,7 +81,7 @@ impl Trainer {
     pub fn spawn(on: Callback<FromWorker>) -> Result<Trainer, String> {
         let (worker, blob_url) = start_worker()?;
         let ready = Rc::new(Cell::new(false));
-        let pending: Rc<RefCell<Vec<String>>> = Rc::default();
+        let pending: Rc<RefCell<Vec<JsValue>>> = Rc::default();
         let on_message = {
             let (ready, pending, worker, on) =
                 (ready.clone(), pending.clone(), worker.clone(), on.clone());
@@ -96,7 +99,7 @@ impl Trainer {
                     "ready" => {
                         ready.set(true);
                         for m in pending.borrow_mut().drain(..) {
-                            let _ = worker.post_message(&m.into());
+                            let _ = worker.post_message(&m);
                         }
                     }
                     "progress" => on.emit(FromWorker::Progress(text)),
@@ -105,6 +108,11 @@ impl Trainer {
                     "export" => {
                         if let Ok(bytes) = field(&msg, "data").dyn_into::<Uint8Array>() {
                             on.emit(FromWorker::Export(text, bytes));
+                        }
+                    }
+                    "rope" => {
+                        if let Ok(params) = field(&msg, "data").dyn_into::<Float32Array>() {
+                            on.emit(FromWorker::Rope(text, params));
                         }
                     }
                     "error" => on.emit(FromWorker::Failed(text)),
@@ -136,11 +144,27 @@ impl Trainer {
 
     /// Sends a command now, or as soon as the worker is ready.
     pub fn send(&self, command: &Command) {
-        let text = command.to_text();
+        self.send_with(command, None);
+    }
+
+    /// Sends a command with the trained RoPE run's weights beside it and whether it diverged
+    /// (`{text, data, diverged}`).
+    pub fn send_with(&self, command: &Command, rope: Option<(&Float32Array, bool)>) {
+        let text: JsValue = command.to_text().into();
+        let message = match rope {
+            Some((params, diverged)) => {
+                let o = js_sys::Object::new();
+                let _ = Reflect::set(&o, &"text".into(), &text);
+                let _ = Reflect::set(&o, &"data".into(), params);
+                let _ = Reflect::set(&o, &"diverged".into(), &diverged.into());
+                o.into()
+            }
+            None => text,
+        };
         if self.ready.get() {
-            let _ = self.worker.post_message(&text.into());
+            let _ = self.worker.post_message(&message);
         } else {
-            self.pending.borrow_mut().push(text);
+            self.pending.borrow_mut().push(message);
         }
     }
 }

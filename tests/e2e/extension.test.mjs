@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { useApp, openApp, longTasks, watchLongTasks, draws } from './lib.mjs';
 
 const app = useApp();
-// Small enough for CI: two schemes, 80 steps at length 8, width 16, 6 fine-tuning steps.
-const SMALL = '&task=passkey&schemes=causal,rope&steps=80&train_len=8&width=16&tune_steps=6';
+// Small enough for CI, large enough to learn: two schemes, 200 steps at length 8, width 16, 6
+// fine-tuning steps.
+const SMALL = '&task=passkey&schemes=causal,rope&steps=200&lr=0.02&train_len=8&width=16&tune_steps=6';
 const METHODS = ['extrapolate', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope', 'drope'];
 
 const done = (page, timeout = 180000) =>
@@ -75,7 +76,7 @@ test('passkey: Train, then Extend shows every method zero-shot and fine-tuned, f
   const findings = await page.locator('#train-findings li').count();
   assert.ok(findings >= 3, `findings: ${findings}`);
   const summary = await page.locator('#train-extend-summary').textContent();
-  assert.match(summary, /With no fine-tuning, at length 64: best .+ \(\d/);
+  assert.match(summary, /With no fine-tuning, at length 64: (best .+ \(\d|every method scores \d)/);
   // The link carries the extension.
   assert.match(page.url(), /extend=/);
   const tasks = (await longTasks(page)).filter((t) => t > 50);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { before, after } from 'node:test';
+import os from 'node:os';
 import { chromium } from 'playwright-core';
 
 const TYPES = {
@@ -204,10 +205,9 @@ export const timeTo = (page, button, to) =>
     [button, to],
   );
 
-/** Clicks the Train view's Clear and returns the ms until its worker is gone (as the DevTools protocol reports it). */
+/** Clicks the Train view's Clear and returns the ms until its workers are gone (as the DevTools protocol reports it). */
 export async function timeClear(page) {
-  const [worker] = page.workers();
-  const closed = new Promise((resolve) => worker.once('close', resolve));
+  const closed = Promise.all(page.workers().map((w) => new Promise((resolve) => w.once('close', resolve))));
   const t0 = Date.now();
   await page.evaluate(() => document.getElementById('train-cancel').click());
   await closed;
@@ -256,3 +256,6 @@ export function pdfFacts(buffer) {
     images: (text.match(/\/Subtype\s*\/Image/g) ?? []).length,
   };
 }
+
+/** How many workers the Train view starts here for an experiment of `runs` runs: one per core, at most four, no more than the runs. */
+export const workersFor = (runs) => Math.max(1, Math.min(os.availableParallelism(), 4, runs));

@@ -1,7 +1,8 @@
 // End-to-end tests of the Train view: experiments run in a Web Worker (also inside a sandboxed
 // frame), the results table, curves, maps and learned table appear, the same seed gives the
 // same curves bit for bit, an exported model reproduces the page's accuracy in NumPy, hostile
-// values are refused or clamped, and rapid starts and stops leave no worker behind. The
+// values are refused or clamped, and rapid starts and stops leave no worker behind (two workers
+// train side by side on two cores: parallel.test.mjs checks they give the serial numbers). The
 // largest settings, links that ask for long runs, and leaving the view: wedge.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp } from './lib.mjs';
+import { useApp, openApp, workersFor } from './lib.mjs';
 
 const app = useApp();
 const SCRIPT = path.resolve(import.meta.dirname, '../../static/train/pe_model.py');
@@ -50,7 +51,8 @@ test('a small experiment trains in a worker and shows every result', async () =>
   assert.equal(page.workers().length, 0, 'no worker before Train is pressed');
   await page.click('#train-start');
   await page.waitForFunction(() => /Training: step \d+ of 60/.test(document.querySelector('.train-status')?.textContent ?? ''));
-  assert.equal(page.workers().length, 1);
+  // One worker per core here, at most one per scheme.
+  assert.equal(page.workers().length, workersFor(4));
   await done(page);
   // The table: every scheme × 4 test lengths, 1,000 held-out sentences per measured cell; the
   // learned table has no embedding past its length.
@@ -178,8 +180,9 @@ test('hostile values in the link are clamped or refused, visibly, and training s
   await context.close();
 });
 
-test('fifty quick starts, stops and changes leave at most one worker, no error, bounded memory', async () => {
+test('fifty quick starts, stops and changes leave at most one run\'s workers, no error, bounded memory', async () => {
   const { page, errors, context } = await openTrain('&schemes=none,rope&steps=500&train_len=8&width=16');
+  const pool = workersFor(2);
   let peak = 0;
   const t0 = Date.now();
   for (let i = 0; i < 50; i++) {
@@ -190,7 +193,7 @@ test('fifty quick starts, stops and changes leave at most one worker, no error, 
     // A terminated worker leaves Playwright's list when its close event arrives, a moment
     // later: give it up to two seconds before counting it as still running.
     let n = page.workers().length;
-    for (let t = 0; n > 1 && t < 40; t++) {
+    for (let t = 0; n > pool && t < 40; t++) {
       await page.waitForTimeout(50);
       n = page.workers().length;
     }
@@ -198,21 +201,21 @@ test('fifty quick starts, stops and changes leave at most one worker, no error, 
   }
   console.log(`50 cycles in ${Date.now() - t0} ms`);
   await page.waitForTimeout(500);
-  assert.ok(peak <= 1, `${peak} workers at once`);
-  assert.ok(page.workers().length <= 1);
+  assert.ok(peak <= pool, `${peak} workers at once`);
+  assert.ok(page.workers().length <= pool);
   const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
   assert.ok(heap < 64 << 20, `JS heap ${heap} bytes`);
   // It still trains.
   await page.click('#train-start');
   await page.waitForFunction(() => /step [1-9]/.test(document.querySelector('.train-status')?.textContent ?? ''));
-  // Leaving the view keeps the run and its one worker; Clear, back in the view, ends it.
+  // Leaving the view keeps the run and its workers; Clear, back in the view, ends them.
   await page.getByRole('tab', { name: 'Position matrix' }).click();
   await page.waitForTimeout(300);
-  assert.equal(page.workers().length, 1, 'the run goes on while the view is closed');
+  assert.equal(page.workers().length, pool, 'the run goes on while the view is closed');
   await page.getByRole('tab', { name: 'Train it yourself' }).click();
   await page.click('#train-cancel');
   await page.waitForTimeout(300);
-  assert.equal(page.workers().length, 0, 'Clear ends the worker');
+  assert.equal(page.workers().length, 0, 'Clear ends the workers');
   assert.deepEqual(errors, []);
   await context.close();
 });

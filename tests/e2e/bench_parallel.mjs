@@ -1,0 +1,90 @@
+// Benchmark (not a test): the default agent, copy and passkey experiments trained in one worker
+// (navigator.hardwareConcurrency reported as 1) and in parallel workers (as many as the machine
+// has, at most four), side by side in one run: Train clicked with Playwright's mouse until the
+// page says done (passkey: Train, then Extend with the default methods, both clicks counted,
+// not the wait between them), median of RUNS; main-thread tasks over 50 ms while training.
+//
+//   node bench_parallel.mjs          # after `trunk build --release --offline`
+//   RUNS=1 ONLY=agent node bench_parallel.mjs
+import os from 'node:os';
+import { serve, launch, DIST, watchLongTasks } from './lib.mjs';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const CORES = os.availableParallelism?.() ?? os.cpus().length;
+const ONLY = process.env.ONLY;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const server = await serve(DIST);
+const browser = await launch();
+
+const waitDone = (page) =>
+  page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, {
+    timeout: 900000,
+    polling: 50,
+  });
+
+/** Seconds from each click to done, summed; the most workers seen; the long tasks. */
+async function once(task, cores) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.addInitScript((n) => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n, configurable: true });
+  }, cores);
+  const page = await context.newPage();
+  await page.goto(`${server.url}?view=train&task=${task}`);
+  await page.waitForSelector('#train-start');
+  await watchLongTasks(page);
+  let peak = 0;
+  const sample = setInterval(() => (peak = Math.max(peak, page.workers().length)), 100);
+  let seconds = 0;
+  for (const button of task === 'passkey' ? ['#train-start', '#train-extend'] : ['#train-start']) {
+    const t0 = Date.now();
+    await page.locator(button).click();
+    if (button === '#train-extend') {
+      await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase !== 'done', null, { polling: 20 });
+    }
+    await waitDone(page);
+    seconds += (Date.now() - t0) / 1000;
+  }
+  clearInterval(sample);
+  const long = await page.evaluate(() => window.longTasks);
+  await context.close();
+  return { seconds, peak, long };
+}
+
+const rows = [];
+for (const task of ['agent', 'copy', 'passkey'].filter((t) => !ONLY || ONLY.split(',').includes(t))) {
+  const serial = [];
+  const parallel = [];
+  const long = { serial: [], parallel: [] };
+  let workers = 0;
+  // Alternated, so that a slower moment of the machine falls on both.
+  for (let r = 0; r < RUNS; r++) {
+    const a = await once(task, 1);
+    serial.push(a.seconds);
+    long.serial.push(...a.long);
+    const b = await once(task, CORES);
+    parallel.push(b.seconds);
+    long.parallel.push(...b.long);
+    workers = Math.max(workers, b.peak);
+    console.error(`${task} run ${r + 1}: serial ${a.seconds.toFixed(1)} s (${a.peak} worker), parallel ${b.seconds.toFixed(1)} s (${b.peak} workers)`);
+  }
+  rows.push({ task, serial, parallel, workers, long });
+}
+
+console.log(`\n### Click to done, serial vs parallel (${CORES} cores, median of ${RUNS})\n`);
+console.log('| experiment | serial s (runs) | parallel s (runs) | workers | parallel ÷ serial | main-thread tasks > 50 ms (serial / parallel) |');
+console.log('|---|---|---|---|---|---|');
+for (const { task, serial, parallel, workers, long } of rows) {
+  const f = (xs) => `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(1)).join(', ')})`;
+  const l = (xs) => (xs.length ? `${xs.length} (median ${Math.round(median(xs))}, longest ${Math.round(Math.max(...xs))} ms)` : '0');
+  console.log(
+    `| ${task}${task === 'passkey' ? ' (Train + Extend)' : ''} | ${f(serial)} | ${f(parallel)} | ${workers} | ${(median(parallel) / median(serial)).toFixed(2)} | ${l(long.serial)} / ${l(long.parallel)} |`,
+  );
+}
+
+await browser.close();
+await server.close();
