@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useApp } from './lib.mjs';
+import { useApp, waitForDraws } from './lib.mjs';
 
 const app = useApp();
 const AGENT = '&schemes=none,sinusoidal,learned,rope&steps=60&train_len=8&width=16';
@@ -79,6 +79,9 @@ for (const [name, query, extend] of [
 
 test('inside a sandboxed iframe two Blob workers train a linked experiment', async () => {
   const { page, errors, context } = await open(2, '');
+  // The outer page starts as the app, fully loaded (a request of a half-loaded app would be cut
+  // off by the new content), as the one-worker test does.
+  await waitForDraws(page, 'encoding-heatmap');
   await page.setContent(`<!DOCTYPE html><html><body>
     <iframe id="f" sandbox="allow-scripts" style="width:1100px;height:1400px;border:0"
       src="${app.server.url}?embed=train&run=1&schemes=none,alibi&steps=30&train_len=8&width=16"></iframe>
