@@ -430,6 +430,12 @@ impl TrainSettings {
         }
     }
 
+    /// Whether two experiments' messages train the same models (they may differ in the
+    /// extension step alone, which keeps the trained models and re-extends them).
+    pub fn same_training(a: &str, b: &str) -> bool {
+        a == b || TrainSettings::from_message(a).base() == TrainSettings::from_message(b).base()
+    }
+
     /// Sets one value from text, clamping numbers into range, then fits the width to the heads.
     /// Returns a note when a value was changed, or an error (and leaves the setting alone) when
     /// it cannot be read.
@@ -467,18 +473,9 @@ impl TrainSettings {
                 })?
             }
             "schemes" => {
-                let mut chosen = Vec::new();
-                let mut unknown = Vec::new();
-                for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                    match TrainScheme::from_id(part) {
-                        Some(s) => chosen.push(s),
-                        None => unknown.push(short(part)),
-                    }
-                }
-                let ordered: Vec<TrainScheme> = TrainScheme::all()
-                    .into_iter()
-                    .filter(|s| chosen.contains(s))
-                    .collect();
+                let (ordered, unknown) = read_ids(value, &TrainScheme::all(), |id| {
+                    TrainScheme::from_id(id).map(|s| vec![s])
+                });
                 if ordered.is_empty() {
                     return Err(format!(
                         "schemes={}: no scheme named; expected some of {}; kept the current ones.",
@@ -496,15 +493,10 @@ impl TrainSettings {
                 self.schemes = ordered;
             }
             "extend" => {
-                let mut chosen = Vec::new();
-                let mut unknown = Vec::new();
-                for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                    match Method::from_id(part) {
-                        Some(m) => chosen.push(m),
-                        None if part == "all" => chosen.extend(Method::ALL),
-                        None => unknown.push(short(part)),
-                    }
-                }
+                let (ordered, unknown) = read_ids(value, &Method::ALL, |id| match id {
+                    "all" => Some(Method::ALL.to_vec()),
+                    _ => Method::from_id(id).map(|m| vec![m]),
+                });
                 if !unknown.is_empty() {
                     note = Some(format!(
                         "extend: ignored {}; the methods are {}.",
@@ -512,10 +504,7 @@ impl TrainSettings {
                         Method::ALL.map(Method::id).join(", ")
                     ));
                 }
-                self.extend = Method::ALL
-                    .into_iter()
-                    .filter(|m| chosen.contains(m))
-                    .collect();
+                self.extend = ordered;
             }
             "extend_factor" => (self.factor, note) = number(EXTEND_FACTOR)?,
             "tune_steps" => (self.tune_steps, note) = whole(number(TUNE_STEPS)?),
@@ -671,6 +660,25 @@ pub fn read_rope_config(value: &str) -> Result<String, String> {
                 .into(),
         ),
     }
+}
+
+/// A comma-separated list of ids: the ones named, in the order of `all` (each once), and the
+/// parts that name nothing, quoted.
+fn read_ids<T: PartialEq + Copy>(
+    value: &str,
+    all: &[T],
+    named: impl Fn(&str) -> Option<Vec<T>>,
+) -> (Vec<T>, Vec<String>) {
+    let mut chosen = Vec::new();
+    let mut unknown = Vec::new();
+    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match named(part) {
+            Some(xs) => chosen.extend(xs),
+            None => unknown.push(short(part)),
+        }
+    }
+    let ordered = all.iter().copied().filter(|x| chosen.contains(x)).collect();
+    (ordered, unknown)
 }
 
 fn whole((v, note): (f64, Option<String>)) -> (usize, Option<String>) {

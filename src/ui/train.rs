@@ -214,8 +214,7 @@ pub fn train_view(props: &ViewProps) -> Html {
     let p = &board.progress;
     // The board holds this experiment when everything but the extension step agrees (choosing
     // other methods keeps the trained models on screen until Extend is pressed).
-    let current = !p.settings.is_empty()
-        && (p.settings == message || TrainSettings::from_message(&p.settings).base() == ts.base());
+    let current = !p.settings.is_empty() && TrainSettings::same_training(&p.settings, &message);
     let running = current && phase == Phase::Training;
     let paused = current && phase == Phase::Paused;
     let started = current && !p.runs.is_empty();
@@ -493,7 +492,6 @@ fn results(props: &ResultsProps) -> Html {
         Callback::from(move |_| Ok((format!("{name}.csv"), figures::results_csv(&p, &s))))
     };
     let done = p.phase == Phase::Done;
-    let headings = figures::length_headings(s);
 
     html! {
         <>
@@ -522,34 +520,7 @@ fn results(props: &ResultsProps) -> Html {
                     if s.task == Task::Agent { "sentences" } else { "sequences" },
                     significant(100.0 * s.task.chance(), 3), s.train_len, s.train_len) }
             </p>
-            <div class="table-scroll">
-                <table class="numbers train-table" id="train-table" aria-labelledby="train-results-title">
-                    <thead>
-                        <tr>
-                            <th scope="col">{ "scheme" }</th>
-                            { for headings.iter().enumerate().map(|(i, h)| html! {
-                                <th scope="col" class={(i == 0).then_some("train-trained")}>{ h.clone() }</th>
-                            }) }
-                        </tr>
-                    </thead>
-                    <tbody>
-                        { for p.runs.iter().map(|r| html! {
-                            <tr>
-                                <th scope="row">{ label(r.scheme) }</th>
-                                { for r.cells.iter().enumerate().map(|(i, c)| html! {
-                                    <td class={classes!((i == 0).then_some("train-trained"))}
-                                        data-length={c.length.to_string()}>
-                                        <span class="train-acc">{ figures::cell_text(r, c) }</span>
-                                        if c.missing.is_none() && !matches!(r.status, Status::Diverged { .. }) {
-                                            <span class="train-count">{ figures::cell_count(s, c) }</span>
-                                        }
-                                    </td>
-                                }) }
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-            </div>
+            { accuracy_table("train-table", "train-results-title", "scheme", &p.runs.iter().collect::<Vec<_>>(), s) }
             <Heatmap id="train-table-chart" data={Shared::new(table)}
                 description="Heatmap of held-out accuracy, schemes by test length; grey cells have no number."
                 file_stem={stem(s, "heldout")} csv={Some(table_csv)} show_value={true}
@@ -827,16 +798,23 @@ struct ExtensionProps {
     on_action: Callback<Action>,
 }
 
-/// A table of held-out accuracy by test length, one row per run; `links` adds each method's
-/// link to the RoPE view that draws its frequencies.
-fn accuracy_table(id: &str, title: &str, runs: &[&RunView], s: &TrainSettings) -> Html {
+/// A table of held-out accuracy by test length, one row per run (`first`: the rows' heading),
+/// each cell with its count; an extension's row links to the RoPE view that draws its
+/// frequencies.
+fn accuracy_table(
+    id: &str,
+    title: &str,
+    first: &str,
+    runs: &[&RunView],
+    s: &TrainSettings,
+) -> Html {
     let headings = figures::length_headings(s);
     html! {
         <div class="table-scroll">
             <table class="numbers train-table" id={id.to_string()} aria-labelledby={title.to_string()}>
                 <thead>
                     <tr>
-                        <th scope="col">{ "model" }</th>
+                        <th scope="col">{ first.to_string() }</th>
                         { for headings.iter().enumerate().map(|(i, h)| html! {
                             <th scope="col" class={(i == 0).then_some("train-trained")}>{ h.clone() }</th>
                         }) }
@@ -859,7 +837,7 @@ fn accuracy_table(id: &str, title: &str, runs: &[&RunView], s: &TrainSettings) -
                                     <td class={classes!((i == 0).then_some("train-trained"))}
                                         data-length={c.length.to_string()}>
                                         <span class="train-acc">{ figures::cell_text(r, c) }</span>
-                                        if c.missing.is_none() && c.examples > 0 && !matches!(r.status, Status::Diverged { .. }) {
+                                        if c.missing.is_none() && !matches!(r.status, Status::Diverged { .. }) {
                                             <span class="train-count">{ figures::cell_count(s, c) }</span>
                                         }
                                     </td>
@@ -1115,11 +1093,11 @@ fn extension(props: &ExtensionProps) -> Html {
                         <p class="explain" id="train-extend-summary">{ text }</p>
                     }
                     <h4 id="train-zero-title">{ "Zero-shot: the method applied, no fine-tuning" }</h4>
-                    { accuracy_table("train-zero", "train-zero-title", &baselines.iter().copied().chain(zero.iter().copied()).collect::<Vec<_>>(), s) }
+                    { accuracy_table("train-zero", "train-zero-title", "model", &baselines.iter().copied().chain(zero.iter().copied()).collect::<Vec<_>>(), s) }
                     if !tuned.is_empty() {
                         <>
                             <h4 id="train-tuned-title">{ format!("After {} fine-tuning steps at length {}", s.tune_steps, s.tune_len()) }</h4>
-                            { accuracy_table("train-tuned", "train-tuned-title", &tuned, s) }
+                            { accuracy_table("train-tuned", "train-tuned-title", "model", &tuned, s) }
                             <LineChart id="train-tune-curve" data={Shared::new(chart)}
                                 description="Line chart of each method's held-out accuracy at the fine-tuning length against the fine-tuning step."
                                 file_stem={stem(s, "finetune")} cursor={*cursor} whole_x={true}

@@ -64,10 +64,7 @@ impl Reducible for Board {
                 let settings = p.settings.clone();
                 next.progress = merge(&next.parts, &settings);
                 // Extending keeps the trained models, and their maps and learned table.
-                let base = |m: &str| crate::train::settings::TrainSettings::from_message(m).base();
-                if next.progress.settings != before
-                    && base(&next.progress.settings) != base(&before)
-                {
+                if !TrainSettings::same_training(&next.progress.settings, &before) {
                     next.maps.clear();
                     next.learned = None;
                 }
@@ -279,11 +276,7 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             let p = &board.progress;
             // The extension's own values (methods, factor, fine-tuning steps) keep the trained
             // models: Extend stretches them again.
-            let base = |m: &str| TrainSettings::from_message(m).base();
-            if !p.settings.is_empty()
-                && p.settings != *message
-                && base(&p.settings) != base(message)
-            {
+            if !p.settings.is_empty() && !TrainSettings::same_training(&p.settings, message) {
                 clear.emit(());
                 on_action.emit(Action::SetTrainRun(false));
             }
