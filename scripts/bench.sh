@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the release app and prints the benchmark tables recorded in the README.
+# Builds the release app and prints the benchmark tables recorded in docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test

@@ -1,6 +1,6 @@
 //! Where what each view shows comes from: the papers and the reference code, with links. Pure
 //! data; the panel's "Sources" block (`ui/sources.rs`) lists [`sources`] for the view and
-//! scheme on screen, and the README lists [`ALL`] (a test keeps the two in step).
+//! scheme on screen, and `docs/engineers.md` lists [`ALL`] (a test keeps the two in step).
 
 use crate::schemes::kind::Scheme;
 use crate::state::View;
@@ -260,7 +260,8 @@ source!(
     "https://github.com/huggingface/safetensors"
 );
 
-// The sources of schemes added since the README's list: cited by their schemes, not in [`ALL`].
+// The sources of schemes added since the list in `docs/engineers.md`: cited by their schemes, not
+// in [`ALL`].
 source!(
     KERPLE_PAPER,
     Paper,
@@ -283,7 +284,7 @@ source!(
     "https://arxiv.org/abs/2310.04418"
 );
 
-/// Every source, papers first (the README's list).
+/// Every source, papers first (the list in `docs/engineers.md`).
 pub const ALL: &[&Source] = &[
     &VASWANI,
     &DENK,

@@ -1,7 +1,7 @@
 //! The crate's floors: no file reaches back up to a file that reaches it (no import circle), and
-//! each part imports only the floors below it (the README's "Layout" draws them). Reads `src/` as
-//! text: every `use crate::…`, `crate::…`, `super::…` path (and `pe_explorer::…` in the binaries)
-//! is mapped to the file that defines the module it names.
+//! each part imports only the floors below it ("Layout" in `docs/architecture.md` draws them).
+//! Reads `src/` as text: every `use crate::…`, `crate::…`, `super::…` path (and `pe_explorer::…`
+//! in the binaries) is mapped to the file that defines the module it names.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -297,7 +297,7 @@ fn no_file_imports_a_file_that_imports_it() {
     assert!(found.is_empty(), "{}", described.join("\n"));
 }
 
-/// What each part of the crate may import, as the README's "Layout" says.
+/// What each part of the crate may import, as "Layout" in `docs/architecture.md` says.
 #[test]
 fn each_floor_imports_only_the_floors_below() {
     let edges = graph(&root());

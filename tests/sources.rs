@@ -1,4 +1,5 @@
-//! Every view names its sources, every source is a real link, and the README lists them all.
+//! Every view names its sources, every source is a real link, and `docs/engineers.md` lists them
+//! all (its "Sources" section).
 
 use pe_explorer::schemes::{sources, Registered, Scheme};
 use pe_explorer::sources::{Kind, ALL, ROFORMER, VASWANI};
@@ -51,7 +52,7 @@ fn sources_are_well_formed_and_distinct() {
         assert!(!s.who.is_empty() && !s.title.is_empty());
         assert!(!all[..i].iter().any(|t| t.url == s.url), "{} twice", s.url);
     }
-    // Every source any view cites is in the app's list (the README's).
+    // Every source any view cites is in the app's list (the one `docs/engineers.md` shows).
     for view in View::ALL {
         for scheme in Scheme::ALL {
             for s in sources(view, view, scheme) {
@@ -66,9 +67,13 @@ fn sources_are_well_formed_and_distinct() {
 }
 
 #[test]
-fn the_readme_lists_every_source() {
-    let readme = include_str!("../README.md");
+fn the_engineers_page_lists_every_source() {
+    let page = include_str!("../docs/engineers.md");
     for s in ALL {
-        assert!(readme.contains(s.url), "README.md does not list {}", s.url);
+        assert!(
+            page.contains(s.url),
+            "docs/engineers.md does not list {}",
+            s.url
+        );
     }
 }

@@ -1,5 +1,5 @@
-// Benchmarks (not tests): the budgets of the README, measured in headless Chromium on the built
-// app, printed as Markdown tables.
+// Benchmarks (not tests): the budgets of docs/benchmarks.md, measured in headless Chromium on the
+// built app, printed as Markdown tables.
 //
 //   node bench.mjs                 # after `trunk build --release --offline`; every section
 //   ONLY=repaint node bench.mjs    # one section: repaint, firstpaint, longtasks, sidebyside, size

@@ -29,7 +29,7 @@
 //                                                      page; DIST=… measures another build)
 //
 // The peer: shelvia-w/positional-encoding-visualizer at be36640c275a4b25b36d7b25a466b7b553d07608,
-// built with `npm ci && npx vite build --base=/` (see the README).
+// built with `npm ci && npx vite build --base=/` (see docs/benchmarks.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

@@ -1,6 +1,6 @@
 // End-to-end tests of the views that show why sinusoids work: offsets, waves, rotations, norms,
 // addition versus concatenation. Each chart paints, follows the shared sliders, and exports the
-// CSV the README documents.
+// CSV docs/students.md documents.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -223,7 +223,7 @@ test('RoPE check at d_model 4,096: "Show all" and each m step cost no long task;
   console.log(`long tasks during Show all, 6 m steps and a scroll: ${tasks.length ? tasks.map((t) => t.toFixed(0)).join(', ') : 'none'}`);
   // Drawing every row was one task of 1.5 s, and each step of m after it 135–500 ms; drawing
   // only the rows in view (checked above) makes none over 50 ms on an idle machine (printed
-  // here, and in the README). The test asserts what a student would feel, and what a busy CI
+  // here, and in docs/engineers.md). The test asserts what a student would feel, and what a busy CI
   // machine cannot push a sliced table to: no task as long as a quarter of a second.
   assert.ok(tasks.every((t) => t < 250), `tasks of ${tasks.join(', ')} ms`);
   const [dl] = await Promise.all([
