@@ -434,8 +434,8 @@ const EXAM: Param = flag!("exam", SetExam, exam);
 /// Written last, after the Train view's keys.
 const RUN: Param = flag!("run", SetTrainRun, train_run);
 
-/// Parameters read elsewhere (embedding).
-const OTHER: &[&str] = &["embed", "controls", "show"];
+/// Parameters read elsewhere: embedding, and a SCORM package's launch (`ui/lms.rs`).
+const OTHER: &[&str] = &["embed", "controls", "show", "lms", "mastery"];
 
 /// Every key a link can hold.
 pub fn keys() -> impl Iterator<Item = &'static str> {
@@ -624,6 +624,22 @@ pub fn parse(query: &str) -> Parsed {
             ));
         }
     }
+    if let Some(v) = get("lms") {
+        if v != "scorm12" {
+            notices.push(format!(
+                "lms={}: expected scorm12 (a SCORM 1.2 package); ignored.",
+                shown(v)
+            ));
+        }
+    }
+    if let Some(v) = get("mastery") {
+        if crate::learn::scorm::mastery(v).is_none() {
+            notices.push(format!(
+                "mastery={}: expected a score from 0 to 100; ignored.",
+                shown(v)
+            ));
+        }
+    }
     if let Some(v) = get("show") {
         if Show::from_id(v).is_none() {
             notices.push(format!(
@@ -682,10 +698,15 @@ const KEPT: [&str; 5] = ["embed", "controls", "view", "lesson", "question"];
 
 /// The link for these settings: [`to_query`], with the longest values left out until it fits.
 pub fn to_link(s: &Settings, embed: Option<&Embed>) -> Link {
+    to_link_within(s, embed, MAX_QUERY)
+}
+
+/// [`to_link`] within `max` characters (an exam keeps a task's settings in fewer).
+pub fn to_link_within(s: &Settings, embed: Option<&Embed>, max: usize) -> Link {
     let mut pairs = query_pairs(s, embed);
     let mut query = join_pairs(&pairs);
     let mut left_out = Vec::new();
-    while query.len() > MAX_QUERY {
+    while query.len() > max {
         let longest = (0..pairs.len())
             .filter(|&i| !KEPT.contains(&pairs[i].0))
             .max_by_key(|&i| encode(&pairs[i].1).len());

@@ -6,8 +6,9 @@ use std::collections::HashSet;
 
 use pe_explorer::learn::lesson::{self, STEPS};
 use pe_explorer::learn::quiz::{
-    duration_text, fingerprint, is_right_choice, question, quiz_version, read_offset,
-    slowest_wavelength, task_preset, utc_text, Answer, Checked, Exam, Kind, Progress, QUESTIONS,
+    check_task, duration_text, fingerprint, is_right_choice, question, quiz_version, read_offset,
+    slowest_wavelength, task_preset, utc_text, Answer, Checked, Exam, Kind, Progress, Timing,
+    QUESTIONS,
 };
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
@@ -197,7 +198,20 @@ fn no_question_inherits_the_previous_ones_settings() {
     assert_eq!(task_preset(alibi + 1, &after).scheme, Scheme::Sinusoidal);
 }
 
-/// The exam: answers are recorded but give no verdict until submission; then the score, the
+/// Grades a recorded task as the app does: its settings read back from their link query.
+fn grade(n: usize, settings: &str, typed: &str) -> Checked {
+    check_task(n, &parse(settings).settings, typed)
+}
+
+fn at(ms: f64) -> Timing {
+    Timing {
+        at_ms: ms,
+        latency_ms: 1500.0,
+    }
+}
+
+/// The exam: answers are recorded but give no verdict until submission (none is even kept:
+/// a task keeps its settings and is checked from them when graded); then the score, the
 /// verdicts and a plain-text summary exist, and nothing can change.
 #[test]
 fn an_exam_reveals_nothing_before_submission() {
@@ -210,41 +224,51 @@ fn an_exam_reveals_nothing_before_submission() {
     let mut exam = Exam::new(started);
     let (order, gpt2, t5) = (n_of("order"), n_of("gpt2"), n_of("t5-far"));
     // A wrong answer, then changed to the right one; another wrong one; a task.
-    assert!(exam.record(order, Answer::Choice((right_of(order) + 1) % 4)));
-    assert!(exam.record(order, Answer::Choice(right_of(order))));
-    assert!(exam.record(gpt2, Answer::Choice((right_of(gpt2) + 1) % 4)));
+    let wrong_order = Answer::Choice((right_of(order) + 1) % 4);
+    assert!(exam.record(order, wrong_order, at(started + 1000.0)));
+    assert!(exam.record(order, Answer::Choice(right_of(order)), at(started + 2000.0)));
+    let wrong_gpt2 = Answer::Choice((right_of(gpt2) + 1) % 4);
+    assert!(exam.record(gpt2, wrong_gpt2, at(started + 3000.0)));
     let tell = n_of("tell-apart");
     let solved = task("tell-apart", |s| s.attention_position = true);
-    let result = check("tell-apart", &solved, "");
-    assert!(result.correct);
-    assert!(exam.record(
-        tell,
-        Answer::Task {
-            result,
-            settings: to_query(&solved, None),
-            typed: String::new(),
-        }
-    ));
-    assert!(!exam.record(0, Answer::Choice(0)) && !exam.record(99, Answer::Choice(0)));
+    assert!(check("tell-apart", &solved, "").correct);
+    let answer = Answer::Task {
+        settings: to_query(&solved, None),
+        typed: String::new(),
+    };
+    assert!(exam.record(tell, answer, at(started + 4000.0)));
+    let none = at(started);
+    assert!(!exam.record(0, Answer::Choice(0), none) && !exam.record(99, Answer::Choice(0), none));
     assert_eq!(exam.answered(), 3);
+    assert_eq!(exam.timing(order), Some(at(started + 2000.0)));
     // Before submission: no verdict, no score, no summary, for any question.
     for n in 1..=QUESTIONS.len() {
-        assert_eq!(exam.verdict(n), None, "question {n}");
+        assert_eq!(
+            (exam.verdict(n), exam.result(n)),
+            (None, None),
+            "question {n}"
+        );
     }
     assert_eq!((exam.score(), exam.summary("x")), (None, None));
-    // The saved text holds no verdict of a choice, and reads back.
-    assert_eq!(Exam::parse(&exam.to_text()), Some(exam.clone()));
+    // The saved text holds no verdict and no measurement, and reads back.
+    let text = exam.to_text();
+    assert!(!text.contains("Measured"), "{text}");
+    assert_eq!(Exam::parse(&text, &grade), Some(exam.clone()));
 
-    exam.submit(started + 754_000.0); // 12 min 34 s later
-    exam.submit(started + 999_999.0); // a second submit keeps the first time
+    exam.submit(started + 754_000.0, &grade); // 12 min 34 s later
+    exam.submit(started + 999_999.0, &grade); // a second submit keeps the first time
     assert_eq!(exam.time_taken_ms(), Some(754_000.0));
     assert_eq!(exam.verdict(order), Some(true));
     assert_eq!(exam.verdict(gpt2), Some(false));
     assert_eq!(exam.verdict(tell), Some(true));
+    assert!(exam
+        .result(tell)
+        .is_some_and(|r| r.message.contains("Measured")));
     assert_eq!(exam.verdict(t5), None, "not answered");
     assert_eq!(exam.score(), Some(2));
     // Nothing changes after submission.
-    assert!(!exam.record(gpt2, Answer::Choice(right_of(gpt2))));
+    let late = Answer::Choice(right_of(gpt2));
+    assert!(!exam.record(gpt2, late, at(started + 1e6)));
     assert_eq!(exam.score(), Some(2));
 
     let link = "https://example.org/pe/?view=quiz&exam=1";
@@ -261,21 +285,26 @@ fn an_exam_reveals_nothing_before_submission() {
         format!("{gpt2}. gpt2 · wrong: “2048” (right: “1024”)"),
         format!("{tell}. tell-apart · right (task): Measured:"),
         format!("{t5}. t5-far · not answered"),
+        format!("Digest: {}", exam.digest()),
     ] {
         assert!(summary.contains(&said), "{said}\n in:\n{summary}");
     }
     assert_eq!(summary.lines().filter(|l| l.contains(" · ")).count(), total);
-    // A submitted exam reads back submitted; another quiz version or junk is not read.
-    assert_eq!(Exam::parse(&exam.to_text()), Some(exam.clone()));
+    // The digest changes with any answer or time.
+    let mut other = exam.clone();
+    other.started_ms += 1000.0;
+    assert_ne!(other.digest(), exam.digest());
+    // A submitted exam reads back submitted and graded; another quiz version or junk is not read.
+    assert_eq!(Exam::parse(&exam.to_text(), &grade), Some(exam.clone()));
     let other = exam.to_text().replacen(&quiz_version(), "00000000", 1);
-    assert_eq!(Exam::parse(&other), None);
-    for junk in ["", "exam", "<script>", "exam 1\nstarted x\nsubmitted -\n"] {
-        assert_eq!(Exam::parse(junk), None, "{junk}");
+    assert_eq!(Exam::parse(&other, &grade), None);
+    for junk in ["", "exam2", "<script>", "exam2 1\nstarted x\nsubmitted -\n"] {
+        assert_eq!(Exam::parse(junk, &grade), None, "{junk}");
     }
     // Lines that do not fit are skipped, the rest kept.
     let mut text = Exam::new(5.0).to_text();
-    text.push_str("order\tchoice\t9\nnope\tchoice\t1\ngpt2\tchoice\t1\norder\ttask\t1\n");
-    let read = Exam::parse(&text).unwrap();
+    text.push_str("order\tchoice\t9\t5\t0\nnope\tchoice\t1\t5\t0\ngpt2\tchoice\t1\t6\t1\norder\ttask\t1\t2\t3\t4\n");
+    let read = Exam::parse(&text, &grade).unwrap();
     assert_eq!(read.answered(), 1);
     assert_eq!(read.answer(gpt2), Some(&Answer::Choice(1)));
 }

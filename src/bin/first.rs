@@ -20,6 +20,10 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 
 #[wasm_bindgen(inline_js = "
 export function load_app() {
+  // A page that carries the app inside itself (the single file, the notebook widget) says how
+  // to load it: every file of the app is then in the page, none fetched.
+  const bundle = window.peExplorerBundle;
+  if (bundle) return bundle.loadApp().then((m) => { window.wasmBindings = m; });
   const base = document.baseURI;
   // The wasm is fetched at once, beside its script (which index.html preloads), not after it.
   const wasm = fetch(new URL('app/pe-explorer_bg.wasm', base));

@@ -4,3 +4,4 @@
 
 pub mod lesson;
 pub mod quiz;
+pub mod scorm;

@@ -696,25 +696,36 @@ pub fn fingerprint<'a>(parts: impl Iterator<Item = &'a str>) -> String {
     format!("{:08x}", h >> 32)
 }
 
-/// An exam answer as recorded, before anything is checked.
+/// An exam answer as recorded. Nothing is checked when it is recorded, and no verdict is kept
+/// before submission: a task keeps the settings it was recorded with and the number typed, and
+/// is checked from those when the exam is graded.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     /// The option picked.
     Choice(usize),
-    /// A task: what its check found on the settings as recorded (shown only after
-    /// submission), those settings as a link query, and the number typed, if any.
-    Task {
-        result: Checked,
-        settings: String,
-        typed: String,
-    },
+    /// A task: the settings on screen as a link query, and the number typed, if any.
+    Task { settings: String, typed: String },
 }
+
+/// When an answer was recorded (milliseconds since 1970, UTC) and how long its question had
+/// been on screen by then (SCORM's latency).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Timing {
+    pub at_ms: f64,
+    pub latency_ms: f64,
+}
+
+/// Checks a task's recorded answer: question `n`, the settings as a link query, the number
+/// typed. The caller reads the query (the link's parser sits above this floor).
+pub type Grader<'a> = &'a dyn Fn(usize, &str, &str) -> Checked;
 
 /// The quiz taken as an exam: one answer (or none) per question, changeable until the
 /// student submits; the verdicts and the score exist only after that.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Exam {
-    answers: Vec<Option<Answer>>,
+    answers: Vec<Option<(Answer, Timing)>>,
+    /// What each task's check found, filled when a submitted exam is graded.
+    results: Vec<Option<Checked>>,
     /// When the exam started and was submitted, in milliseconds since 1970 (UTC).
     pub started_ms: f64,
     pub submitted_ms: Option<f64>,
@@ -724,6 +735,7 @@ impl Exam {
     pub fn new(now_ms: f64) -> Exam {
         Exam {
             answers: vec![None; QUESTIONS.len()],
+            results: vec![None; QUESTIONS.len()],
             started_ms: now_ms,
             submitted_ms: None,
         }
@@ -735,13 +747,13 @@ impl Exam {
 
     /// Records the answer to question `n` (1-based), replacing an earlier one. Refused (false)
     /// once submitted, or for a question that does not exist.
-    pub fn record(&mut self, n: usize, answer: Answer) -> bool {
+    pub fn record(&mut self, n: usize, answer: Answer, timing: Timing) -> bool {
         if self.submitted() {
             return false;
         }
         match self.answers.get_mut(n.wrapping_sub(1)) {
             Some(slot) => {
-                *slot = Some(answer);
+                *slot = Some((answer, timing));
                 true
             }
             None => false,
@@ -750,19 +762,49 @@ impl Exam {
 
     /// The answer recorded for question `n` (1-based).
     pub fn answer(&self, n: usize) -> Option<&Answer> {
-        self.answers.get(n.wrapping_sub(1))?.as_ref()
+        self.answers
+            .get(n.wrapping_sub(1))?
+            .as_ref()
+            .map(|(a, _)| a)
+    }
+
+    /// When question `n`'s answer was recorded.
+    pub fn timing(&self, n: usize) -> Option<Timing> {
+        self.answers
+            .get(n.wrapping_sub(1))?
+            .as_ref()
+            .map(|(_, t)| *t)
     }
 
     pub fn answered(&self) -> usize {
         self.answers.iter().flatten().count()
     }
 
-    /// Ends the exam: from now on the answers are fixed and checked. Submitting twice keeps
-    /// the first time.
-    pub fn submit(&mut self, now_ms: f64) {
+    /// Ends the exam and grades it: from now on the answers are fixed and checked.
+    /// Submitting twice keeps the first time.
+    pub fn submit(&mut self, now_ms: f64, grade: Grader) {
         if self.submitted_ms.is_none() {
             self.submitted_ms = Some(now_ms.max(self.started_ms));
         }
+        self.grade(grade);
+    }
+
+    /// Checks every task answer of a submitted exam (nothing before submission).
+    pub fn grade(&mut self, grade: Grader) {
+        if !self.submitted() {
+            return;
+        }
+        for (i, slot) in self.answers.iter().enumerate() {
+            self.results[i] = match slot {
+                Some((Answer::Task { settings, typed }, _)) => Some(grade(i + 1, settings, typed)),
+                _ => None,
+            };
+        }
+    }
+
+    /// What question `n`'s check found (tasks), after submission.
+    pub fn result(&self, n: usize) -> Option<&Checked> {
+        self.results.get(n.wrapping_sub(1))?.as_ref()
     }
 
     /// Whether question `n`'s answer is right: `None` before submission and for questions
@@ -771,10 +813,10 @@ impl Exam {
         if !self.submitted() {
             return None;
         }
-        Some(match self.answer(n)? {
-            Answer::Choice(i) => is_right_choice(question(n), *i),
-            Answer::Task { result, .. } => result.correct,
-        })
+        match self.answer(n)? {
+            Answer::Choice(i) => Some(is_right_choice(question(n), *i)),
+            Answer::Task { .. } => self.result(n).map(|r| r.correct),
+        }
     }
 
     /// Right answers, after submission.
@@ -793,41 +835,37 @@ impl Exam {
     }
 
     /// The text kept in the browser's session storage: the quiz version, the times, then one
-    /// line per answer. Tabs and line breaks inside typed text become spaces.
+    /// line per answer with when it was recorded. No verdict. Tabs and line breaks inside
+    /// typed text become spaces.
     pub fn to_text(&self) -> String {
         let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
         let mut out = format!(
-            "exam {}\nstarted {}\nsubmitted {}\n",
+            "exam2 {}\nstarted {}\nsubmitted {}\n",
             quiz_version(),
             self.started_ms,
             self.submitted_ms.map_or("-".to_string(), |t| t.to_string())
         );
         for (q, a) in QUESTIONS.iter().zip(&self.answers) {
-            match a {
-                Some(Answer::Choice(i)) => out.push_str(&format!("{}\tchoice\t{i}\n", q.id)),
-                Some(Answer::Task {
-                    result,
-                    settings,
-                    typed,
-                }) => out.push_str(&format!(
-                    "{}\ttask\t{}\t{}\t{}\t{}\n",
+            let Some((answer, t)) = a else { continue };
+            let times = format!("{}\t{}", t.at_ms, t.latency_ms);
+            match answer {
+                Answer::Choice(i) => out.push_str(&format!("{}\tchoice\t{i}\t{times}\n", q.id)),
+                Answer::Task { settings, typed } => out.push_str(&format!(
+                    "{}\ttask\t{}\t{}\t{times}\n",
                     q.id,
-                    u8::from(result.correct),
                     clean(settings),
                     clean(typed),
-                    clean(&result.message)
                 )),
-                None => {}
             }
         }
         out
     }
 
-    /// Reads [`Exam::to_text`]; `None` for text of another quiz version or that is not an
-    /// exam. Unknown questions and malformed lines are skipped.
-    pub fn parse(text: &str) -> Option<Exam> {
+    /// Reads [`Exam::to_text`] (grading it when it was submitted); `None` for text of another
+    /// quiz version or that is not an exam. Unknown questions and malformed lines are skipped.
+    pub fn parse(text: &str, grade: Grader) -> Option<Exam> {
         let mut lines = text.lines();
-        if lines.next()? != format!("exam {}", quiz_version()) {
+        if lines.next()? != format!("exam2 {}", quiz_version()) {
             return None;
         }
         let time = |line: Option<&str>, key: &str| -> Option<Option<f64>> {
@@ -835,38 +873,52 @@ impl Exam {
             if v == "-" {
                 return Some(None);
             }
-            v.parse::<f64>().ok().filter(|t| t.is_finite()).map(Some)
+            finite(v).map(Some)
         };
         let started_ms = time(lines.next(), "started")??;
         let submitted_ms = time(lines.next(), "submitted")?;
-        let mut exam = Exam {
-            answers: vec![None; QUESTIONS.len()],
-            started_ms,
-            submitted_ms,
-        };
+        let mut exam = Exam::new(started_ms);
+        exam.submitted_ms = submitted_ms;
         for line in lines {
             let f: Vec<&str> = line.split('\t').collect();
             let Some(n) = QUESTIONS.iter().position(|q| Some(&q.id) == f.first()) else {
                 continue;
             };
+            let timing = |at: usize| -> Option<Timing> {
+                Some(Timing {
+                    at_ms: finite(f.get(at)?)?,
+                    latency_ms: finite(f.get(at + 1)?)?.max(0.0),
+                })
+            };
             let answer = match (f.get(1), &QUESTIONS[n].kind) {
-                (Some(&"choice"), Kind::Choice { options, .. }) => match f.get(2)?.parse() {
-                    Ok(i) if i < options.len() => Answer::Choice(i),
-                    _ => continue,
-                },
-                (Some(&"task"), Kind::Task { .. }) if f.len() == 6 => Answer::Task {
-                    result: Checked {
-                        correct: f[2] == "1",
-                        message: f[5].to_string(),
-                    },
-                    settings: f[3].to_string(),
-                    typed: f[4].to_string(),
+                (Some(&"choice"), Kind::Choice { options, .. }) if f.len() == 5 => {
+                    match (f[2].parse(), timing(3)) {
+                        (Ok(i), Some(t)) if i < options.len() => (Answer::Choice(i), t),
+                        _ => continue,
+                    }
+                }
+                (Some(&"task"), Kind::Task { .. }) if f.len() == 6 => match timing(4) {
+                    Some(t) => (
+                        Answer::Task {
+                            settings: f[2].to_string(),
+                            typed: f[3].to_string(),
+                        },
+                        t,
+                    ),
+                    None => continue,
                 },
                 _ => continue,
             };
             exam.answers[n] = Some(answer);
         }
+        exam.grade(grade);
         Some(exam)
+    }
+
+    /// Eight hex digits over the quiz version, the times and every answer with when it was
+    /// recorded: the app recomputes it from a summary's lines to tell an edited summary.
+    pub fn digest(&self) -> String {
+        fingerprint(std::iter::once(self.to_text().as_str()))
     }
 
     /// The plain-text summary a student hands in, after submission: the quiz version and link,
@@ -903,19 +955,35 @@ impl Exam {
                     }
                     t
                 }
-                (Some(Answer::Task { result, typed, .. }), _) => {
+                (Some(Answer::Task { typed, .. }), _) => {
                     let typed = if typed.trim().is_empty() {
                         String::new()
                     } else {
                         format!(" typed “{}”.", typed.trim())
                     };
-                    format!(" (task):{typed} {}", result.message)
+                    let measured = self.result(n).map_or("", |r| r.message.as_str());
+                    format!(" (task):{typed} {measured}")
                 }
                 _ => String::new(),
             };
             out.push_str(&format!("{n}. {} · {verdict}{given}\n", q.id));
         }
+        out.push_str(&format!("\nDigest: {}\n", self.digest()));
         Some(out)
+    }
+}
+
+/// A finite number, or `None`.
+fn finite(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Checks task `n` on `settings` with the number `typed`; a question that is not a task gets a
+/// plain refusal instead of a verdict.
+pub fn check_task(n: usize, settings: &Settings, typed: &str) -> Checked {
+    match &question(n).kind {
+        Kind::Task { check, .. } => check(settings, typed),
+        Kind::Choice { .. } => Checked::wrong("not a task"),
     }
 }
 

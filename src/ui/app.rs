@@ -61,6 +61,10 @@ fn use_printing() -> bool {
 /// the focus a student may have put on its slider) must stay until the app has drawn its own.
 pub fn start() {
     browser::install_panic_hook();
+    // A SCORM package's launch: the LMS session starts before the first render, so the views
+    // read what the LMS kept for a learner who comes back.
+    let query = browser::query();
+    super::lms::connect(&query, &url::parse(&query).settings);
     let root = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         let root = d.create_element("div").ok()?;
         root.set_id("app-root");
@@ -92,7 +96,13 @@ pub fn app() -> Html {
     {
         let embed = embed.clone();
         use_effect_with((*settings).clone(), move |s| {
-            browser::replace_query(&url::to_link(s, embed.as_ref()).query);
+            let query = url::to_link(s, embed.as_ref()).query;
+            // A package's launch parameters stay, so a reload inside the LMS is still one.
+            match super::lms::link_params() {
+                Some(lms) if query.is_empty() => browser::replace_query(&lms),
+                Some(lms) => browser::replace_query(&format!("{query}&{lms}")),
+                None => browser::replace_query(&query),
+            }
         });
     }
 

@@ -474,3 +474,30 @@ pub fn focus_later(id: String) {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(focus.unchecked_ref(), 0);
     }
 }
+
+/// The page's own copy of the app (`window.peExplorerBundle`), set by pages that carry every
+/// file of the app inside themselves: the single file and the notebook widget. `None` on a
+/// served site, where the app's files sit next to the page.
+pub fn bundle() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerBundle"))
+        .ok()
+        .filter(|b| b.is_object())
+}
+
+/// Where a file served beside the app (`path`, relative to the page) can be fetched from: the
+/// path itself on a served site, or a `data:` address of the bundle's copy in a page that
+/// carries the app inside itself.
+pub fn file_address(path: &str) -> String {
+    let text = bundle()
+        .and_then(|b| js_sys::Reflect::get(&b, &JsValue::from_str("files")).ok())
+        .and_then(|f| js_sys::Reflect::get(&f, &JsValue::from_str(path)).ok())
+        .and_then(|t| t.as_string());
+    match text {
+        Some(text) => format!(
+            "data:text/plain;charset=utf-8,{}",
+            String::from(js_sys::encode_uri_component(&text))
+        ),
+        None => path.to_string(),
+    }
+}

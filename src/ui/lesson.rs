@@ -1,13 +1,58 @@
 //! The guided lesson: one step at a time, its paragraph above the live view it sets up.
 
+use std::cell::{Cell, RefCell};
+
 use yew::prelude::*;
 
 use super::browser;
 use super::controls::{step_list, StepItem};
+use super::lms;
 use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
 use crate::learn::lesson::{clamp, step, STEPS};
+use crate::learn::scorm::{self, Mode};
 use crate::state::View;
+
+thread_local! {
+    /// In a package that launches the lesson: the steps seen, in this visit and the earlier ones
+    /// the LMS kept.
+    static SEEN: RefCell<Option<Vec<bool>>> = const { RefCell::new(None) };
+    /// Whether the step an LMS kept for a returning learner has been opened (once a page).
+    static RESUMED: Cell<bool> = const { Cell::new(false) };
+    /// The step the link opened, which a returning learner leaves at once (not seen).
+    static PASSING: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// The steps seen so far, with step `n` now, and what the LMS refused when told.
+fn tell_lms(n: usize) -> (usize, Option<String>) {
+    let seen = SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        let list = seen.get_or_insert_with(|| {
+            lms::suspend_data()
+                .and_then(|t| scorm::read_lesson_suspend(&t))
+                .map_or_else(|| vec![false; STEPS.len()], |(_, seen)| seen)
+        });
+        if let Some(slot) = list.get_mut(n - 1) {
+            *slot = true;
+        }
+        list.clone()
+    });
+    let values = [
+        (
+            "cmi.suspend_data".to_string(),
+            scorm::lesson_suspend(n, &seen),
+        ),
+        ("cmi.core.lesson_location".to_string(), n.to_string()),
+        (
+            "cmi.core.lesson_status".to_string(),
+            scorm::lesson_status(&seen).to_string(),
+        ),
+    ];
+    (
+        seen.iter().filter(|s| **s).count(),
+        lms::report(&values).err(),
+    )
+}
 
 #[function_component(LessonView)]
 pub fn lesson_view(props: &ViewProps) -> Html {
@@ -27,6 +72,34 @@ pub fn lesson_view(props: &ViewProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Action::SetView(View::Quiz)))
     };
+    // In a package that launches the lesson: a returning learner opens where they were, and
+    // the LMS hears of every step seen.
+    let in_lms = lms::mode() == Some(Mode::Lesson);
+    let seen = use_state(|| 0usize);
+    let problem = use_state(|| None::<String>);
+    {
+        let cb = props.on_action.clone();
+        use_effect_with((), move |_| {
+            if in_lms && !RESUMED.get() {
+                RESUMED.set(true);
+                let kept = lms::suspend_data().and_then(|t| scorm::read_lesson_suspend(&t));
+                if let Some((m, _)) = kept.filter(|(m, _)| *m != n) {
+                    PASSING.set(Some(n));
+                    cb.emit(Action::GoToStep(m));
+                }
+            }
+        });
+    }
+    {
+        let (seen, problem) = (seen.clone(), problem.clone());
+        use_effect_with(n, move |n| {
+            if in_lms && lms::active() && PASSING.take() != Some(*n) {
+                let (count, refused) = tell_lms(*n);
+                seen.set(count);
+                problem.set(refused);
+            }
+        });
+    }
     let steps = STEPS
         .iter()
         .enumerate()
@@ -74,6 +147,13 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                         { "Link to this step" }
                     </a>
                 </div>
+                if let Some(p) = &*problem {
+                    <p class="quiz-lms-problem" role="alert" id="lesson-lms-problem">{ p.clone() }</p>
+                } else if in_lms {
+                    <p class="muted small" id="lesson-lms">
+                        { format!("Your course records the lesson as complete once you have seen every step: {} of {total} so far.", *seen) }
+                    </p>
+                }
                 { step_list("Lesson steps", "", steps, n, go) }
             </section>
             <div class="lesson-view" data-step={n.to_string()} data-view={current.view.id()}>

@@ -14,6 +14,7 @@ pub mod heatmap;
 pub mod host;
 pub mod lesson;
 pub mod line_chart;
+pub mod lms;
 pub mod norms;
 pub mod offsets;
 pub mod phone;

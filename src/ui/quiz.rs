@@ -11,12 +11,14 @@ use yew::prelude::*;
 
 use super::browser::{self, Store};
 use super::controls::{step_list, StepItem};
+use super::lms;
 use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
 use crate::learn::quiz::{
-    is_right_choice, question, see_preset, task_preset, Answer, Checked, Exam, Kind, Progress,
-    Question, QUESTIONS,
+    check_task, is_right_choice, question, see_preset, task_preset, Answer, Checked, Exam, Kind,
+    Progress, Question, Timing, QUESTIONS,
 };
+use crate::learn::scorm::{self, Mode};
 use crate::state::{Settings, View};
 use crate::url;
 
@@ -29,21 +31,79 @@ const EXAM_KEY: &str = "pe-explorer.quiz.exam.v1";
 thread_local! {
     /// The exam, for pages that may not use session storage: it then lasts while the page does.
     static EXAM_MEMORY: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Whether the question an LMS kept for a returning learner has been opened (once a page).
+    static RESUMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The exam kept for this tab, or a new one starting now.
-fn load_exam() -> Exam {
-    browser::load(Store::Session, EXAM_KEY)
-        .or_else(|| EXAM_MEMORY.with(|m| m.borrow().clone()))
-        .and_then(|t| Exam::parse(&t))
-        .unwrap_or_else(|| Exam::new(browser::clock_ms()))
+/// Checks a recorded task from the settings it was recorded with.
+fn grade(n: usize, settings: &str, typed: &str) -> Checked {
+    check_task(n, &url::parse(settings).settings, typed)
 }
 
-/// Keeps the exam; returns whether the browser saved it (beyond this page's life).
-fn keep_exam(exam: &Exam) -> bool {
+/// The exam kept for this page or tab, or a new one starting now; with the question an LMS
+/// kept for a learner who comes back. In an LMS, what it kept is the exam (a tab's storage may
+/// hold another attempt's).
+fn load_exam() -> (Exam, Option<usize>) {
+    let memory = EXAM_MEMORY
+        .with(|m| m.borrow().clone())
+        .and_then(|t| Exam::parse(&t, &grade));
+    if lms::mode() == Some(Mode::Exam) {
+        if let Some(exam) = memory {
+            return (exam, None);
+        }
+        if let Some((exam, n)) =
+            lms::suspend_data().and_then(|t| scorm::read_exam_suspend(&t, &grade))
+        {
+            return (exam, Some(n));
+        }
+        return (Exam::new(browser::clock_ms()), None);
+    }
+    let exam = browser::load(Store::Session, EXAM_KEY)
+        .and_then(|t| Exam::parse(&t, &grade))
+        .or(memory)
+        .unwrap_or_else(|| Exam::new(browser::clock_ms()));
+    (exam, None)
+}
+
+/// Keeps the exam, with the question on screen: in this page, in the tab's storage, and in the
+/// LMS when there is one. Whether the browser saved it beyond this page's life, and what the
+/// LMS refused, if anything.
+fn keep_exam(exam: &Exam, on_screen: usize) -> (bool, Option<String>) {
     let text = exam.to_text();
     EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
-    browser::save(Store::Session, EXAM_KEY, &text)
+    let saved = browser::save(Store::Session, EXAM_KEY, &text);
+    if lms::mode() != Some(Mode::Exam) {
+        return (saved, None);
+    }
+    let (suspend, dropped) = scorm::exam_suspend(exam, on_screen);
+    let mut values = vec![
+        ("cmi.suspend_data".to_string(), suspend),
+        (
+            "cmi.core.lesson_location".to_string(),
+            on_screen.to_string(),
+        ),
+    ];
+    if exam.submitted() {
+        values.extend(scorm::exam_report(
+            exam,
+            lms::mastery(),
+            lms::utc_offset_minutes(),
+        ));
+    }
+    let mut problem = lms::report(&values).err();
+    if problem.is_none() && !dropped.is_empty() {
+        problem = Some(format!(
+            "The LMS keeps at most {} characters of an exam: the settings of question {} did \
+             not fit, so a return visit shows that task's starting point.",
+            scorm::SUSPEND_LIMIT,
+            dropped
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    (saved || lms::active(), problem)
 }
 
 /// What the student did on the question on screen.
@@ -116,9 +176,47 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     // Whether this page may save (sandboxed frames without same-origin access may not).
     let saves = use_state(|| browser::save(Store::Local, STORAGE_KEY, &progress.to_text()));
     let exam_mode = s.exam;
-    let exam = use_state(load_exam);
     // Kept from the start, so a reload keeps the clock (only in exam mode).
-    let exam_saves = use_state(|| !exam_mode || keep_exam(&exam));
+    let start = use_memo((), move |_| {
+        let (exam, resume) = load_exam();
+        let kept = if exam_mode {
+            keep_exam(&exam, resume.unwrap_or(n))
+        } else {
+            (true, None)
+        };
+        (exam, resume, kept)
+    });
+    let exam = use_state(|| start.0.clone());
+    let exam_saves = use_state(|| start.2 .0);
+    // What the LMS refused, said to the student.
+    let lms_problem = use_state(|| start.2 .1.clone());
+    // When the question on screen appeared (an answer's latency runs from here).
+    let shown_at = use_memo(n, |_| browser::clock_ms());
+    // A learner who comes back to a package's exam opens where they were.
+    {
+        let (cb, settings, resume) = (props.on_action.clone(), s.clone(), start.1);
+        let kept = start.0.clone();
+        use_effect_with((), move |_| {
+            if let Some(m) = resume.filter(|_| !RESUMED.get()) {
+                RESUMED.set(true);
+                if m != settings.question {
+                    cb.emit(Action::Preset(Box::new(opening(m, &settings, &kept))));
+                }
+            }
+        });
+    }
+    // In a package, the LMS keeps the question on screen too.
+    {
+        let (exam, exam_saves, lms_problem) =
+            (exam.clone(), exam_saves.clone(), lms_problem.clone());
+        use_effect_with(n, move |n| {
+            if exam_mode && lms::active() && !exam.submitted() {
+                let (saved, problem) = keep_exam(&exam, *n);
+                exam_saves.set(saved);
+                lms_problem.set(problem);
+            }
+        });
+    }
     let submitted = exam_mode && exam.submitted();
     let attempt = use_state(Attempt::default);
     let here = if attempt.question == n {
@@ -146,11 +244,20 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     };
     // An exam answer: kept, never checked in front of the student.
     let record_exam = {
-        let (exam, exam_saves) = (exam.clone(), exam_saves.clone());
+        let (exam, exam_saves, lms_problem) =
+            (exam.clone(), exam_saves.clone(), lms_problem.clone());
+        let shown_at = *shown_at;
         move |n: usize, answer: Answer| {
             let mut e = (*exam).clone();
-            if e.record(n, answer) {
-                exam_saves.set(keep_exam(&e));
+            let now = browser::clock_ms();
+            let timing = Timing {
+                at_ms: now,
+                latency_ms: (now - shown_at).max(0.0),
+            };
+            if e.record(n, answer, timing) {
+                let (saved, problem) = keep_exam(&e, n);
+                exam_saves.set(saved);
+                lms_problem.set(problem);
                 exam.set(e);
             }
         }
@@ -193,10 +300,13 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     };
     let submit = {
         let (exam, exam_saves, confirming) = (exam.clone(), exam_saves.clone(), confirming.clone());
+        let lms_problem = lms_problem.clone();
         Callback::from(move |_: MouseEvent| {
             let mut e = (*exam).clone();
-            e.submit(browser::clock_ms());
-            exam_saves.set(keep_exam(&e));
+            e.submit(browser::clock_ms(), &grade);
+            let (saved, problem) = keep_exam(&e, n);
+            exam_saves.set(saved);
+            lms_problem.set(problem);
             exam.set(e);
             confirming.set(false);
         })
@@ -299,15 +409,18 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                 let (record_exam, note) = (record_exam.clone(), recorded_note.clone());
                 let (settings, check) = (s.clone(), *check);
                 move || {
-                    let result = check(&settings, &here.typed);
                     if exam_mode {
                         if !submitted {
+                            // Nothing is checked until submission: the settings are kept (within
+                            // what an LMS keeps) and checked then.
+                            let kept =
+                                url::to_link_within(&settings, None, scorm::TASK_SETTINGS_MAX);
+                            let typed: String = here.typed.chars().take(scorm::TYPED_MAX).collect();
                             record_exam(
                                 n,
                                 Answer::Task {
-                                    result,
-                                    settings: url::to_query(&settings, None),
-                                    typed: here.typed.clone(),
+                                    settings: kept.query,
+                                    typed,
                                 },
                             );
                             note.set(
@@ -318,6 +431,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                         }
                         return;
                     }
+                    let result = check(&settings, &here.typed);
                     record(q.id, result.correct);
                     attempt.set(Attempt {
                         result: Some(result),
@@ -387,7 +501,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let shown = if exam_mode {
         submitted.then(|| {
             let result = match exam.answer(n) {
-                Some(Answer::Task { result, .. }) => Some(result.clone()),
+                Some(Answer::Task { .. }) => exam.result(n).cloned(),
                 Some(Answer::Choice(i)) => Some(Checked {
                     correct: is_right_choice(q, *i),
                     message: String::new(),
@@ -492,6 +606,23 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                             { "Submit answers" }
                         </button>
                     }
+                }
+                if let Some(problem) = &*lms_problem {
+                    <p class="quiz-lms-problem" role="alert" id="quiz-lms-problem">
+                        { format!("{problem} Your answers are kept in this page: record the answer again, or tell your teacher.") }
+                    </p>
+                } else if lms::active() {
+                    <p class="muted small" id="quiz-lms">
+                        { if submitted {
+                            "Your score and each answer are in your course's gradebook."
+                        } else {
+                            "Your course keeps each answer as you record it, and records the score when you submit. You can leave and come back."
+                        } }
+                    </p>
+                } else if lms::missing() {
+                    <p class="muted small" id="quiz-lms-missing">
+                        { "This course package was opened outside its LMS: nothing goes to a gradebook." }
+                    </p>
                 }
                 if !*exam_saves {
                     <p class="muted small" id="quiz-no-storage">

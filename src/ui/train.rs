@@ -780,7 +780,7 @@ fn downloads(props: &DownloadProps) -> Html {
                         </button>
                     }
                 }) }
-                <a class="button button-small" href="train/pe_model.py" download="pe_model.py" id="train-script">
+                <a class="button button-small" href={browser::file_address("train/pe_model.py")} download="pe_model.py" id="train-script">
                     { "Script: pe_model.py" }
                 </a>
             </div>

@@ -1,6 +1,7 @@
-//! The page's end of the training worker: starts it (from `worker_loader.js` next to the page,
-//! or, inside a sandboxed frame whose opaque origin may not start a worker from a URL, from a
-//! Blob that loads the same files by absolute address), queues commands until it says it is
+//! The page's end of the training worker: starts it (from `worker_loader.js` next to the page;
+//! inside a sandboxed frame whose opaque origin may not start a worker from a URL, from a Blob
+//! that loads the same files by absolute address; in a page that carries the app inside itself,
+//! from that page's bundle), queues commands until it says it is
 //! ready, hands its messages to the view, and stops it when dropped.
 
 use std::cell::{Cell, RefCell};
@@ -48,6 +49,20 @@ fn base_directory() -> Option<String> {
 }
 
 fn start_worker() -> Result<(Worker, Option<String>), String> {
+    // A page that carries the app inside itself (the single file, the notebook widget) makes
+    // the worker from its own copy of the worker's files.
+    if let Some(bundle) = super::browser::bundle() {
+        let make = Reflect::get(&bundle, &"worker".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .ok_or("this page's copy of the app has no training worker")?;
+        return make
+            .call0(&bundle)
+            .ok()
+            .and_then(|w| w.dyn_into::<Worker>().ok())
+            .map(|w| (w, None))
+            .ok_or_else(|| "this browser refused to start a Web Worker here".to_string());
+    }
     let dir = base_directory().ok_or("the page has no address")?;
     if let Ok(w) = Worker::new(&format!("{dir}worker_loader.js")) {
         return Ok((w, None));

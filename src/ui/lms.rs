@@ -1,0 +1,295 @@
+//! The page's end of an LMS that launched the app as a SCORM 1.2 package (`lms=scorm12` in the
+//! link the package's manifest opens). Finds the LMS's run-time API as the standard asks (up the
+//! parent frames, then the opener's), starts the session, reads what the LMS kept for a learner
+//! who comes back, writes what `learn::scorm` computes, commits at each answer and finishes once
+//! when the page goes. Every refusal of the LMS comes back as a sentence for the learner. Without
+//! an API the app is the plain app.
+
+use std::cell::RefCell;
+
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::browser;
+use crate::learn::scorm::{self, Mode};
+use crate::state::{Settings, View};
+
+/// The link's parameters that launch the app as a package.
+pub const LMS_KEY: &str = "lms";
+pub const MASTERY_KEY: &str = "mastery";
+
+struct Session {
+    api: JsValue,
+    mode: Mode,
+    /// The mastery score: the LMS's (`cmi.student_data.mastery_score`), else the package's.
+    mastery: Option<f64>,
+    /// The package's own parameters, kept in the address the app rewrites.
+    params: String,
+    started_ms: f64,
+    /// What the LMS kept from an earlier session (`cmi.suspend_data`), as it was at launch.
+    suspend: String,
+    status: String,
+    finished: bool,
+    _on_hide: Option<Closure<dyn FnMut()>>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// Whether the link asked for an LMS that was not there (the app then says so once).
+    static MISSING: RefCell<bool> = const { RefCell::new(false) };
+}
+
+/// The link's `lms` and `mastery` values, when it launches the app as a SCORM 1.2 package.
+fn launch_params(query: &str) -> Option<(String, Option<f64>)> {
+    let mut lms = None;
+    let mut mastery = None;
+    for part in query.split('&') {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        match crate::url::decode(k).as_str() {
+            LMS_KEY => lms = Some(crate::url::decode(v)),
+            MASTERY_KEY => mastery = scorm::mastery(&crate::url::decode(v)),
+            _ => {}
+        }
+    }
+    let lms = lms.filter(|l| l == "scorm12")?;
+    let mut params = format!("{LMS_KEY}={lms}");
+    if let Some(m) = mastery {
+        params.push_str(&format!("&{MASTERY_KEY}={m}"));
+    }
+    Some((params, mastery))
+}
+
+/// The window's `API` object, if it has one that can be read (another origin's cannot).
+fn api_of(win: &JsValue) -> Option<JsValue> {
+    let api = Reflect::get(win, &"API".into()).ok()?;
+    let init = Reflect::get(&api, &"LMSInitialize".into()).ok()?;
+    init.is_function().then_some(api)
+}
+
+/// SCORM 1.2's API discovery: this window and up to 500 parents, then the opener and its
+/// parents.
+fn find_api() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    let climb = |start: JsValue| -> Option<JsValue> {
+        let mut win = start;
+        for _ in 0..500 {
+            if let Some(api) = api_of(&win) {
+                return Some(api);
+            }
+            let parent = Reflect::get(&win, &"parent".into()).ok()?;
+            if parent.is_null() || parent.is_undefined() || js_sys::Object::is(&parent, &win) {
+                return None;
+            }
+            win = parent;
+        }
+        None
+    };
+    climb(window.clone().into()).or_else(|| {
+        let opener = Reflect::get(&window, &"opener".into()).ok()?;
+        (!opener.is_null() && !opener.is_undefined())
+            .then(|| climb(opener))
+            .flatten()
+    })
+}
+
+/// Calls the API's `name` with string arguments; the string it returns.
+fn call(api: &JsValue, name: &str, args: &[&str]) -> Result<String, String> {
+    let f: Function = Reflect::get(api, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| format!("the LMS has no {name}"))?;
+    let args: js_sys::Array = args.iter().map(|a| JsValue::from_str(a)).collect();
+    let out = f
+        .apply(api, &args)
+        .map_err(|e| format!("the LMS's {name} failed: {}", js_message(&e)))?;
+    Ok(out
+        .as_string()
+        .unwrap_or_else(|| out.as_bool().map_or_else(String::new, |b| b.to_string())))
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| Reflect::get(e, &"message".into()).ok()?.as_string())
+        .unwrap_or_else(|| "no reason given".into())
+}
+
+/// The LMS's last error as a sentence.
+fn last_error(api: &JsValue, what: &str) -> String {
+    let code = call(api, "LMSGetLastError", &[]).unwrap_or_default();
+    let text = call(api, "LMSGetErrorString", &[&code]).unwrap_or_default();
+    let diagnostic = call(api, "LMSGetDiagnostic", &[&code]).unwrap_or_default();
+    let mut out = format!("The LMS refused {what}");
+    if !code.is_empty() && code != "0" {
+        out.push_str(&format!(" (error {code}"));
+        if !text.is_empty() {
+            out.push_str(&format!(": {text}"));
+        }
+        out.push(')');
+    }
+    if !diagnostic.is_empty() && diagnostic != text {
+        out.push_str(&format!(". {diagnostic}"));
+    }
+    out.push('.');
+    out
+}
+
+fn ok(result: &str) -> bool {
+    result == "true"
+}
+
+/// Starts the LMS session when the link launches the app as a package and an LMS is there.
+/// Called once, before the first render, with the settings the link opens.
+pub fn connect(query: &str, settings: &Settings) {
+    let Some((params, package_mastery)) = launch_params(query) else {
+        return;
+    };
+    let Some(api) = find_api() else {
+        MISSING.with(|m| *m.borrow_mut() = true);
+        return;
+    };
+    if !call(&api, "LMSInitialize", &[""]).is_ok_and(|r| ok(&r)) {
+        MISSING.with(|m| *m.borrow_mut() = true);
+        return;
+    }
+    let get = |key: &str| call(&api, "LMSGetValue", &[key]).unwrap_or_default();
+    let mode = match settings.view {
+        View::Quiz if settings.exam => Mode::Exam,
+        View::Lesson => Mode::Lesson,
+        _ => Mode::View,
+    };
+    let mastery = scorm::mastery(&get("cmi.student_data.mastery_score")).or(package_mastery);
+    let suspend = get("cmi.suspend_data");
+    let status = get("cmi.core.lesson_status");
+    // The page going (closed, reloaded, or the LMS moving on) ends the session, once.
+    let on_hide = web_sys::window().map(|w| {
+        let hide = Closure::<dyn FnMut()>::new(finish);
+        let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
+        hide
+    });
+    SESSION.with(|s| {
+        *s.borrow_mut() = Some(Session {
+            api,
+            mode,
+            mastery,
+            params,
+            started_ms: browser::clock_ms(),
+            suspend,
+            status,
+            finished: false,
+            _on_hide: on_hide,
+        })
+    });
+    // A first launch is under way from now on; a view is done by being opened.
+    let first = match mode {
+        Mode::View => "completed",
+        Mode::Exam | Mode::Lesson => "incomplete",
+    };
+    let untouched = SESSION.with(|s| {
+        s.borrow()
+            .as_ref()
+            .is_some_and(|s| matches!(s.status.as_str(), "" | "not attempted" | "browsed"))
+    });
+    if untouched || mode == Mode::View {
+        let _ = report(&[("cmi.core.lesson_status".into(), first.into())]);
+    }
+}
+
+/// Whether an LMS session is open.
+pub fn active() -> bool {
+    SESSION.with(|s| s.borrow().as_ref().is_some_and(|s| !s.finished))
+}
+
+/// Whether the link asked for an LMS that this page could not find.
+pub fn missing() -> bool {
+    MISSING.with(|m| *m.borrow())
+}
+
+/// The package's mode, when an LMS session is open.
+pub fn mode() -> Option<Mode> {
+    SESSION.with(|s| s.borrow().as_ref().map(|s| s.mode))
+}
+
+/// The mastery score the exam is passed against, when there is one.
+pub fn mastery() -> Option<f64> {
+    SESSION.with(|s| s.borrow().as_ref().and_then(|s| s.mastery))
+}
+
+/// What the LMS kept from an earlier session (empty on a first launch).
+pub fn suspend_data() -> Option<String> {
+    SESSION.with(|s| {
+        s.borrow()
+            .as_ref()
+            .map(|s| s.suspend.clone())
+            .filter(|t| !t.is_empty())
+    })
+}
+
+/// The package's own parameters for the address the app rewrites (empty outside an LMS).
+pub fn link_params() -> Option<String> {
+    SESSION.with(|s| s.borrow().as_ref().map(|s| s.params.clone()))
+}
+
+/// The learner's clock, in minutes ahead of UTC.
+pub fn utc_offset_minutes() -> f64 {
+    -js_sys::Date::new_0().get_timezone_offset()
+}
+
+/// Sets `values`, then the session time, then commits: what a learner did is in the LMS when
+/// this returns `Ok`. `Err` says, for the learner, what the LMS refused. Does nothing outside
+/// an LMS session.
+pub fn report(values: &[(String, String)]) -> Result<(), String> {
+    SESSION.with(|s| {
+        let mut session = s.borrow_mut();
+        let Some(session) = session.as_mut().filter(|s| !s.finished) else {
+            return Ok(());
+        };
+        let api = &session.api;
+        let time = scorm::timespan(browser::clock_ms() - session.started_ms);
+        let all = values
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain([("cmi.core.session_time", time.as_str())]);
+        for (key, value) in all {
+            match call(api, "LMSSetValue", &[key, value]) {
+                Ok(r) if ok(&r) => {}
+                Ok(_) => return Err(last_error(api, &format!("{key} = “{}”", shorten(value)))),
+                Err(e) => return Err(format!("{e}.")),
+            }
+            if key == "cmi.core.lesson_status" {
+                session.status = value.to_string();
+            }
+        }
+        match call(api, "LMSCommit", &[""]) {
+            Ok(r) if ok(&r) => Ok(()),
+            Ok(_) => Err(last_error(api, "to save (LMSCommit)")),
+            Err(e) => Err(format!("{e}.")),
+        }
+    })
+}
+
+fn shorten(value: &str) -> String {
+    match value.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &value[..i]),
+        None => value.to_string(),
+    }
+}
+
+/// Ends the session: the exit and the session time, then `LMSFinish`, once.
+pub fn finish() {
+    SESSION.with(|s| {
+        let mut session = s.borrow_mut();
+        let Some(session) = session.as_mut().filter(|s| !s.finished) else {
+            return;
+        };
+        session.finished = true;
+        let api = &session.api;
+        // A learner who leaves before the end comes back to where they were.
+        let done = matches!(session.status.as_str(), "passed" | "failed" | "completed");
+        let exit = if done { "" } else { "suspend" };
+        let time = scorm::timespan(browser::clock_ms() - session.started_ms);
+        let _ = call(api, "LMSSetValue", &["cmi.core.exit", exit]);
+        let _ = call(api, "LMSSetValue", &["cmi.core.session_time", &time]);
+        let _ = call(api, "LMSFinish", &[""]);
+    });
+}
