@@ -10,7 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
-TRUNK_VERSION=0.21.14
+# trunk 0.22.0-beta.1: the last trunk that builds on rustc 1.95 (0.22.0 wants 1.96.1) and the first
+# whose file watcher cannot abort `trunk serve` (notify-debouncer-full ^0.7; 0.21.x's 0.5.0 indexed
+# an event's first path on events that have none: "index out of bounds: the len is 0").
+TRUNK_VERSION=0.22.0-beta.1
 BINARYEN_VERSION=132
 # trunk refuses a wasm-bindgen CLI whose version differs from the library's in Cargo.lock.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
@@ -37,7 +40,7 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
 fi
 
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (about 12 minutes on 2 cores, once)"
+  say "installing trunk $TRUNK_VERSION (about 14 minutes on 2 cores, once)"
   cargo install trunk --version "$TRUNK_VERSION" --locked
 fi
 

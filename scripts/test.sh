@@ -28,9 +28,10 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --locked --target wasm32-unknown-unknown --test web --test kernels
 
-step "release build (and one hosted under a sub-path, as a course site would)"
+step "release build (and the release artifacts: the site with relative addresses, the single file, the SCORM packages)"
 trunk build --release --offline
-trunk build --release --offline --public-url /courses/pe/ --dist dist-subpath
+trunk build --release --offline --public-url ./ --dist dist-release
+bash scripts/package.sh --no-build
 
 step "end-to-end tests of the built page (headless Chromium)"
 (cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs)

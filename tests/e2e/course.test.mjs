@@ -1,5 +1,5 @@
 // End-to-end tests of what teachers and course pages rely on: state in the address, bad links,
-// embedding (sandboxed, sized by message, under a sub-path), exports and generated code, no
+// embedding (sandboxed, sized by message), exports and generated code, no
 // requests elsewhere, and the keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp, serve, waitForDraws, draws, slide, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, slide, figureDownload } from './lib.mjs';
 
-const SUBPATH_DIST = process.env.SUBPATH_DIST ?? path.resolve(import.meta.dirname, '../../dist-subpath');
 
 const app = useApp();
 
@@ -111,39 +110,6 @@ test('inside a sandboxed iframe the panel renders and posts its height', async (
   await page.waitForFunction((n) => window.heights.length > n, before);
   assert.deepEqual(errors, []);
   await context.close();
-});
-
-test('under a sub-path build the app and the example course page load', async () => {
-  assert.ok(fs.existsSync(path.join(SUBPATH_DIST, 'index.html')), 'build dist-subpath first (scripts/test.sh does)');
-  const sub = await serve(SUBPATH_DIST, '/courses/pe/');
-  const context = await app.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(sub.url + '?d_model=16');
-  await waitForDraws(page, 'encoding-heatmap');
-  assert.equal(await value(page, 'd-model-value'), '16');
-  await page.goto(sub.url + 'examples/course.html');
-  // Every panel loads, and the page's script makes each frame as tall as its panel: no cap cuts
-  // one (the attention panel is over 2,000 px even on a desktop).
-  const frames = page.locator('iframe');
-  const count = await frames.count();
-  assert.ok(count >= 4, `${count} panels`);
-  for (let i = 0; i < count; i++) {
-    const frame = await (await frames.nth(i).elementHandle()).contentFrame();
-    await frame.waitForSelector('.embed-main canvas[data-draws]:not([data-early])', { timeout: 20000 });
-  }
-  await page.waitForTimeout(3500);
-  for (let i = 0; i < count; i++) {
-    const handle = await frames.nth(i).elementHandle();
-    const inner = await (await handle.contentFrame()).evaluate(() => document.querySelector('.embed').scrollHeight);
-    const outer = await handle.evaluate((f) => f.getBoundingClientRect().height);
-    assert.ok(Math.abs(inner - outer) <= 2, `panel ${i}: frame ${outer} px for a panel of ${inner} px`);
-  }
-  assert.deepEqual(errors, []);
-  await context.close();
-  await sub.close();
 });
 
 /** Downloads the position-matrix CSV and runs the NumPy snippet; both must agree. */

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, openApp } from './lib.mjs';
+import { RIGHT, SOLVE, negativeOffset, setField } from './quiz_answers.mjs';
 
 const app = useApp();
 
@@ -96,48 +97,6 @@ test('a lesson link opens its step, also embedded, and a bad step number says so
 });
 
 // The right option of each multiple-choice question (a distinctive part of its text).
-const RIGHT = {
-  order: 'Exactly the same vector',
-  'fastest-wavelength': '2π ≈ 6.28',
-  'sin-and-cos': 'depend only on k',
-  'depends-on': 'the offset k only',
-  'bert-limit': 'It cannot be encoded',
-  gpt2: '1024',
-  'rope-where': 'It rotates the query and key',
-  'llama-base': '10,000 and 500,000',
-  'alibi-slopes': '1/2, 1/4',
-  't5-far': 'same bucket',
-  'add-or-concat': 'The width d_model',
-  'exponent-bug': 'fall twice as fast',
-};
-
-/** An offset k with Σ cos(k·ωᵢ) < 0 at d_model 64, base 10000: computed here, independently. */
-function negativeOffset() {
-  for (let k = 1; k < 5000; k += 1) {
-    let sum = 0;
-    for (let i = 0; i < 32; i += 1) sum += Math.cos(k * 10000 ** (-(2 * i) / 64));
-    if (sum < -1e-9) return k;
-  }
-  throw new Error('no negative offset');
-}
-
-async function setField(page, id, value) {
-  await page.fill(id, String(value));
-  await page.press(id, 'Enter');
-}
-
-// How to solve each task with the controls a student has.
-const SOLVE = {
-  'tell-apart': async (page) => page.click('label[for="attention-position-on"]'),
-  'slowest-wavelength': async (page) => setField(page, '#base-value', 100),
-  'negative-dot': async (page) => {
-    await setField(page, '#d-model-value', 64);
-    await page.fill('#quiz-input', String(negativeOffset()));
-  },
-  'steepest-head': async (page) => setField(page, '#alibi-head-value', 0),
-  'reordered-variant': async (page) => page.selectOption('#variant', 'split'),
-};
-
 async function score(page) {
   const text = await page.locator('#quiz-score').textContent();
   return Number(text.match(/Score: (\d+) of (\d+)/)[1]);

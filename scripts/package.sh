@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Makes every release artifact in release/ (see scripts/package.py for the list):
+#   bash scripts/package.sh             # sets the machine up (once), builds, packages
+#   bash scripts/package.sh --no-build  # packages dist-release/ as it is (the test command builds it)
+# The site is built with relative addresses (--public-url ./), so it works at any host's root or
+# under any sub-path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" != "--no-build" ]; then
+  bash scripts/setup.sh
+  export PATH="$HOME/.cargo/bin:$PATH"
+  export TRUNK_SKIP_VERSION_CHECK=true
+  trunk build --release --offline --public-url ./ --dist dist-release
+fi
+PYTHONDONTWRITEBYTECODE=1 python3 scripts/package.py dist-release release
