@@ -33,7 +33,13 @@ trunk build --release --offline
 trunk build --release --offline --public-url ./ --dist dist-release
 bash scripts/package.sh --no-build
 
-step "end-to-end tests of the built page (headless Chromium)"
+step "the notebook widget: its wheel installed in its own environment, and its Python tests"
+py=$(bash scripts/pyenv.sh test)
+"$py" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps release/pe_explorer-*.whl
+(cd python && PYTHONDONTWRITEBYTECODE=1 "$py" -m pytest -q -p no:cacheprovider)
+export PE_PYTHON="$py"
+
+step "end-to-end tests of the built page (headless Chromium; JupyterLab and marimo for the widget)"
 (cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs)
 
 step "all checks passed"

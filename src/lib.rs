@@ -8,6 +8,7 @@ pub mod figures;
 pub mod format;
 pub mod learn;
 pub mod limit;
+pub mod link_spec;
 pub mod main_chart;
 pub mod math;
 pub mod params;

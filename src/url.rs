@@ -447,6 +447,21 @@ pub fn keys() -> impl Iterator<Item = &'static str> {
         .chain(OTHER.iter().copied())
 }
 
+/// The text a link would hold for `key` at the default settings (`None` for a key that has no
+/// value of its own there, such as an unset list, or that is not the link's).
+pub fn default_text(key: &str) -> Option<String> {
+    let d = Settings::default();
+    if TRAIN_KEYS.contains(&key) {
+        return Some(d.train.value(key));
+    }
+    tables()
+        .into_iter()
+        .flatten()
+        .chain([&LESSON, &QUESTION, &EXAM, &RUN].map(Entry::App))
+        .find(|p| p.key() == key)
+        .and_then(|p| p.write(&d).text())
+}
+
 /// A table's parameters in the order they are applied.
 fn applied(table: Vec<Entry>) -> Vec<Entry> {
     let later = |key: &str| APPLIED_AFTER.iter().any(|(k, _)| *k == key);

@@ -127,13 +127,23 @@ fn paint(canvas: &HtmlCanvasElement, chart: &MainChart, theme: &Theme) {
     }
 }
 
+/// The page's link query (with its `?`): the address's or, in a frame that has no address of its
+/// own (a notebook widget's), the one its host wrote into `window.peExplorerQuery`.
+fn page_query(w: &web_sys::Window) -> String {
+    js_sys::Reflect::get(w, &"peExplorerQuery".into())
+        .ok()
+        .and_then(|q| q.as_string())
+        .map(|q| format!("?{}", q.trim_start_matches('?')))
+        .unwrap_or_else(|| w.location().search().unwrap_or_default())
+}
+
 /// Keeps the address in step with a slider: the same parameters, with `key`'s new value (the
 /// app starts from the address, and writes it in its own order once it is there).
 fn write_address(key: &str, value: f64) {
     let Some(w) = web_sys::window() else {
         return;
     };
-    let query = w.location().search().unwrap_or_default();
+    let query = page_query(&w);
     let mut parts: Vec<String> = query
         .trim_start_matches('?')
         .split('&')
@@ -141,6 +151,10 @@ fn write_address(key: &str, value: f64) {
         .map(str::to_string)
         .collect();
     parts.push(format!("{key}={value}"));
+    if js_sys::Reflect::has(&w, &"peExplorerQuery".into()).unwrap_or(false) {
+        let _ = js_sys::Reflect::set(&w, &"peExplorerQuery".into(), &parts.join("&").into());
+        return;
+    }
     let path = w.location().pathname().unwrap_or_default();
     if let Ok(h) = w.history() {
         let url = format!("{path}?{}", parts.join("&"));
@@ -376,7 +390,7 @@ fn main() {
     };
     // The app's files start downloading first: the network works while the chart is drawn.
     let loading = load_app();
-    let query = window.location().search().unwrap_or_default();
+    let query = page_query(&window);
     if let (Some(doc), Some(e)) = (window.document(), early(&query)) {
         if let Some(chart) = main_chart(&e.settings) {
             let _ = build(&doc, e, chart);

@@ -570,7 +570,8 @@ impl TrainSettings {
         out
     }
 
-    fn value(&self, key: &str) -> String {
+    /// The text the link holds for `key` (one of [`KEYS`]).
+    pub fn value(&self, key: &str) -> String {
         match key {
             "task" => self.task.id().into(),
             "schemes" => self

@@ -86,7 +86,10 @@ pub fn app() -> Html {
         use_reducer(move || s)
     };
     let notices = use_state(|| start.notices.clone());
-    let embed = start.embed.clone();
+    // A notebook widget can open another view; everywhere else the embed is the link's.
+    let embed_state = use_state(|| start.embed.clone());
+    super::notebook::use_notebook(settings.clone(), notices.clone(), embed_state.clone());
+    let embed = (*embed_state).clone();
     let on_action = {
         let settings = settings.clone();
         Callback::from(move |a: Action| settings.dispatch(a))

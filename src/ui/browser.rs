@@ -194,16 +194,33 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The link query a frame without an address of its own (a notebook widget's) was given by its
+/// host (`window.peExplorerQuery`), and keeps up to date.
+fn held_query() -> Option<String> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerQuery"))
+        .ok()?
+        .as_string()
+}
+
 /// The page's query string, without the `?`.
 pub fn query() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
+    held_query()
+        .or_else(|| web_sys::window().and_then(|w| w.location().search().ok()))
         .map(|q| q.trim_start_matches('?').to_string())
         .unwrap_or_default()
 }
 
-/// The page's address without its query and fragment.
+/// The page's address without its query and fragment. A frame without an address of its own
+/// (a notebook widget's) uses the site its host names (`window.peExplorerSite`), or none: its
+/// links are then queries alone.
 pub fn page_address() -> String {
+    if held_query().is_some() {
+        return web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("peExplorerSite")).ok())
+            .and_then(|s| s.as_string())
+            .unwrap_or_default();
+    }
     let href = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default();
@@ -228,6 +245,14 @@ pub fn replace_query(query: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
+    if held_query().is_some() {
+        let _ = js_sys::Reflect::set(
+            &window,
+            &JsValue::from_str("peExplorerQuery"),
+            &JsValue::from_str(query),
+        );
+        return;
+    }
     let hash = window.location().hash().unwrap_or_default();
     let path = window.location().pathname().unwrap_or_default();
     let url = if query.is_empty() {

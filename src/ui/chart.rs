@@ -113,10 +113,61 @@ pub struct ChartToolsProps {
     pub table: Option<Callback<(), Html>>,
 }
 
+/// What a chart on the page exports, for the page's own host (a notebook widget asks for the
+/// main chart's numbers and picture): the same callbacks its buttons call.
+#[derive(Clone)]
+pub struct Exports {
+    pub csv: Option<CsvExport>,
+    pub render_png: Callback<HtmlCanvasElement, Result<(), String>>,
+    pub file_stem: AttrValue,
+}
+
+thread_local! {
+    /// Every chart's exports on the page now, by the number its tools carry (`data-export`).
+    static EXPORTS: std::cell::RefCell<std::collections::HashMap<u32, Exports>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    static NEXT_EXPORT: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// The exports of the chart drawn on the canvas with `id` (its figure's tools), if it is on the
+/// page.
+pub fn exports_of(id: &str) -> Option<Exports> {
+    let doc = web_sys::window()?.document()?;
+    let figure = doc.get_element_by_id(id)?.closest("figure").ok()??;
+    let key: u32 = figure
+        .query_selector("[data-export]")
+        .ok()??
+        .get_attribute("data-export")?
+        .parse()
+        .ok()?;
+    EXPORTS.with(|e| e.borrow().get(&key).cloned())
+}
+
 /// "Download CSV" and "Download PNG", with a visible message when an export fails.
 #[function_component(ChartTools)]
 pub fn chart_tools(props: &ChartToolsProps) -> Html {
     let problem = use_state(|| None::<String>);
+    // This chart's exports, findable from its canvas (see [`exports_of`]).
+    let key = *use_memo((), |_| {
+        NEXT_EXPORT.with(|n| {
+            let k = n.get();
+            n.set(k.wrapping_add(1));
+            k
+        })
+    });
+    {
+        let exports = Exports {
+            csv: props.csv.clone(),
+            render_png: props.render_png.clone(),
+            file_stem: props.file_stem.clone(),
+        };
+        EXPORTS.with(|e| e.borrow_mut().insert(key, exports));
+        use_effect_with((), move |_| {
+            move || {
+                EXPORTS.with(|e| e.borrow_mut().remove(&key));
+            }
+        });
+    }
     let table_open = use_state(|| false);
     let on_table = {
         let table_open = table_open.clone();
@@ -149,7 +200,7 @@ pub fn chart_tools(props: &ChartToolsProps) -> Html {
     });
     html! {
         <>
-            <div class="chart-tools">
+            <div class="chart-tools" data-export={key.to_string()}>
                 if let Some(on_csv) = on_csv {
                     <button type="button" class="button" onclick={on_csv}
                         aria-label={format!("Download CSV of {}", props.name)}>

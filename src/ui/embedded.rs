@@ -464,9 +464,13 @@ pub fn embed_page(props: &EmbedProps) -> Html {
                 <SourcesBlock view={settings.view} lesson={settings.lesson} scheme={settings.scheme} />
             </main>
             { portal }
-            <p class="embed-footer">
-                <a href={full} target="_blank" rel="noopener">{ "Open in the Positional Encoding Explorer" }</a>
-            </p>
+            // A notebook widget's frame has no address: the way to the whole app exists only
+            // where the widget names a hosted copy.
+            if full.contains("://") {
+                <p class="embed-footer">
+                    <a href={full} target="_blank" rel="noopener">{ "Open in the Positional Encoding Explorer" }</a>
+                </p>
+            }
             if embed.controls && phone && !inline {
                 { strip }
             }

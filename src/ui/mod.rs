@@ -16,6 +16,7 @@ pub mod lesson;
 pub mod line_chart;
 pub mod lms;
 pub mod norms;
+pub mod notebook;
 pub mod offsets;
 pub mod phone;
 pub mod props;

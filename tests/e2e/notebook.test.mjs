@@ -1,0 +1,202 @@
+// The notebook widget where it runs: the wheel `scripts/package.sh` built, installed in a
+// virtual environment with JupyterLab and marimo (scripts/pyenv.sh; the test command installs
+// the wheel), a real JupyterLab server on loopback running the example notebook cell by cell in
+// Chromium, and `marimo run` on the marimo example. Checked: the widget draws offline; a value
+// typed in the widget reaches the Python trait; a trait set in Python redraws the chart;
+// figure() equals the CSV the panel downloads; every cell runs without an error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { launch } from './lib.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PYTHON = process.env.PE_PYTHON;
+const NOTEBOOK = path.join(ROOT, 'python/examples/positional_encoding.ipynb');
+const MARIMO = path.join(ROOT, 'python/examples/positional_encoding_marimo.py');
+
+let browser;
+const servers = [];
+
+before(async () => {
+  assert.ok(PYTHON && fs.existsSync(PYTHON), 'PE_PYTHON names the notebook environment (scripts/test.sh sets it)');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill('SIGTERM');
+});
+
+/** A free port on loopback. */
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `args` with the environment's Python and waits until `url` answers. */
+async function start(args, url, env = {}) {
+  const child = spawn(PYTHON, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  servers.push(child);
+  for (let i = 0; i < 240; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return child;
+    } catch {
+      // not yet
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${args.join(' ')} did not answer at ${url}:\n${log.slice(-3000)}`);
+}
+
+/** A fresh page that records errors and any request off loopback. */
+async function openPage() {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const offline = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['127.0.0.1', 'localhost'].includes(u.hostname) && !['blob:', 'data:', 'about:'].includes(u.protocol)) offline.push(r.url());
+  });
+  return { page, offline, context };
+}
+
+const draws = (frame) => frame.evaluate(() => Math.max(0, ...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))));
+
+test('JupyterLab: the example notebook runs cell by cell, and the widget moves both ways', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-lab-'));
+  // The example, and one cell more: the chart's numbers as CSV, to hold to its Download CSV.
+  const nb = JSON.parse(fs.readFileSync(NOTEBOOK, 'utf8'));
+  nb.cells.push({ cell_type: 'code', id: 'check-csv', metadata: {}, execution_count: null, outputs: [], source: 'print(offsets.figure().to_csv())' });
+  fs.writeFileSync(path.join(dir, 'notebook.ipynb'), JSON.stringify(nb));
+  const settings = path.join(dir, 'settings/@jupyterlab/apputils-extension');
+  fs.mkdirSync(settings, { recursive: true });
+  fs.writeFileSync(path.join(settings, 'notification.jupyterlab-settings'), '{"fetchNews": "false", "checkForUpdates": false}');
+  // Every cell in the page (JupyterLab attaches only the cells in view by default).
+  const tracker = path.join(dir, 'settings/@jupyterlab/notebook-extension');
+  fs.mkdirSync(tracker, { recursive: true });
+  fs.writeFileSync(path.join(tracker, 'tracker.jupyterlab-settings'), '{"windowingMode": "none"}');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  await start(
+    ['-m', 'jupyter', 'lab', '--no-browser', '--allow-root', '--ip=127.0.0.1', `--port=${port}`, '--IdentityProvider.token=',
+      '--ServerApp.password=', `--ServerApp.root_dir=${dir}`, '--LabApp.news_url=None',
+      '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
+    `${base}/api/status`,
+    { JUPYTER_CONFIG_DIR: path.join(dir, 'config'), JUPYTER_DATA_DIR: path.join(dir, 'data'), JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'), JUPYTERLAB_SETTINGS_DIR: path.join(dir, 'settings'), JUPYTERLAB_WORKSPACES_DIR: path.join(dir, 'workspaces') },
+  );
+  const { page, offline, context } = await openPage();
+  const t0 = Date.now();
+  await page.goto(`${base}/lab/tree/notebook.ipynb`);
+  await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', { timeout: 60000 });
+  const cells = page.locator('.jp-Notebook .jp-Cell');
+  const total = await cells.count();
+  const text = (i) => cells.nth(i).locator('.jp-InputArea-editor').innerText();
+  const output = (i) => cells.nth(i).locator('.jp-OutputArea-output').first().innerText();
+  /** Runs cell `i` as a student does (select it, Shift+Enter) and waits for it to finish. */
+  const run = async (i) => {
+    await cells.nth(i).locator('.jp-InputArea-prompt').click();
+    await page.keyboard.press('Shift+Enter');
+    await page.waitForFunction((i) => {
+      const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];
+      return !c.classList.contains('jp-CodeCell') || /\[\d+\]/.test(c.querySelector('.jp-InputPrompt')?.textContent ?? '');
+    }, i, { timeout: 90000 });
+    await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]');
+  };
+  let frames = 0;
+  let firstChart = null;
+  let offsets = null;
+  for (let i = 0; i < total; i++) {
+    const source = await text(i);
+    if (source.trim() === 'offsets.base') {
+      // A student types a base into the panel; Python has it in the next cell.
+      await offsets.fill('#quick-base-value', '2000');
+      await offsets.press('#quick-base-value', 'Enter');
+      await page.waitForTimeout(800);
+    }
+    const before = offsets ? await draws(offsets) : 0;
+    await run(i);
+    if (source.trim() === 'offsets.base') assert.equal((await output(i)).trim(), '2000.0');
+    if (source.trim() === 'offsets.base = 500') {
+      // Set in Python: the panel's field and chart follow.
+      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '500', null, { timeout: 20000 });
+      await offsets.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before);
+      await page.waitForTimeout(1000);
+    }
+    // A cell that shows a widget: wait for its chart (and its numbers, sent a moment later).
+    if (/Explorer\(/.test(source) && !/^from /.test(source.trim())) {
+      await page.waitForFunction((n) => document.querySelectorAll('iframe.pe-explorer-frame').length > n, frames, { timeout: 30000 });
+      const shown = await page.locator('iframe.pe-explorer-frame').count();
+      frames = shown;
+      const frame = await (await page.locator('iframe.pe-explorer-frame').nth(shown - 1).elementHandle()).contentFrame();
+      await frame.waitForSelector('#main canvas[data-draws]:not([data-early])', { timeout: 60000 });
+      firstChart ??= Date.now() - t0;
+      offsets ??= frame;
+      await page.waitForTimeout(1200);
+    }
+  }
+  if (frames !== 4) await page.screenshot({ path: '/tmp/lab-fail.png' });
+  assert.equal(frames, 4, 'four panels');
+  // Every cell ran without an error or a traceback.
+  const failed = await page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]').allInnerTexts();
+  assert.deepEqual(failed, []);
+  for (const check of ['largest gap, panel vs NumPy: ', 'every head\'s line is −m·distance', 'mean-pooled summaries equal: True']) {
+    assert.ok((await page.locator('.jp-OutputArea').allInnerTexts()).some((t) => t.includes(check)), check);
+  }
+  // The gaps to NumPy are within the CSV's nine significant digits.
+  for (const t of await page.locator('.jp-OutputArea', { hasText: 'largest gap' }).allInnerTexts()) {
+    assert.ok(Number(t.split(':').pop()) < 1e-6, t);
+  }
+  // figure() is the panel's Download CSV, number for number.
+  const csvOut = (await output(total - 1)).trim().split('\n');
+  const figureEl = offsets.locator('figure', { has: offsets.locator('#offsets-chart') });
+  const [download] = await Promise.all([page.waitForEvent('download'), figureEl.getByRole('button', { name: /CSV/ }).click()]);
+  const file = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(csvOut[0], file[0], 'the same columns');
+  assert.equal(csvOut.length, file.length, 'the same rows');
+  for (let r = 1; r < file.length; r++) {
+    const a = file[r].split(',').map(Number);
+    const b = csvOut[r].split(',').map(Number);
+    a.forEach((x, c) => assert.ok(Object.is(x, b[c]) || x === b[c], `row ${r}, column ${c}: ${x} vs ${b[c]}`));
+  }
+  assert.deepEqual(offline, [], 'nothing fetched beyond the notebook server');
+  console.log(`# JupyterLab: first chart ${firstChart} ms after opening the notebook`);
+  await context.close();
+});
+
+test('marimo: the example app follows the panel, and the panel follows marimo', async () => {
+  const port = await freePort();
+  await start(['-m', 'marimo', 'run', MARIMO, '--host', '127.0.0.1', '--port', String(port), '--headless', '--no-token'], `http://127.0.0.1:${port}/`);
+  const { page, offline, context } = await openPage();
+  const t0 = Date.now();
+  await page.goto(`http://127.0.0.1:${port}/`);
+  const frame = await (await page.waitForSelector('iframe.pe-explorer-frame', { timeout: 60000 })).contentFrame();
+  await frame.waitForSelector('#main canvas[data-draws]:not([data-early])', { timeout: 60000 });
+  console.log(`# marimo: first chart ${Date.now() - t0} ms after opening the app`);
+  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 10000"), null, { timeout: 20000 });
+  // The panel moves: marimo's cell that reads it runs again.
+  await frame.fill('#quick-base-value', '500');
+  await frame.press('#quick-base-value', 'Enter');
+  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 500 "), null, { timeout: 20000 });
+  // marimo's slider moves: the cell that sets the trait runs, and the panel redraws.
+  const before = await draws(frame);
+  const slider = page.getByRole('slider', { name: /base, set from Python/ });
+  await slider.focus();
+  await page.keyboard.press('End');
+  await frame.waitForFunction(() => document.getElementById('quick-base-value')?.value === '100000', null, { timeout: 20000 });
+  await frame.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before);
+  assert.deepEqual(offline, []);
+  await context.close();
+});
