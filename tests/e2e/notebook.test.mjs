@@ -79,7 +79,15 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-lab-'));
   // The example, and one cell more: the chart's numbers as CSV, to hold to its Download CSV.
   const nb = JSON.parse(fs.readFileSync(NOTEBOOK, 'utf8'));
-  nb.cells.push({ cell_type: 'code', id: 'check-csv', metadata: {}, execution_count: null, outputs: [], source: 'print(offsets.figure().to_csv())' });
+  const cell = (id, source) => ({ cell_type: 'code', id, metadata: {}, execution_count: null, outputs: [], source });
+  nb.cells.push(
+    cell('check-refusal', 'try:\n    offsets.d_model = 5000\nexcept Exception as e:\n    print(type(e).__name__, e)'),
+    cell('check-png', 'png = offsets.export_png("chart.png")'),
+    cell('check-png-written', 'print("PNG", png.read_bytes()[:8] == b"\\x89PNG\\r\\n\\x1a\\n", png.stat().st_size)'),
+    cell('check-train', 'train = Explorer(view="train", show="panel", run=True, schemes="none,alibi", steps=30, train_len=8, width=16)\ntrain'),
+    cell('check-results', 'r = train.results()\nprint("RESULTS", list(r), r["scheme"].tolist(), r["accuracy"].dtype)'),
+    cell('check-csv', 'print(offsets.figure().to_csv())'),
+  );
   fs.writeFileSync(path.join(dir, 'notebook.ipynb'), JSON.stringify(nb));
   const settings = path.join(dir, 'settings/@jupyterlab/apputils-extension');
   fs.mkdirSync(settings, { recursive: true });
@@ -116,6 +124,7 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
     await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]');
   };
   let frames = 0;
+  const firstCharts = [];
   let firstChart = null;
   let offsets = null;
   for (let i = 0; i < total; i++) {
@@ -127,6 +136,7 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
       await page.waitForTimeout(800);
     }
     const before = offsets ? await draws(offsets) : 0;
+    const started = Date.now();
     await run(i);
     if (source.trim() === 'offsets.base') assert.equal((await output(i)).trim(), '2000.0');
     if (source.trim() === 'offsets.base = 500') {
@@ -141,14 +151,21 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
       const shown = await page.locator('iframe.pe-explorer-frame').count();
       frames = shown;
       const frame = await (await page.locator('iframe.pe-explorer-frame').nth(shown - 1).elementHandle()).contentFrame();
+      if (/view="train"/.test(source)) {
+        // Training runs in the widget, in its own worker.
+        await frame.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 120000 });
+        await page.waitForTimeout(1500);
+        continue;
+      }
       await frame.waitForSelector('#main canvas[data-draws]:not([data-early])', { timeout: 60000 });
       firstChart ??= Date.now() - t0;
+      firstCharts.push(Date.now() - started);
       offsets ??= frame;
       await page.waitForTimeout(1200);
     }
   }
   if (frames !== 4) await page.screenshot({ path: '/tmp/lab-fail.png' });
-  assert.equal(frames, 4, 'four panels');
+  assert.equal(frames, 5, 'five panels');
   // Every cell ran without an error or a traceback.
   const failed = await page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]').allInnerTexts();
   assert.deepEqual(failed, []);
@@ -159,6 +176,16 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
   for (const t of await page.locator('.jp-OutputArea', { hasText: 'largest gap' }).allInnerTexts()) {
     assert.ok(Number(t.split(':').pop()) < 1e-6, t);
   }
+  const said = (await page.locator('.jp-OutputArea').allInnerTexts()).join('\n');
+  // A bad value: the app's own words, as a TraitError.
+  assert.match(said, /TraitError d_model=5000: 5000 is above the maximum for d_model \(2 … 4096\); using 4096\./);
+  assert.match(said, /PNG True \d{4,}/);
+  assert.match(said, /RESULTS \['scheme', 'test_length', 'trained_length', 'accuracy', 'correct', 'counted', 'examples', 'note'\] \['none', 'none', 'none', 'none', 'alibi', 'alibi', 'alibi', 'alibi'\] float64/);
+  // JupyterLab's dark theme: every panel follows it.
+  await page.evaluate(() => { document.body.dataset.jpThemeLight = 'false'; });
+  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await page.evaluate(() => { document.body.dataset.jpThemeLight = 'true'; });
+  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'light');
   // figure() is the panel's Download CSV, number for number.
   const csvOut = (await output(total - 1)).trim().split('\n');
   const figureEl = offsets.locator('figure', { has: offsets.locator('#offsets-chart') });
@@ -172,7 +199,7 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
     a.forEach((x, c) => assert.ok(Object.is(x, b[c]) || x === b[c], `row ${r}, column ${c}: ${x} vs ${b[c]}`));
   }
   assert.deepEqual(offline, [], 'nothing fetched beyond the notebook server');
-  console.log(`# JupyterLab: first chart ${firstChart} ms after opening the notebook`);
+  console.log(`# JupyterLab: first chart ${firstChart} ms after opening the notebook; cell run to chart drawn: ${firstCharts.join(', ')} ms`);
   await context.close();
 });
 
