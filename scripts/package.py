@@ -18,6 +18,8 @@ The second form makes a package of another mode from a released pe-explorer.html
 Rust, no build): a teacher's own choice of view or mastery score.
 """
 
+from __future__ import annotations
+
 import argparse
 import base64
 import gzip
@@ -198,8 +200,9 @@ LOADER = r"""
   });
   var workerWasm = null;
   window.peExplorerBundle = {
+    // The app, once its worker's script is ready too (so a link that trains at once finds it).
     loadApp: function () {
-      return Promise.all([module("app-js"), bytes("app-wasm")]).then(function (parts) {
+      return Promise.all([module("app-js"), bytes("app-wasm"), workerUrl]).then(function (parts) {
         return parts[0].default({ module_or_path: parts[1] }).then(function () { return parts[0]; });
       });
     },

@@ -244,15 +244,14 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 LINES,
             )
         }
+        // The waves themselves (the column picker sits under them).
         (View::Waves, _) => MainChart::new(
-            "waves-picker",
+            "waves-chart",
             "Waves and wavelengths",
-            Chart::Heatmap(Rc::new(picker(
-                Sinusoidal::new(s.variant, s.d_model, s.base),
-                s.length,
-                s.palette,
+            Chart::Lines(Rc::new(crate::figures::waves::waves_chart(
+                &crate::figures::waves::WavesInputs::of(s),
             ))),
-            PICKER,
+            LINES,
         ),
         (View::Norms, _) => MainChart::new(
             "norms-chart",

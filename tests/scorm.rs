@@ -191,6 +191,10 @@ fn times_are_written_as_scorm_1_2_reads_them() {
     for off in [-1e9, f64::NAN, 1e9] {
         assert!(matches(CMI_TIME, &time_of_day(t, off)));
     }
+    // Times an LMS's suspend data could hold, however large, give a time of day.
+    for ms in [f64::MAX, -f64::MAX, 9.2e21] {
+        assert!(matches(CMI_TIME, &time_of_day(ms, 1440.0)));
+    }
 }
 
 /// `learn::scorm::percent` and `mastery`: the score is a whole percentage, the mastery score
@@ -241,6 +245,17 @@ fn a_graded_exam_reports_every_question_score_and_status() {
     assert_eq!(exam_status(&exam, Some(90.0)), "failed");
     assert_eq!(exam_status(&exam, Some(88.0)), "passed");
     assert_eq!(exam_status(&exam, None), "completed");
+    // The gradebook's values come first: an LMS that refuses an interaction cannot keep them out.
+    let first: Vec<&str> = report.iter().take(4).map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        first,
+        [
+            "cmi.core.score.min",
+            "cmi.core.score.max",
+            "cmi.core.score.raw",
+            "cmi.core.lesson_status"
+        ]
+    );
     for i in 0..total {
         let n = i + 1;
         let key = |f: &str| format!("cmi.interactions.{i}.{f}");
@@ -274,8 +289,12 @@ fn a_graded_exam_reports_every_question_score_and_status() {
                 assert_eq!(response == pattern, right);
             }
             Kind::Task { input: Some(_), .. } => {
+                // Typed "−725" (a typographic minus): a decimal in ASCII, as `numeric` wants.
                 assert_eq!(kind, "numeric");
-                assert!(response.contains(char::is_numeric), "{response}");
+                assert!(
+                    response.starts_with('-') && response[1..].parse::<u32>().is_ok(),
+                    "{response}"
+                );
             }
             Kind::Task { .. } => assert_eq!(kind, "performance"),
         }
@@ -296,6 +315,17 @@ fn a_graded_exam_reports_every_question_score_and_status() {
     assert_eq!(ids, total);
     assert!(report.contains(&("cmi.interactions.1.student_response".into(), String::new())));
     assert!(report.contains(&("cmi.core.lesson_status".into(), "completed".into())));
+    // Words typed where a number is asked for: a `fill-in` response, as typed.
+    let neg = number_of("negative-dot");
+    let mut words = Exam::new(started);
+    let typed = "about forty".to_string();
+    let settings = String::new();
+    words.record(neg, Answer::Task { settings, typed }, Timing::default());
+    words.submit(started + 1.0, &grade);
+    let report = exam_report(&words, None, 0.0);
+    let at = |f: &str| format!("cmi.interactions.{}.{f}", neg - 1);
+    assert!(report.contains(&(at("type"), "fill-in".into())));
+    assert!(report.contains(&(at("student_response"), "about forty".into())));
 }
 
 /// `learn::scorm::exam_suspend` and `read_exam_suspend`: the exam, half done or submitted,

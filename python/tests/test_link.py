@@ -87,3 +87,20 @@ def test_unknown_keys_and_types_are_refused():
         link.check("dmodel", 5)
     with pytest.raises(ValueError, match="not a value a link holds"):
         link.check("d_model", object())
+
+
+def test_numpy_and_python_types_are_read_as_a_student_means_them():
+    np = pytest.importorskip("numpy")
+    assert link.check("normalised", np.True_) == "1"
+    assert link.check("normalised", True) == "1"
+    assert link.check("d_model", np.int64(64)) == "64"
+    assert link.check("d_model", np.array(64)) == "64"
+    assert link.check("anchors", np.array([0, 25])) == "0,25"
+    with pytest.raises(ValueError, match="not True"):
+        link.check("heads", True)
+    with pytest.raises(ValueError, match="one value, not a list"):
+        link.check("d_model", [64])
+    with pytest.raises(ValueError, match="one value, not a list"):
+        link.check("scheme", ["rope"])
+    with pytest.raises(ValueError, match="2-D array"):
+        link.check("anchors", np.zeros((2, 2)))

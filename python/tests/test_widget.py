@@ -102,3 +102,13 @@ def test_a_figure_writes_the_same_numbers_back_as_csv(tmp_path):
     assert lines[1] == "-1.0,0.30000000000000004,a"
     assert lines[2] == '0.0,NaN,"b,c"'
     assert float(lines[3].split(",")[1]) == 1e-300
+
+
+def test_the_apps_value_wins_where_its_range_depends_on_others():
+    # head 12 of 16 heads: beyond the default 8 heads' range, but the app holds it to its own.
+    w = Explorer(view="offsets", scheme="alibi")
+    w._query = "embed=offsets&show=chart&scheme=alibi&heads=16&head=12"
+    assert (w.heads, w.head) == (16, 12)
+    # And the traits write back the same query.
+    w.base = 500
+    assert "heads=16&head=12" in w._query

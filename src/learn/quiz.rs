@@ -760,6 +760,19 @@ impl Exam {
         }
     }
 
+    /// The same exam with each task's kept settings and typed number rewritten by `f` (question,
+    /// settings, typed → settings, typed): what an LMS keeps of it, for one.
+    pub fn map_tasks(&self, f: impl Fn(usize, &str, &str) -> (String, String)) -> Exam {
+        let mut out = self.clone();
+        for (i, slot) in out.answers.iter_mut().enumerate() {
+            if let Some((Answer::Task { settings, typed }, _)) = slot {
+                let (s, t) = f(i + 1, settings, typed);
+                (*settings, *typed) = (s, t);
+            }
+        }
+        out
+    }
+
     /// The answer recorded for question `n` (1-based).
     pub fn answer(&self, n: usize) -> Option<&Answer> {
         self.answers
@@ -915,8 +928,9 @@ impl Exam {
         Some(exam)
     }
 
-    /// Eight hex digits over the quiz version, the times and every answer with when it was
-    /// recorded: the app recomputes it from a summary's lines to tell an edited summary.
+    /// Eight hex digits (FNV-1a, not a secret) over the quiz version, the times and every answer
+    /// with when it was recorded, for the summary: two summaries of the same exam carry the same
+    /// digest.
     pub fn digest(&self) -> String {
         fingerprint(std::iter::once(self.to_text().as_str()))
     }

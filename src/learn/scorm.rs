@@ -56,8 +56,9 @@ pub fn time_of_day(ms: f64, offset_minutes: f64) -> String {
         offset_minutes.clamp(-1440.0, 1440.0)
     } else {
         0.0
-    };
-    let s = ((ms / 1000.0).floor() as i64 + (offset * 60.0) as i64).rem_euclid(86_400);
+    }; // Any moment a page can name (the clamp keeps the sum inside i64).
+    let secs = (ms / 1000.0).floor().clamp(-1e15, 1e15) as i64;
+    let s = (secs + (offset * 60.0) as i64).rem_euclid(86_400);
     format!("{:02}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
 }
 
@@ -305,9 +306,22 @@ fn letter(i: usize) -> String {
     char::from(b'a' + (i.min(25) as u8)).to_string()
 }
 
-/// The values a graded exam reports, in the order they are set: one interaction per question
-/// (id first, as LMSs require of a new interaction), then the score as a percentage with its
-/// range, then the status. Empty before submission.
+/// A number as typed, as a SCORM 1.2 `numeric` response (a decimal in ASCII: the typographic
+/// minus a student may type becomes `-`); `None` when it is not a number.
+fn ascii_number(typed: &str) -> Option<String> {
+    let t: String = typed
+        .trim()
+        .replace('\u{2212}', "-")
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+        .collect();
+    t.parse::<f64>().ok().filter(|v| v.is_finite()).map(|_| t)
+}
+
+/// The values a graded exam reports, in the order they are set: the score as a percentage with
+/// its range and the status first (what the gradebook needs, set before anything an LMS might
+/// refuse), then one interaction per question (its id first, as LMSs require of a new
+/// interaction; SCORM 1.2 makes interactions optional). Empty before submission.
 pub fn exam_report(
     exam: &Exam,
     mastery: Option<f64>,
@@ -316,7 +330,19 @@ pub fn exam_report(
     let Some(right) = exam.score() else {
         return Vec::new();
     };
-    let mut out: Vec<(String, String)> = Vec::new();
+    let total = QUESTIONS.len();
+    let mut out: Vec<(String, String)> = vec![
+        ("cmi.core.score.min".into(), "0".into()),
+        ("cmi.core.score.max".into(), "100".into()),
+        (
+            "cmi.core.score.raw".into(),
+            percent(right, total).to_string(),
+        ),
+        (
+            "cmi.core.lesson_status".into(),
+            exam_status(exam, mastery).into(),
+        ),
+    ];
     for (i, q) in QUESTIONS.iter().enumerate() {
         let n = i + 1;
         let key = |field: &str| format!("cmi.interactions.{i}.{field}");
@@ -330,14 +356,17 @@ pub fn exam_report(
                 },
                 Some(letter(*answer)),
             ),
-            (Kind::Task { input: Some(_), .. }, given) => (
-                "numeric",
-                match given {
-                    Some(Answer::Task { typed, .. }) => clip(typed.trim(), 255).to_string(),
-                    _ => String::new(),
-                },
-                None,
-            ),
+            (Kind::Task { input: Some(_), .. }, given) => {
+                let typed = match given {
+                    Some(Answer::Task { typed, .. }) => typed.as_str(),
+                    _ => "",
+                };
+                // A number as a `numeric` response; anything else typed as `fill-in`.
+                match ascii_number(typed) {
+                    Some(n) => ("numeric", n, None),
+                    None => ("fill-in", clip(typed.trim(), 255).to_string(), None),
+                }
+            }
             (Kind::Task { .. }, given) => (
                 "performance",
                 match given {
@@ -364,16 +393,5 @@ pub fn exam_report(
         };
         out.push((key("result"), result.into()));
     }
-    let total = QUESTIONS.len();
-    out.push(("cmi.core.score.min".into(), "0".into()));
-    out.push(("cmi.core.score.max".into(), "100".into()));
-    out.push((
-        "cmi.core.score.raw".into(),
-        percent(right, total).to_string(),
-    ));
-    out.push((
-        "cmi.core.lesson_status".into(),
-        exam_status(exam, mastery).into(),
-    ));
     out
 }

@@ -147,8 +147,10 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                         { "Link to this step" }
                     </a>
                 </div>
-                if let Some(p) = &*problem {
-                    <p class="quiz-lms-problem" role="alert" id="lesson-lms-problem">{ p.clone() }</p>
+                if let Some(p) = (*problem).clone().or_else(lms::ended) {
+                    <p class="quiz-lms-problem" role="alert" id="lesson-lms-problem">{ p }</p>
+                } else if in_lms && lms::reviewing() {
+                    <p class="muted small" id="lesson-lms">{ "Your course opened this lesson to review it: nothing is recorded." }</p>
                 } else if in_lms {
                     <p class="muted small" id="lesson-lms">
                         { format!("Your course records the lesson as complete once you have seen every step: {} of {total} so far.", *seen) }

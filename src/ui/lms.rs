@@ -30,6 +30,8 @@ struct Session {
     /// What the LMS kept from an earlier session (`cmi.suspend_data`), as it was at launch.
     suspend: String,
     status: String,
+    /// `cmi.core.lesson_mode` is `review` or `browse`: the LMS records nothing.
+    review: bool,
     finished: bool,
     _on_hide: Option<Closure<dyn FnMut()>>,
 }
@@ -38,7 +40,15 @@ thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
     /// Whether the link asked for an LMS that was not there (the app then says so once).
     static MISSING: RefCell<bool> = const { RefCell::new(false) };
+    /// Why the LMS's session is over, when it is (the page reloaded inside the LMS, or came back
+    /// from the browser's back-forward cache, after LMSFinish).
+    static ENDED: RefCell<Option<String>> = const { RefCell::new(None) };
 }
+
+/// What a learner reads once the LMS's session is over.
+const ENDED_TEXT: &str = "This activity's session with your course has ended (the page was \
+    reloaded or left): nothing more is recorded here. Open the activity again from your course \
+    to go on; your answers so far are kept there.";
 
 /// The link's `lms` and `mastery` values, when it launches the app as a SCORM 1.2 package.
 fn launch_params(query: &str) -> Option<(String, Option<f64>)> {
@@ -68,7 +78,7 @@ fn api_of(win: &JsValue) -> Option<JsValue> {
 }
 
 /// SCORM 1.2's API discovery: this window and up to 500 parents, then the opener and its
-/// parents.
+/// parents, then the top window's opener.
 fn find_api() -> Option<JsValue> {
     let window = web_sys::window()?;
     let climb = |start: JsValue| -> Option<JsValue> {
@@ -85,12 +95,15 @@ fn find_api() -> Option<JsValue> {
         }
         None
     };
-    climb(window.clone().into()).or_else(|| {
-        let opener = Reflect::get(&window, &"opener".into()).ok()?;
-        (!opener.is_null() && !opener.is_undefined())
-            .then(|| climb(opener))
-            .flatten()
-    })
+    let opener_of = |win: &JsValue| -> Option<JsValue> {
+        let opener = Reflect::get(win, &"opener".into()).ok()?;
+        (!opener.is_null() && !opener.is_undefined()).then_some(opener)
+    };
+    let top = Reflect::get(&window, &"top".into()).ok();
+    climb(window.clone().into())
+        .or_else(|| climb(opener_of(&window)?))
+        // A package framed inside an LMS's pop-up: the pop-up's opener.
+        .or_else(|| climb(opener_of(top.as_ref()?)?))
 }
 
 /// Calls the API's `name` with string arguments; the string it returns.
@@ -128,7 +141,7 @@ fn last_error(api: &JsValue, what: &str) -> String {
         out.push(')');
     }
     if !diagnostic.is_empty() && diagnostic != text {
-        out.push_str(&format!(". {diagnostic}"));
+        out.push_str(&format!(". {}", diagnostic.trim_end_matches('.')));
     }
     out.push('.');
     out
@@ -149,7 +162,14 @@ pub fn connect(query: &str, settings: &Settings) {
         return;
     };
     if !call(&api, "LMSInitialize", &[""]).is_ok_and(|r| ok(&r)) {
-        MISSING.with(|m| *m.borrow_mut() = true);
+        // The LMS is there but will not start again: its session already ended (a reload
+        // inside the LMS ends it, as LMSFinish ran when the page went).
+        ENDED.with(|e| {
+            *e.borrow_mut() = Some(format!(
+                "{ENDED_TEXT} ({})",
+                last_error(&api, "to start again").trim_end_matches('.')
+            ))
+        });
         return;
     }
     let get = |key: &str| call(&api, "LMSGetValue", &[key]).unwrap_or_default();
@@ -161,12 +181,26 @@ pub fn connect(query: &str, settings: &Settings) {
     let mastery = scorm::mastery(&get("cmi.student_data.mastery_score")).or(package_mastery);
     let suspend = get("cmi.suspend_data");
     let status = get("cmi.core.lesson_status");
-    // The page going (closed, reloaded, or the LMS moving on) ends the session, once.
+    let review = matches!(get("cmi.core.lesson_mode").as_str(), "review" | "browse");
+    // The page going (closed, reloaded, or the LMS moving on) ends the session, once; a page
+    // the browser brings back from its back-forward cache says so.
     let on_hide = web_sys::window().map(|w| {
         let hide = Closure::<dyn FnMut()>::new(finish);
         let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
         hide
     });
+    if let Some(w) = web_sys::window() {
+        let show = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+            let persisted = Reflect::get(&e, &"persisted".into())
+                .ok()
+                .is_some_and(|p| p.is_truthy());
+            if persisted && !active() {
+                ENDED.with(|x| *x.borrow_mut() = Some(ENDED_TEXT.to_string()));
+            }
+        });
+        let _ = w.add_event_listener_with_callback("pageshow", show.as_ref().unchecked_ref());
+        show.forget();
+    }
     SESSION.with(|s| {
         *s.borrow_mut() = Some(Session {
             api,
@@ -176,6 +210,7 @@ pub fn connect(query: &str, settings: &Settings) {
             started_ms: browser::clock_ms(),
             suspend,
             status,
+            review,
             finished: false,
             _on_hide: on_hide,
         })
@@ -203,6 +238,16 @@ pub fn active() -> bool {
 /// Whether the link asked for an LMS that this page could not find.
 pub fn missing() -> bool {
     MISSING.with(|m| *m.borrow())
+}
+
+/// Why the LMS's session is over, when it ended before the page did.
+pub fn ended() -> Option<String> {
+    ENDED.with(|e| e.borrow().clone())
+}
+
+/// Whether the LMS opened the activity to review or browse it: it records nothing then.
+pub fn reviewing() -> bool {
+    SESSION.with(|s| s.borrow().as_ref().is_some_and(|s| s.review))
 }
 
 /// The package's mode, when an LMS session is open.
@@ -236,36 +281,68 @@ pub fn utc_offset_minutes() -> f64 {
 }
 
 /// Sets `values`, then the session time, then commits: what a learner did is in the LMS when
-/// this returns `Ok`. `Err` says, for the learner, what the LMS refused. Does nothing outside
-/// an LMS session.
+/// this returns `Ok`. A value the LMS refuses does not stop the others or the commit; `Err`
+/// says, for the learner, everything it refused. Does nothing outside an LMS session or when the
+/// LMS opened the activity for review; says so once the session has ended.
 pub fn report(values: &[(String, String)]) -> Result<(), String> {
-    SESSION.with(|s| {
-        let mut session = s.borrow_mut();
-        let Some(session) = session.as_mut().filter(|s| !s.finished) else {
-            return Ok(());
+    if let Some(e) = ended() {
+        return Err(e);
+    }
+    // The API and the start, copied out: the LMS's calls run with nothing of ours borrowed (an
+    // LMS that removes the frame inside LMSCommit makes the page go, which calls `finish`).
+    let Some((api, started, review)) = SESSION.with(|s| {
+        s.borrow()
+            .as_ref()
+            .filter(|s| !s.finished)
+            .map(|s| (s.api.clone(), s.started_ms, s.review))
+    }) else {
+        return match SESSION.with(|s| s.borrow().is_some()) {
+            true => Err(ENDED_TEXT.to_string()),
+            false => Ok(()),
         };
-        let api = &session.api;
-        let time = scorm::timespan(browser::clock_ms() - session.started_ms);
-        let all = values
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .chain([("cmi.core.session_time", time.as_str())]);
-        for (key, value) in all {
-            match call(api, "LMSSetValue", &[key, value]) {
-                Ok(r) if ok(&r) => {}
-                Ok(_) => return Err(last_error(api, &format!("{key} = “{}”", shorten(value)))),
-                Err(e) => return Err(format!("{e}.")),
+    };
+    if review {
+        return Ok(());
+    }
+    let time = scorm::timespan(browser::clock_ms() - started);
+    let all = values
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .chain([("cmi.core.session_time", time.as_str())]);
+    let mut refused: Vec<String> = Vec::new();
+    let mut status = None;
+    for (key, value) in all {
+        match call(&api, "LMSSetValue", &[key, value]) {
+            Ok(r) if ok(&r) => {
+                if key == "cmi.core.lesson_status" {
+                    status = Some(value.to_string());
+                }
             }
-            if key == "cmi.core.lesson_status" {
-                session.status = value.to_string();
+            Ok(_) => refused.push(last_error(&api, &format!("{key} = “{}”", shorten(value)))),
+            Err(e) => refused.push(format!("{e}.")),
+        }
+    }
+    if let Some(status) = status {
+        SESSION.with(|s| {
+            if let Some(s) = s.borrow_mut().as_mut() {
+                s.status = status;
             }
-        }
-        match call(api, "LMSCommit", &[""]) {
-            Ok(r) if ok(&r) => Ok(()),
-            Ok(_) => Err(last_error(api, "to save (LMSCommit)")),
-            Err(e) => Err(format!("{e}.")),
-        }
-    })
+        });
+    }
+    match call(&api, "LMSCommit", &[""]) {
+        Ok(r) if ok(&r) => {}
+        Ok(_) => refused.push(last_error(&api, "to save (LMSCommit)")),
+        Err(e) => refused.push(format!("{e}.")),
+    }
+    match refused.len() {
+        0 => Ok(()),
+        1 => Err(refused.remove(0)),
+        n => Err(format!(
+            "{} It refused {} more values as well.",
+            refused.remove(0),
+            n - 1
+        )),
+    }
 }
 
 fn shorten(value: &str) -> String {
@@ -277,19 +354,21 @@ fn shorten(value: &str) -> String {
 
 /// Ends the session: the exit and the session time, then `LMSFinish`, once.
 pub fn finish() {
-    SESSION.with(|s| {
+    let Some((api, started, status, review)) = SESSION.with(|s| {
         let mut session = s.borrow_mut();
-        let Some(session) = session.as_mut().filter(|s| !s.finished) else {
-            return;
-        };
-        session.finished = true;
-        let api = &session.api;
+        let s = session.as_mut().filter(|s| !s.finished)?;
+        s.finished = true;
+        Some((s.api.clone(), s.started_ms, s.status.clone(), s.review))
+    }) else {
+        return;
+    };
+    if !review {
         // A learner who leaves before the end comes back to where they were.
-        let done = matches!(session.status.as_str(), "passed" | "failed" | "completed");
+        let done = matches!(status.as_str(), "passed" | "failed" | "completed");
         let exit = if done { "" } else { "suspend" };
-        let time = scorm::timespan(browser::clock_ms() - session.started_ms);
-        let _ = call(api, "LMSSetValue", &["cmi.core.exit", exit]);
-        let _ = call(api, "LMSSetValue", &["cmi.core.session_time", &time]);
-        let _ = call(api, "LMSFinish", &[""]);
-    });
+        let time = scorm::timespan(browser::clock_ms() - started);
+        let _ = call(&api, "LMSSetValue", &["cmi.core.exit", exit]);
+        let _ = call(&api, "LMSSetValue", &["cmi.core.session_time", &time]);
+    }
+    let _ = call(&api, "LMSFinish", &[""]);
 }

@@ -4,7 +4,8 @@
 //! parent window, and listens to that window only. Every value it reads is checked.
 //!
 //! To the widget:
-//! - [`STATE`] `{query}`: the state as its link query, after every change;
+//! - [`STATE`] `{query, link}`: the state as its link query (with the embedding), and the app's
+//!   own link for it (as Copy link writes it), after every change;
 //! - [`NOTICES`] `{query, notices}`: what reading a [`SET`] query said (clamped or ignored values);
 //! - [`FIGURE`] `{query, view, name, csv}`: the main chart's CSV, a moment after each change (the
 //!   file its "Download CSV" gives), or `{query, view, problem}` when there is none;
@@ -35,13 +36,14 @@ pub const RESULTS: &str = "pe-explorer:results";
 pub const PNG: &str = "pe-explorer:png";
 pub const SET: &str = "pe-explorer:set";
 
-/// The most characters of CSV sent on its own after a change (about 2 million values); a
-/// larger chart's numbers are left to its Download CSV.
-pub const FIGURE_MAX: usize = 32 << 20;
+/// The most characters of CSV sent on its own after a change (about 700,000 values, some 6 MB
+/// as float64: Jupyter's server closes a kernel's websocket at 10 MiB by default); a larger
+/// chart's numbers are left to its Download CSV.
+pub const FIGURE_MAX: usize = 8 << 20;
 
 /// The most values of a position matrix sent on their own after a change (its CSV is about
 /// 12 characters a value); a larger matrix's numbers are left to its Download CSV.
-pub const MATRIX_VALUES_MAX: usize = 1 << 20;
+pub const MATRIX_VALUES_MAX: usize = 1 << 19;
 
 /// How long after the last change the main chart's numbers are sent (ms): a drag sends once.
 const FIGURE_DELAY: i32 = 300;
@@ -138,7 +140,9 @@ pub fn use_notebook(
                                 return;
                             };
                             let parsed = url::parse(&query);
-                            if parsed.embed != *embed {
+                            // The newest embed, not the one of the render that made the
+                            // listener.
+                            if parsed.embed != latest.borrow().1 {
                                 embed.set(parsed.embed.clone());
                             }
                             settings.dispatch(Action::Preset(Box::new(parsed.settings)));
@@ -210,14 +214,23 @@ pub fn use_notebook(
         });
     }
 
-    // After every change: the state at once, the main chart's numbers once the drag stops.
-    let timer = use_mut_ref(|| None::<i32>);
+    // After every change: the state at once, the main chart's numbers once the drag stops (one
+    // pending send, replaced by the next change).
+    let timer = use_mut_ref(|| None::<(i32, Closure<dyn FnMut()>)>);
     use_effect_with(((*settings).clone(), (*embed).clone()), move |(s, e)| {
         if on {
             let query = url::to_query(s, e.as_ref());
-            post(STATE, &[("query", query.clone().into())]);
+            let link = url::to_link(s, None).query;
+            post(
+                STATE,
+                &[("query", query.clone().into()), ("link", link.into())],
+            );
             let s = s.clone();
-            let send = Closure::once_into_js(move || {
+            let mut once = Some(query);
+            let send = Closure::<dyn FnMut()>::new(move || {
+                let Some(query) = once.take() else {
+                    return;
+                };
                 let view = crate::main_chart::shown_view(&s);
                 let values = s.length.saturating_mul(s.d_model);
                 let matrix = view == crate::state::View::Matrix && values > MATRIX_VALUES_MAX;
@@ -269,15 +282,15 @@ pub fn use_notebook(
                 }
             });
             if let Some(w) = web_sys::window() {
-                if let Some(t) = timer.borrow_mut().take() {
+                if let Some((t, _)) = timer.borrow_mut().take() {
                     w.clear_timeout_with_handle(t);
                 }
-                *timer.borrow_mut() = w
-                    .set_timeout_with_callback_and_timeout_and_arguments_0(
-                        send.unchecked_ref(),
-                        FIGURE_DELAY,
-                    )
-                    .ok();
+                if let Ok(t) = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    send.as_ref().unchecked_ref(),
+                    FIGURE_DELAY,
+                ) {
+                    *timer.borrow_mut() = Some((t, send));
+                }
             }
         }
     });

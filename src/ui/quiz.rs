@@ -66,16 +66,33 @@ fn load_exam() -> (Exam, Option<usize>) {
 }
 
 /// Keeps the exam, with the question on screen: in this page, in the tab's storage, and in the
-/// LMS when there is one. Whether the browser saved it beyond this page's life, and what the
-/// LMS refused, if anything.
-fn keep_exam(exam: &Exam, on_screen: usize) -> (bool, Option<String>) {
+/// LMS when there is one (the graded report only when `graded`, at submission). Whether the
+/// browser saved it beyond this page's life, and what the LMS refused or could not keep, if
+/// anything.
+fn keep_exam(exam: &Exam, on_screen: usize, graded: bool) -> (bool, Option<String>) {
     let text = exam.to_text();
     EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
     let saved = browser::save(Store::Session, EXAM_KEY, &text);
     if lms::mode() != Some(Mode::Exam) {
         return (saved, None);
     }
-    let (suspend, dropped) = scorm::exam_suspend(exam, on_screen);
+    // What the LMS keeps of a task: its settings within TASK_SETTINGS_MAX characters (the
+    // longest values left out, and named), its typed number within TYPED_MAX.
+    let left_out = std::cell::RefCell::new(Vec::<String>::new());
+    let kept = exam.map_tasks(|n, settings, typed| {
+        let link = url::to_link_within(
+            &url::parse(settings).settings,
+            None,
+            scorm::TASK_SETTINGS_MAX,
+        );
+        if !link.left_out.is_empty() {
+            left_out
+                .borrow_mut()
+                .push(format!("question {n} ({})", link.left_out.join(", ")));
+        }
+        (link.query, typed.chars().take(scorm::TYPED_MAX).collect())
+    });
+    let (suspend, dropped) = scorm::exam_suspend(&kept, on_screen);
     let mut values = vec![
         ("cmi.suspend_data".to_string(), suspend),
         (
@@ -83,7 +100,8 @@ fn keep_exam(exam: &Exam, on_screen: usize) -> (bool, Option<String>) {
             on_screen.to_string(),
         ),
     ];
-    if exam.submitted() {
+    if graded {
+        // The score from the answers as given, not as the LMS keeps them.
         values.extend(scorm::exam_report(
             exam,
             lms::mastery(),
@@ -91,16 +109,19 @@ fn keep_exam(exam: &Exam, on_screen: usize) -> (bool, Option<String>) {
         ));
     }
     let mut problem = lms::report(&values).err();
-    if problem.is_none() && !dropped.is_empty() {
+    let mut lost = left_out.into_inner();
+    lost.extend(
+        dropped
+            .iter()
+            .map(|n| format!("question {n} (all of them)")),
+    );
+    if problem.is_none() && !lost.is_empty() {
         problem = Some(format!(
-            "The LMS keeps at most {} characters of an exam: the settings of question {} did \
-             not fit, so a return visit shows that task's starting point.",
+            "Your course keeps at most {} characters of an exam, so some settings of your \
+             answers are not kept there: {}. Graded now, they count in full; if you leave and come \
+             back before submitting, those answers are graded without them.",
             scorm::SUSPEND_LIMIT,
-            dropped
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            lost.join("; ")
         ));
     }
     (saved || lms::active(), problem)
@@ -180,7 +201,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let start = use_memo((), move |_| {
         let (exam, resume) = load_exam();
         let kept = if exam_mode {
-            keep_exam(&exam, resume.unwrap_or(n))
+            keep_exam(&exam, resume.unwrap_or(n), false)
         } else {
             (true, None)
         };
@@ -211,7 +232,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
             (exam.clone(), exam_saves.clone(), lms_problem.clone());
         use_effect_with(n, move |n| {
             if exam_mode && lms::active() && !exam.submitted() {
-                let (saved, problem) = keep_exam(&exam, *n);
+                let (saved, problem) = keep_exam(&exam, *n, false);
                 exam_saves.set(saved);
                 lms_problem.set(problem);
             }
@@ -255,7 +276,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                 latency_ms: (now - shown_at).max(0.0),
             };
             if e.record(n, answer, timing) {
-                let (saved, problem) = keep_exam(&e, n);
+                let (saved, problem) = keep_exam(&e, n, false);
                 exam_saves.set(saved);
                 lms_problem.set(problem);
                 exam.set(e);
@@ -304,7 +325,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let mut e = (*exam).clone();
             e.submit(browser::clock_ms(), &grade);
-            let (saved, problem) = keep_exam(&e, n);
+            let (saved, problem) = keep_exam(&e, n, true);
             exam_saves.set(saved);
             lms_problem.set(problem);
             exam.set(e);
@@ -411,15 +432,13 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                 move || {
                     if exam_mode {
                         if !submitted {
-                            // Nothing is checked until submission: the settings are kept (within
-                            // what an LMS keeps) and checked then.
-                            let kept =
-                                url::to_link_within(&settings, None, scorm::TASK_SETTINGS_MAX);
-                            let typed: String = here.typed.chars().take(scorm::TYPED_MAX).collect();
+                            // Nothing is checked until submission: the settings are kept and
+                            // checked then.
+                            let typed: String = here.typed.chars().take(64).collect();
                             record_exam(
                                 n,
                                 Answer::Task {
-                                    settings: kept.query,
+                                    settings: url::to_query(&settings, None),
                                     typed,
                                 },
                             );
@@ -618,6 +637,12 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                         } else {
                             "Your course keeps each answer as you record it, and records the score when you submit. You can leave and come back."
                         } }
+                    </p>
+                } else if let Some(ended) = lms::ended() {
+                    <p class="quiz-lms-problem" role="alert" id="quiz-lms-ended">{ ended }</p>
+                } else if lms::reviewing() {
+                    <p class="muted small" id="quiz-lms">
+                        { "Your course opened this exam to review it: nothing is recorded." }
                     </p>
                 } else if lms::missing() {
                     <p class="muted small" id="quiz-lms-missing">

@@ -111,8 +111,9 @@ pub fn waves_view(props: &ViewProps) -> Html {
                 <h2 id="waves-title">{ "Waves and wavelengths" }</h2>
                 <p class="panel-lead">
                     { "Every column of the matrix is a sine or cosine of the position. Pick \
-                       columns by typing their numbers or by clicking the small heatmap, and \
-                       watch how much faster the left columns turn than the right ones." }
+                       columns by typing their numbers or by clicking the small heatmap under \
+                       the waves, and watch how much faster the left columns turn than the \
+                       right ones." }
                 </p>
             </header>
             <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
@@ -121,20 +122,6 @@ pub fn waves_view(props: &ViewProps) -> Html {
                     limit={Limit::linear("dimension", 0.0, (s.d_model - 1) as f64)}
                     max_items={MAX_DIMS} on_change={on_dims}
                     hint={format!("up to {MAX_DIMS}, 0 … {}; click a column below to add or remove it", s.d_model - 1)} />
-            </div>
-            <div class="picker">
-                <Heatmap
-                    id="waves-picker"
-                    data={Shared::new(picker)}
-                    description="The encoding matrix; click a column (or press Enter on it) to add or remove that dimension in the waves chart."
-                    file_stem={file_stem(s, "matrix")}
-                    cursor={*cell}
-                    on_cell={{ let cell = cell.clone(); Callback::from(move |c| cell.set(c)) }}
-                    on_pick={Some(on_pick)}
-                    aspect={PICKER.aspect}
-                    min_height={PICKER.min}
-                    max_height={PICKER.max}
-                />
             </div>
             <div class="panel-body">
                 <LineChart
@@ -173,6 +160,20 @@ pub fn waves_view(props: &ViewProps) -> Html {
                         </ul>
                     </div>
                 </aside>
+            </div>
+            <div class="picker">
+                <Heatmap
+                    id="waves-picker"
+                    data={Shared::new(picker)}
+                    description="The encoding matrix; click a column (or press Enter on it) to add or remove that dimension in the waves chart."
+                    file_stem={file_stem(s, "matrix")}
+                    cursor={*cell}
+                    on_cell={{ let cell = cell.clone(); Callback::from(move |c| cell.set(c)) }}
+                    on_pick={Some(on_pick)}
+                    aspect={PICKER.aspect}
+                    min_height={PICKER.min}
+                    max_height={PICKER.max}
+                />
             </div>
             <div class="panel-body panel-body-second">
                 <LineChart

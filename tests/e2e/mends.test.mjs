@@ -165,3 +165,18 @@ test('the current step number keeps its contrast under the pointer, in both them
     await context.close();
   }
 });
+
+test('the Waves embeds and their first paint show the waves, with the column picker under them', async () => {
+  for (const query of ['?embed=waves&show=chart', '?embed=waves&show=chart&controls=none', '?embed=waves']) {
+    const { page, errors, context } = await openApp(app, query, { ready: (p) => waitForDraws(p, 'waves-chart') });
+    // The compact embed's one chart is the waves' line chart.
+    const main = await page.locator('[data-main-chart]').first().evaluate((f) => f.querySelector('canvas')?.id);
+    assert.equal(main, 'waves-chart', query);
+    if (!query.includes('show=chart')) {
+      const [waves, picker] = await Promise.all(['#waves-chart', '#waves-picker'].map((s) => page.locator(s).boundingBox()));
+      assert.ok(picker.y > waves.y, `${query}: the picker sits under the waves`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -86,6 +86,10 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
     cell('check-png-written', 'print("PNG", png.read_bytes()[:8] == b"\\x89PNG\\r\\n\\x1a\\n", png.stat().st_size)'),
     cell('check-train', 'train = Explorer(view="train", show="panel", run=True, schemes="none,alibi", steps=30, train_len=8, width=16)\ntrain'),
     cell('check-results', 'r = train.results()\nprint("RESULTS", list(r), r["scheme"].tolist(), r["accuracy"].dtype)'),
+    cell('check-back', 'offsets.base = 2000'),
+    cell('check-away', 'offsets.view = "waves"'),
+    cell('check-return', 'offsets.view = "offsets"'),
+    cell('check-link', 'print("LINK", offsets.link)'),
     cell('check-csv', 'print(offsets.figure().to_csv())'),
   );
   fs.writeFileSync(path.join(dir, 'notebook.ipynb'), JSON.stringify(nb));
@@ -109,8 +113,12 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
   const t0 = Date.now();
   await page.goto(`${base}/lab/tree/notebook.ipynb`);
   await page.waitForSelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', { timeout: 60000 });
+  // The whole notebook on the page, and its kernel started.
+  await page.waitForFunction((n) => document.querySelectorAll('.jp-Notebook .jp-Cell').length === n, nb.cells.length, { timeout: 60000 });
+  await page.waitForFunction(() => /Idle/.test(document.querySelector('.jp-StatusBar-TextItem, .jp-KernelStatus')?.textContent ?? '') || document.querySelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]'), null, { timeout: 60000 });
   const cells = page.locator('.jp-Notebook .jp-Cell');
   const total = await cells.count();
+  assert.equal(total, nb.cells.length);
   const text = (i) => cells.nth(i).locator('.jp-InputArea-editor').innerText();
   const output = (i) => cells.nth(i).locator('.jp-OutputArea-output').first().innerText();
   /** Runs cell `i` as a student does (select it, Shift+Enter) and waits for it to finish. */
@@ -144,6 +152,18 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
       await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '500', null, { timeout: 20000 });
       await offsets.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before);
       await page.waitForTimeout(1000);
+    }
+    // Back to a state the frame had before (the slider's 2000): the frame follows again.
+    if (source.trim() === 'offsets.base = 2000') {
+      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '2000', null, { timeout: 20000 });
+    }
+    // Another view, then back to the one the widget started on.
+    if (source.trim() === 'offsets.view = "waves"') {
+      await offsets.waitForSelector('#waves-chart, #waves-picker', { timeout: 20000 });
+    }
+    if (source.trim() === 'offsets.view = "offsets"') {
+      await offsets.waitForSelector('#offsets-chart', { timeout: 20000 });
+      await page.waitForTimeout(1200);
     }
     // A cell that shows a widget: wait for its chart (and its numbers, sent a moment later).
     if (/Explorer\(/.test(source) && !/^from /.test(source.trim())) {
@@ -180,6 +200,8 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
   // A bad value: the app's own words, as a TraitError.
   assert.match(said, /TraitError d_model=5000: 5000 is above the maximum for d_model \(2 … 4096\); using 4096\./);
   assert.match(said, /PNG True \d{4,}/);
+  // w.link: the app's own link for the state (its query, with no site given).
+  assert.match(said, /LINK \?view=offsets&d_model=64&base=2000/);
   assert.match(said, /RESULTS \['scheme', 'test_length', 'trained_length', 'accuracy', 'correct', 'counted', 'examples', 'note'\] \['none', 'none', 'none', 'none', 'alibi', 'alibi', 'alibi', 'alibi'\] float64/);
   // JupyterLab's dark theme: every panel follows it.
   await page.evaluate(() => { document.body.dataset.jpThemeLight = 'false'; });

@@ -197,6 +197,47 @@ test('the exam package: half done, left, resumed where it was, submitted; the LM
   await second.context.close();
 });
 
+test('the exam package: an LMS that refuses the interactions still gets the score, and the student hears what it refused', async () => {
+  const { page, frame, errors, context } = await openLms('exam', { student_data: { mastery_score: '80' } });
+  await frame().waitForSelector('#quiz-answered');
+  // An LMS without cmi.interactions (optional in SCORM 1.2): error 401, not implemented.
+  await page.evaluate(() => {
+    const set = window.API.LMSSetValue.bind(window.API);
+    const last = window.API.LMSGetLastError.bind(window.API);
+    let refused = false;
+    window.API.LMSSetValue = (k, v) => {
+      refused = k.startsWith('cmi.interactions.');
+      return refused ? 'false' : set(k, v);
+    };
+    window.API.LMSGetLastError = () => (refused ? '401' : last());
+  });
+  await answer(frame(), 1);
+  await frame().click('#quiz-submit');
+  await frame().click('#quiz-submit-yes');
+  await frame().waitForSelector('#quiz-score');
+  const now = await cmi(page);
+  assert.equal(now.raw, String(Math.round(100 / 17)));
+  assert.equal(now.status, 'failed');
+  assert.equal(now.interactions.length, 0);
+  assert.match(await frame().locator('#quiz-lms-problem').textContent(), /^The LMS refused cmi\.interactions\.0\.id = “q01-order” \(error 401: Not implemented error\)\. The data model element .* optional for an LMS to implement\. It refused \d+ more values as well\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the exam package: a reload inside the LMS ends the session, and the student is told to reopen it', async () => {
+  const { page, frame, errors, context } = await openLms('exam', { student_data: { mastery_score: '80' } });
+  await frame().waitForSelector('#quiz-answered');
+  await answer(frame(), 1);
+  await frame().evaluate(() => location.reload());
+  await page.waitForFunction(() => window.calls.LMSFinish === 1);
+  const ended = frame().locator('#quiz-lms-ended');
+  await ended.waitFor();
+  assert.match(await ended.textContent(), /session with your course has ended/);
+  assert.equal(await ended.getAttribute('role'), 'alert');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the exam package: what the LMS refuses is said to the student, and a later save clears it', async () => {
   const { page, frame, errors, context } = await openLms('exam', { student_data: { mastery_score: '80' } });
   await frame().waitForSelector('#quiz-answered');

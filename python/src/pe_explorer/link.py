@@ -115,12 +115,24 @@ def parse_query(query: str) -> dict[str, str]:
     return out
 
 
+def _is_bool(value: Any) -> bool:
+    # NumPy's bool is neither Python's bool nor an int; its type's name is "bool" (NumPy 2) or
+    # "bool_" (NumPy 1).
+    return isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"))
+
+
 def to_text(value: Any) -> str:
     """A Python value as the link's text."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if type(value).__name__ == "ndarray":
+        if value.ndim == 0:
+            return to_text(value.item())
+        if value.ndim > 1:
+            raise TypeError(f"a {value.ndim}-D array is not a value a link holds (a list of numbers is)")
+        value = value.tolist()
+    if _is_bool(value):
         return "1" if value else "0"
-    if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
-        return ",".join(to_text(v) for v in list(value))
+    if isinstance(value, (list, tuple)):
+        return ",".join(to_text(v) for v in value)
     if isinstance(value, str):
         return value
     if isinstance(value, int) or type(value).__name__.startswith(("int", "uint")):
@@ -238,6 +250,11 @@ def check(key: str, value: Any) -> str:
     except TypeError as e:
         raise ValueError(f"{key}: {e}.") from None
     kind = spec["kind"]
+    many = isinstance(value, (list, tuple)) or (type(value).__name__ == "ndarray" and value.ndim == 1)
+    if many and not (kind == "number" and spec.get("list")):
+        raise ValueError(f"{key}: takes one value, not a list ({text}).")
+    if _is_bool(value) and kind == "number":
+        raise ValueError(f"{key}: takes a number, not {value!r}.")
     if kind == "choice":
         if text not in spec["choices"]:
             raise ValueError(_template(key, "abc", text))

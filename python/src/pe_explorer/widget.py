@@ -213,11 +213,13 @@ class Explorer(anywidget.AnyWidget):
                 self.show = show
                 for key, value in values.items():
                     name = link.trait_name(key)
-                    try:
-                        setattr(self, name, value)
-                    except traitlets.TraitError:
-                        # Held to a range that depends on other settings: the app's value wins.
-                        self.set_trait(name, value)
+                    old = getattr(self, name)
+                    if old == value:
+                        continue
+                    # The app's value, as it holds it: already checked there (a range that
+                    # depends on other settings is the app's to apply), so not checked again.
+                    self._trait_values[name] = value
+                    self._notify_trait(name, old, value)
         finally:
             self._syncing = False
 
@@ -231,6 +233,7 @@ class Explorer(anywidget.AnyWidget):
             said = [str(n) for n in content.get("notices", [])]
             self.set_trait("notices", said)
             for n in said:
+                # In Jupyter a comm's warning goes to the log, not the cell: `w.notices` keeps it.
                 warnings.warn(n, stacklevel=2)
         elif kind == "figure":
             if content.get("problem"):

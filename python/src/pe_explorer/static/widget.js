@@ -16,20 +16,29 @@ const SET = "pe-explorer:set";
 
 const SANDBOX = "allow-scripts allow-downloads allow-popups allow-popups-to-escape-sandbox";
 
-/** The app's page, shared by every widget on this page: asked for once, by the first widget. */
+/** The app's page, shared by every widget on this page: asked for once, by the first widget
+ * that needs it. A request that gets no answer (the kernel restarted, the cell was run again) is
+ * forgotten after a while, and the next widget asks again. */
 function appPage(model) {
   const version = model.get("_version");
   const cache = (globalThis.__peExplorerApp ??= {});
   if (!cache[version]) {
-    cache[version] = new Promise((resolve) => {
+    const asked = new Promise((resolve, reject) => {
       const onMsg = (msg, buffers) => {
         if (!msg || msg.kind !== "app" || !buffers || !buffers.length) return;
+        clearTimeout(timer);
         model.off("msg:custom", onMsg);
         resolve(new TextDecoder().decode(buffers[0]));
       };
+      const timer = setTimeout(() => {
+        model.off("msg:custom", onMsg);
+        delete cache[version];
+        reject(new Error("the Python kernel did not send the explorer (is it running?)"));
+      }, 30000);
       model.on("msg:custom", onMsg);
       model.send({ kind: "need-app" });
     });
+    cache[version] = asked;
   }
   return cache[version];
 }
@@ -110,9 +119,12 @@ function render({ model, el }) {
   note.textContent = "Loading the Positional Encoding Explorer…";
   el.append(note, frame);
 
-  // The query the app sent last: Python writing it back is not a change to send.
-  let fromApp = null;
-  let pngWaiting = new Map();
+  // The query the frame has now (the one it sent last, or the one last sent to it): a change of
+  // the model to anything else is sent to it.
+  let inFrame = model.get("_query");
+  // PNG requests made before the frame's app could answer them.
+  let ready = false;
+  const queued = [];
 
   const post = (message) => frame.contentWindow && frame.contentWindow.postMessage(message, "*");
   const tellHost = () => {
@@ -131,9 +143,13 @@ function render({ model, el }) {
         tellHost();
         break;
       case STATE:
-        if (typeof d.query === "string" && d.query !== model.get("_query")) {
-          fromApp = d.query;
-          model.set("_query", d.query);
+        if (!ready) {
+          ready = true;
+          queued.splice(0).forEach(post);
+        }
+        if (typeof d.query === "string") {
+          inFrame = d.query;
+          if (d.query !== model.get("_query")) model.set("_query", d.query);
         }
         if (typeof d.link === "string") model.set("_link", d.link);
         model.save_changes();
@@ -165,7 +181,6 @@ function render({ model, el }) {
         } else {
           model.send({ kind: "png", id, problem: String(d.problem || "no picture") });
         }
-        pngWaiting.delete(id);
         break;
       }
     }
@@ -174,13 +189,17 @@ function render({ model, el }) {
 
   const onQuery = () => {
     const q = model.get("_query");
-    if (q !== fromApp) post({ type: SET, query: q });
+    if (q !== inFrame) {
+      inFrame = q;
+      post({ type: SET, query: q });
+    }
   };
   model.on("change:_query", onQuery);
   const onCustom = (msg) => {
     if (msg && msg.kind === "png") {
-      pngWaiting.set(msg.id, true);
-      post({ type: PNG, id: msg.id });
+      const ask = { type: PNG, id: msg.id };
+      if (ready) post(ask);
+      else queued.push(ask);
     }
   };
   model.on("msg:custom", onCustom);
@@ -202,14 +221,21 @@ function render({ model, el }) {
   addEventListener("resize", onScroll);
   frame.addEventListener("load", tellHost);
 
-  appPage(model).then((page) => {
-    const start =
-      "<script>window.peExplorerWidget = true;" +
-      `window.peExplorerQuery = ${JSON.stringify(model.get("_query"))};` +
-      `window.peExplorerSite = ${JSON.stringify(model.get("_site"))};</scr` +
-      "ipt>";
-    frame.srcdoc = page.replace("<head>", `<head>${start}`);
-  });
+  // A value inside an inline script: "<" escaped, so no text can close the script.
+  const js = (v) => JSON.stringify(v).replace(/</g, "\\u003c");
+  appPage(model).then(
+    (page) => {
+      const start =
+        "<script>window.peExplorerWidget = true;" +
+        `window.peExplorerQuery = ${js(model.get("_query"))};` +
+        `window.peExplorerSite = ${js(model.get("_site"))};</scr` +
+        "ipt>";
+      frame.srcdoc = page.replace("<head>", () => `<head>${start}`);
+    },
+    (e) => {
+      note.textContent = `The explorer could not start: ${e.message}. Run the cell again.`;
+    },
+  );
 
   return () => {
     removeEventListener("message", onMessage);
