@@ -716,6 +716,16 @@ pub fn to_link(s: &Settings, embed: Option<&Embed>) -> Link {
     to_link_within(s, embed, MAX_QUERY)
 }
 
+/// The link that opens the whole app on these settings, from an embedded panel: `theme=host`
+/// (follow the page around the frame) means nothing outside a frame, so it follows the system.
+pub fn whole_app_link(s: &Settings) -> Link {
+    let mut s = s.clone();
+    if s.theme == crate::state::ThemeChoice::Host {
+        s.theme = crate::state::ThemeChoice::Auto;
+    }
+    to_link(&s, None)
+}
+
 /// [`to_link`] within `max` characters (an exam keeps a task's settings in fewer).
 pub fn to_link_within(s: &Settings, embed: Option<&Embed>, max: usize) -> Link {
     let mut pairs = query_pairs(s, embed);

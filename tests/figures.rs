@@ -263,3 +263,28 @@ fn scheme_view_tables_hold_hand_derived_rows() {
     assert!((row[6] - 1f64.sin()).abs() < 1e-8 && (row[7] - 1f64.cos()).abs() < 1e-8);
     assert!(row[10].abs() < 1e-12);
 }
+
+/// `BiasInputs::cards`: ALiBi's head cards share one colour scale, the steepest head's extent,
+/// so head 7 (slope 1/256) is drawn pale beside head 0 (slope 1/2); each large heatmap keeps
+/// its own.
+#[test]
+fn the_head_cards_share_one_colour_scale() {
+    use pe_explorer::figures::schemes::BiasInputs;
+    let s = Settings {
+        schemes: SchemeSettings {
+            alibi: AlibiHeads { heads: 8, head: 7 },
+            ..SchemeSettings::default()
+        },
+        length: 64,
+        ..settings(Scheme::Alibi)
+    };
+    let k = BiasInputs::of(&s).unwrap();
+    let cards = k.cards();
+    assert_eq!(cards.len(), 8);
+    // Head 0's slope is 1/2: at distance 63 it subtracts 31.5.
+    for (_, c) in &cards {
+        assert_eq!((c.scale.min, c.scale.max), (-31.5, 31.5));
+    }
+    // Head 7 on its own scale spans 63/256.
+    assert_eq!(k.matrix(7).scale.max, 63.0 / 256.0);
+}

@@ -8,7 +8,9 @@ mod common;
 
 use pe_explorer::schemes::Scheme;
 use pe_explorer::train::experiment::{Cell, Experiment, Status};
-use pe_explorer::train::figures::{below_chance, is_below_chance};
+use pe_explorer::train::figures::{
+    below_chance, below_chance_notes, is_below_chance, learned_nothing, never_learned,
+};
 use pe_explorer::train::protocol::{Phase, Progress, Reporter, RunView};
 use pe_explorer::train::settings::{TrainScheme, TrainSettings};
 use pe_explorer::train::tasks::Task;
@@ -178,4 +180,59 @@ fn a_real_run_below_chance_names_the_other_noun() {
             );
         }
     }
+}
+
+/// `train::figures::never_learned`: a run at chance at its own training length never learned
+/// the task, by the claims box's rule (not above chance by more than twice the standard error),
+/// and says why when its definition knows (ALiBi, without a mask, sees only |i − j|); its
+/// longer lengths are then not "a rule that is wrong at this length". The numbers are the
+/// issue's: ALiBi 51.6 % at 12, 43.9 % at 96.
+#[test]
+fn a_scheme_that_never_learned_says_so_with_its_reason() {
+    let s = TrainSettings::default();
+    let alibi = run(
+        TrainScheme::of(Scheme::Alibi),
+        vec![cell(12, 516, 1000, 484), cell(96, 439, 1000, 561)],
+    );
+    assert!(learned_nothing(&s, &alibi));
+    let text = never_learned(&s, &alibi).unwrap();
+    for said in [
+        "ALiBi never learned the task",
+        "training length (12)",
+        "51.6 % right",
+        "50.0 % chance",
+        "within 3.2 points",
+        "sees only the distance |i − j|",
+        "“dog bites man” reads like “man bites dog”",
+    ] {
+        assert!(text.contains(said), "{said} in: {text}");
+    }
+    let below = below_chance(&s, &alibi, &alibi.cells[1]).unwrap();
+    assert!(
+        below.contains("never learned the task at its own length"),
+        "{below}"
+    );
+    assert!(!below.contains("a rule that is wrong"), "{below}");
+    let notes = below_chance_notes(
+        &Progress {
+            runs: vec![alibi.clone()],
+            ..Progress::default()
+        },
+        &s,
+    );
+    assert_eq!(notes.len(), 2);
+    assert!(notes[0].starts_with("ALiBi never learned"));
+    // 53.2 % on 1,000 is past 2σ (3.16 points): learned something, so nothing is said.
+    let some = run(TrainScheme::of(Scheme::Alibi), vec![cell(12, 532, 1000, 0)]);
+    assert!(!learned_nothing(&s, &some) && never_learned(&s, &some).is_none());
+    // With a mask (none + causal mask) or on a causal task there is no direction to be blind to.
+    let masked = run(TrainScheme::NONE_CAUSAL, vec![cell(12, 500, 1000, 500)]);
+    let said = never_learned(&s, &masked).unwrap();
+    assert!(!said.contains("Without a causal mask"), "{said}");
+    // A run still training says nothing yet.
+    let training = RunView {
+        status: Status::Training,
+        ..alibi
+    };
+    assert_eq!(never_learned(&s, &training), None);
 }

@@ -623,3 +623,16 @@ fn every_schemes_sidebar_setting_is_in_the_link() {
     }
     assert!(checked >= 30, "only {checked} controls");
 }
+
+/// `url::whole_app_link`: a panel's way to the whole app drops `theme=host` (which means
+/// nothing outside a frame) and keeps every other setting.
+#[test]
+fn the_whole_apps_link_follows_the_system_where_a_panel_followed_its_host() {
+    let parsed = pe_explorer::url::parse("embed=offsets&theme=host&d_model=64");
+    let link = pe_explorer::url::whole_app_link(&parsed.settings).query;
+    assert_eq!(link, "view=offsets&d_model=64");
+    let dark = pe_explorer::url::parse("embed=offsets&theme=dark");
+    assert!(pe_explorer::url::whole_app_link(&dark.settings)
+        .query
+        .contains("theme=dark"));
+}

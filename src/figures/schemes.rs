@@ -547,6 +547,31 @@ impl BiasInputs {
         (self.bias.at)(head, i, j).unwrap_or(f64::NAN)
     }
 
+    /// The largest magnitude of head `head`'s bias over the drawn length (sampled), which its
+    /// own colour scale spans.
+    pub fn extent(&self, head: usize) -> f64 {
+        (0..self.length)
+            .step_by((self.length / 512).max(1))
+            .chain([self.length - 1])
+            .filter_map(|i| (self.bias.at)(head, i, 0))
+            .fold(0.0f64, |m, v| m.max(v.abs()))
+    }
+
+    /// The head cards, on one colour scale (the largest extent among them), so a steep head and
+    /// a shallow one look as different as they are.
+    pub fn cards(&self) -> Vec<(usize, HeatmapData)> {
+        let shown = self.shown();
+        let extent = shown.iter().map(|&h| self.extent(h)).fold(0.0, f64::max);
+        shown
+            .into_iter()
+            .map(|h| {
+                let mut m = self.matrix(h);
+                m.scale = ColorScale::symmetric(self.palette, extent.max(1e-9));
+                (h, m)
+            })
+            .collect()
+    }
+
     /// The matrix of head `head`: exact block means (a Toeplitz matrix) when the bias depends
     /// on the distance alone, one computed cell per pixel otherwise.
     pub fn matrix(&self, head: usize) -> HeatmapData {
@@ -559,11 +584,7 @@ impl BiasInputs {
         } else {
             Rc::new(Toeplitz::new(self.length, |k| self.by_offset(head, k)))
         };
-        let extent = (0..self.length)
-            .step_by((self.length / 512).max(1))
-            .chain([self.length - 1])
-            .filter_map(|i| (self.bias.at)(head, i, 0))
-            .fold(0.0f64, |m, v| m.max(v.abs()));
+        let extent = self.extent(head);
         HeatmapData {
             matrix,
             x: Axis::indexed("key j", "key"),

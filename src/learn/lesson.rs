@@ -132,7 +132,9 @@ pub const STEPS: &[Step] = &[
                of query i and key j: a straight-line penalty for distance. With 8 heads the \
                slopes m are 1/2, 1/4, …, 1/256, so some heads keep to their neighbours while \
                others read the whole context. The penalty keeps growing the same way past the \
-               training length, which is why ALiBi extrapolates.",
+               training length, which is why ALiBi extrapolates in language modelling. It \
+               depends on the distance alone, though: without a decoder's causal mask a word \
+               two places before the query and one two places after get the same penalty.",
         try_this: "Step through the heads in the settings and read each colour bar: the \
                    steepest head's penalty reaches −31.5 at distance 63, the gentlest's about \
                    −0.25.",

@@ -272,8 +272,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         id: "steepest-head",
-        prompt: "Task: with ALiBi and 8 heads, show the head whose penalty grows fastest with \
-                 distance.",
+        prompt: "Task: with ALiBi and 8 heads (numbered 0 to 7), show the head whose penalty \
+                 grows fastest with distance.",
         kind: Kind::Task {
             view: View::Matrix,
             setup: |s| {
@@ -285,8 +285,8 @@ pub const QUESTIONS: &[Question] = &[
             input: None,
             check: check_steepest_head,
         },
-        explanation: "The first head has the largest slope, 1/2: its penalty grows by one every \
-                      two positions.",
+        explanation: "The first head (head 0: heads are numbered from 0) has the largest slope, \
+                      1/2: its penalty grows by one every two positions.",
         see: (View::Matrix, |s| s.scheme = Scheme::Alibi),
     },
     Question {
@@ -503,6 +503,16 @@ fn check_negative_dot(s: &Settings, input: &str) -> Checked {
     }
 }
 
+/// "first", "second", … "eighth", then "9th" and on.
+fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 8] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    ];
+    WORDS
+        .get(n.wrapping_sub(1))
+        .map_or_else(|| format!("{n}th"), |w| w.to_string())
+}
+
 fn check_steepest_head(s: &Settings, _: &str) -> Checked {
     if let Err(first) = needs(s, Scheme::Alibi) {
         return first;
@@ -512,9 +522,11 @@ fn check_steepest_head(s: &Settings, _: &str) -> Checked {
     }
     let all = slopes(s.schemes.alibi.heads);
     let shown = s.schemes.alibi.slope();
+    let head = s.schemes.alibi.head;
     let message = format!(
-        "Measured: head {} has slope {} (the steepest of the 8 is {}).",
-        s.schemes.alibi.head,
+        "Measured: head {head} (the {} of 8, heads being numbered from 0) has slope {} (the \
+         steepest of the 8 is {}).",
+        ordinal(head + 1),
         significant(shown, 4),
         significant(steepest(&all), 4)
     );

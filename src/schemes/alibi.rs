@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::def::{Control, HeadBias, Names, Positions, SchemeDef, ViewKind};
 use super::inputs::{ColumnInputs, PositionInputs};
-use crate::format::{group_thousands, significant};
+use crate::format::{group_thousands, plain, significant};
 use crate::math::alibi::{bias, bias_at_offset};
 use crate::params::{read_edit, SchemeParam, Value};
 use crate::snippets::{Lib, Library};
@@ -88,7 +88,7 @@ impl SchemeDef for Def {
         let a = s.schemes.alibi;
         vec![
             Control::number("alibi-heads", "heads", ALIBI_HEADS, a.heads as f64, "attention heads", |s, x| s.schemes.alibi.heads = x as usize),
-            Control::number("alibi-head", "head", s.alibi_head_limit(), a.head as f64, "the head shown alone", |s, x| s.schemes.alibi.head = x as usize),
+            Control::number("alibi-head", "head", s.alibi_head_limit(), a.head as f64, "the head shown alone (0 is the first)", |s, x| s.schemes.alibi.head = x as usize),
         ]
     }
 
@@ -104,7 +104,30 @@ impl SchemeDef for Def {
             .collect::<Vec<_>>()
             .join(", ");
         let steep = slopes.iter().copied().fold(0.0, f64::max);
-        let far = 2 * s.trained_length;
+        let (trained, last) = (s.trained_length, s.length.saturating_sub(1));
+        let far = match last > trained {
+            // The chart reaches past the trained length: speak of its last distance.
+            true => format!(
+                "Past the trained length ({}, marked) the lines simply continue: at distance {}, \
+                 the chart's last, the steepest head subtracts {} from the score, {}× what it did \
+                 at the trained length.",
+                group_thousands(trained as u64),
+                group_thousands(last as u64),
+                plain(steep * last as f64),
+                significant(last as f64 / trained.max(1) as f64, 3)
+            ),
+            false => format!(
+                "This chart ends at distance {}, inside the trained length ({}). Past it the \
+                 lines simply continue: at distance {} the steepest head would subtract {} from \
+                 the score, twice what it does at the trained length (set the length above {} \
+                 to see it).",
+                group_thousands(last as u64),
+                group_thousands(trained as u64),
+                group_thousands(2 * trained as u64),
+                plain(steep * 2.0 * trained as f64),
+                group_thousands(trained as u64)
+            ),
+        };
         Some(HeadBias {
             heads: slopes.len(),
             head: s.schemes.alibi.head,
@@ -128,11 +151,10 @@ impl SchemeDef for Def {
                     .into(),
             ],
             far: format!(
-                "Past the trained length the lines simply continue: at distance {far} the \
-                 steepest head subtracts {} from the score, twice what it did at the trained \
-                 length. Nothing new appears, which is why ALiBi extrapolates gracefully: far \
-                 tokens just fade further.",
-                crate::format::plain(steep * far as f64)
+                "{far} Nothing new appears: far tokens just fade further, which is why ALiBi's \
+                 paper found it extrapolates gracefully in language modelling. The bias depends \
+                 on |i − j| only, so without a causal mask it cannot tell a word before from a \
+                 word after (the Train view's task shows what that costs)."
             ),
             depends_on_query: false,
         })

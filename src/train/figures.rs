@@ -237,10 +237,14 @@ pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> 
             )
         },
     );
-    let verdict = if strong {
-        "it answers consistently, with a rule that is wrong at this length."
-    } else {
-        "it leans towards a rule that is wrong at this length."
+    // A run that never learned had no right rule to lose.
+    let verdict = match (learned_nothing(s, r), strong) {
+        (true, _) => {
+            "it never learned the task at its own length (above), and here it leans \
+                      towards the wrong answer."
+        }
+        (false, true) => "it answers consistently, with a rule that is wrong at this length.",
+        (false, false) => "it leans towards a rule that is wrong at this length.",
     };
     match s.task.rival_name() {
         Some(rival) => {
@@ -271,8 +275,63 @@ fn capitalised(text: &str) -> String {
 pub fn below_chance_notes(p: &Progress, s: &TrainSettings) -> Vec<String> {
     p.runs
         .iter()
-        .flat_map(|r| r.cells.iter().filter_map(move |c| below_chance(s, r, c)))
+        .flat_map(|r| {
+            never_learned(s, r)
+                .into_iter()
+                .chain(r.cells.iter().filter_map(move |c| below_chance(s, r, c)))
+        })
         .collect()
+}
+
+/// Whether a run never learned the task: at its own training length it does not beat chance by
+/// more than twice the standard error (the claims box's rule).
+pub fn learned_nothing(s: &TrainSettings, r: &RunView) -> bool {
+    let Some(c) = r.cells.first().filter(|c| c.examples > 0) else {
+        return false;
+    };
+    let (Some(a), n) = (c.accuracy(), c.counted.max(1) as f64) else {
+        return false;
+    };
+    let chance = s.task.chance();
+    !matches!(r.status, Status::Diverged { .. })
+        && r.status == Status::Done
+        && a <= chance + 2.0 * (chance * (1.0 - chance) / n).sqrt()
+}
+
+/// For a run that never learned the task (see [`learned_nothing`]), the sentence that says so,
+/// with the numbers, and the reason the scheme's definition gives when it has one: a bias that
+/// sees only |i − j| cannot tell direction without a causal mask.
+pub fn never_learned(s: &TrainSettings, r: &RunView) -> Option<String> {
+    if !learned_nothing(s, r) {
+        return None;
+    }
+    let c = r.cells.first()?;
+    let chance = s.task.chance();
+    let noise = 2.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
+    let percent = |v: f64| format!("{} %", significant(100.0 * v, 3));
+    let mut text = format!(
+        "{} never learned the task: at its own training length ({}) it gets {} right, within \
+         sampling noise of the {} chance (a guess lands within {} points of it).",
+        capitalised(label(r.scheme)),
+        s.train_len,
+        percent(c.accuracy()?),
+        percent(chance),
+        significant(100.0 * noise, 2)
+    );
+    let causal = s.task.causal() || r.scheme.masked;
+    if let (false, Some(sees)) = (causal, r.scheme.scheme.def().direction_blind()) {
+        text.push_str(&format!(
+            " Without a causal mask it sees only {sees}: a word as far before another as \
+             after it looks the same to it, so it cannot tell which came first{}.",
+            if s.task == super::tasks::Task::Agent {
+                ", and “dog bites man” reads like “man bites dog”"
+            } else {
+                ""
+            }
+        ));
+    }
+    text.push_str(" Its scores at longer lengths measure no learned rule.");
+    Some(text)
 }
 
 /// The test lengths, as column headings: "12 (trained)", "24", …

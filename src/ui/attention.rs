@@ -109,8 +109,9 @@ pub fn attention_view(props: &ViewProps) -> Html {
                     file_stem={stem(s, &format!("{file}_{side}"))} height={height(rows)} />
             }
         };
+        // A pair read together: a compact embed shows both (see `embedded::place_main_chart`).
         html! {
-            <div class="twin twin-2">
+            <div class="twin twin-2 twin-pair">
                 { card(0, "a", a.tokens.len()) }
                 { card(1, "b", b.tokens.len()) }
             </div>

@@ -1,6 +1,6 @@
 //! The shared controls: a logarithmic slider with an exact number field, and labelled selects.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 use crate::format::plain as fmt;
@@ -11,6 +11,21 @@ enum Note {
     Info(String),
     Error(String),
 }
+
+/// A finger on a slider, until it is known whether it drags along the slider or swipes the page
+/// up or down: a swipe scrolls and leaves the value alone; a drag along it or a tap sets it.
+struct Touch {
+    x: f64,
+    y: f64,
+    /// `Some(true)`: along the slider; `Some(false)`: a scroll; `None`: not yet known.
+    along: Option<bool>,
+    /// The stop the slider moved to while undecided, set only if the touch turns out not to be
+    /// a scroll.
+    pending: Option<usize>,
+}
+
+/// How far (CSS px) a finger moves before its direction decides what the touch is.
+const TOUCH_SLOP: f64 = 8.0;
 
 #[derive(Properties, PartialEq)]
 pub struct NumberControlProps {
@@ -51,17 +66,86 @@ pub fn number_control(props: &NumberControlProps) -> Html {
         format!("{}-note", props.id),
     );
 
-    let on_slide = {
+    let set_stop = {
         let (on_change, note, stops) = (props.on_change.clone(), note.clone(), stops.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let index = input.value().parse::<usize>().unwrap_or(0);
+        move |index: usize| {
             if note.is_some() {
                 note.set(None);
             }
             if let Some(v) = stops.get(index.min(stops.len().saturating_sub(1))) {
                 on_change.emit(*v);
             }
+        }
+    };
+    let position = nearest_stop(&stops, props.value);
+    let touch = use_mut_ref(|| None::<Touch>);
+    let on_slide = {
+        let (set_stop, touch) = (set_stop.clone(), touch.clone());
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let index = input.value().parse::<usize>().unwrap_or(0);
+            // A touch not yet known to drag along the slider: hold the value back.
+            if let Some(t) = touch.borrow_mut().as_mut() {
+                if t.along != Some(true) {
+                    t.pending = Some(index);
+                    input.set_value(&position.to_string());
+                    return;
+                }
+            }
+            set_stop(index);
+        })
+    };
+    let on_touch_down = {
+        let touch = touch.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.pointer_type() == "touch" {
+                *touch.borrow_mut() = Some(Touch {
+                    x: f64::from(e.client_x()),
+                    y: f64::from(e.client_y()),
+                    along: None,
+                    pending: None,
+                });
+            }
+        })
+    };
+    let on_touch_move = {
+        let (set_stop, touch) = (set_stop.clone(), touch.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut now = touch.borrow_mut();
+            let Some(t) = now.as_mut().filter(|t| t.along.is_none()) else {
+                return;
+            };
+            let (dx, dy) = (f64::from(e.client_x()) - t.x, f64::from(e.client_y()) - t.y);
+            if dx.abs().max(dy.abs()) > TOUCH_SLOP {
+                t.along = Some(dx.abs() >= dy.abs());
+                if t.along == Some(true) {
+                    if let Some(i) = t.pending.take() {
+                        drop(now);
+                        set_stop(i);
+                    }
+                }
+            }
+        })
+    };
+    let on_touch_up = {
+        let (set_stop, touch) = (set_stop.clone(), touch.clone());
+        Callback::from(move |_: PointerEvent| {
+            let t = touch.borrow_mut().take();
+            if let Some(Touch {
+                along: None | Some(true),
+                pending: Some(i),
+                ..
+            }) = t
+            {
+                set_stop(i);
+            }
+        })
+    };
+    // The browser took the touch for a scroll: the value stays as it was.
+    let on_touch_cancel = {
+        let touch = touch.clone();
+        Callback::from(move |_: PointerEvent| {
+            touch.borrow_mut().take();
         })
     };
 
@@ -111,7 +195,6 @@ pub fn number_control(props: &NumberControlProps) -> Html {
         })
     };
 
-    let position = nearest_stop(&stops, props.value);
     let (note_class, note_text) = match &*note {
         Some(Note::Info(t)) => ("note note-info", t.clone()),
         Some(Note::Error(t)) => ("note note-error", t.clone()),
@@ -154,6 +237,10 @@ pub fn number_control(props: &NumberControlProps) -> Html {
                 aria-valuetext={format!("{} = {}", limit.name, value_text)}
                 aria-describedby={described}
                 oninput={on_slide}
+                onpointerdown={on_touch_down}
+                onpointermove={on_touch_move}
+                onpointerup={on_touch_up}
+                onpointercancel={on_touch_cancel}
             />
             if !props.compact {
                 <div class="control-range">

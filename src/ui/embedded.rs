@@ -67,9 +67,18 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
         .ok()
         .flatten();
     let closest = |c: &Element, selector: &str| c.closest(selector).ok().flatten();
-    let chart = canvas
+    let figure = canvas
         .as_ref()
         .and_then(|c| closest(c, "figure").or_else(|| c.parent_element()));
+    // A chart that opens a pair meant to be read together (`.twin-pair`: the attention demo's
+    // sentence A beside sentence B) brings its partner: the pair is the main chart.
+    let pair = figure.as_ref().and_then(|f| {
+        let twin = f
+            .parent_element()
+            .filter(|p| p.matches(".twin-pair").unwrap_or(false))?;
+        (twin.first_element_child().as_ref() == Some(f)).then_some(twin)
+    });
+    let chart = pair.clone().or(figure);
     move_mark(root, "data-main-chart", chart.as_ref());
     // Its panel's title stays with it in a compact embed.
     let title = chart
@@ -85,9 +94,8 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
         return;
     };
     // The drawing itself: the strip goes between it and the chart's buttons.
-    let stage = canvas
-        .as_ref()
-        .and_then(|c| closest(c, ".chart-stage"))
+    let stage = pair
+        .or_else(|| canvas.as_ref().and_then(|c| closest(c, ".chart-stage")))
         .or(chart);
     match &stage {
         Some(c) if c.get_bounding_client_rect().height() > TALL_CHART => {
@@ -387,7 +395,7 @@ pub fn embed_page(props: &EmbedProps) -> Html {
             if let Action::SetView(v) = &a {
                 if *v != view {
                     let target = yew::Reducible::reduce(current, a);
-                    open_or_offer(browser::link(&url::to_link(&target, None).query));
+                    open_or_offer(browser::link(&url::whole_app_link(&target).query));
                     return;
                 }
             }
@@ -414,7 +422,7 @@ pub fn embed_page(props: &EmbedProps) -> Html {
         })
     };
 
-    let full = browser::link(&url::to_link(&props.settings, None).query);
+    let full = browser::link(&url::whole_app_link(&props.settings).query);
     // A phone's sheet covers what the reader sees: the screen, or the part of the frame the
     // host script reports, or the whole of a fixed-height frame; without any of these it opens
     // in the page under the strip.
@@ -482,7 +490,7 @@ pub fn embed_page(props: &EmbedProps) -> Html {
                     on_close={close_way_out} on_open={Callback::from({
                         let open_or_offer = open_or_offer.clone();
                         move |url: String| open_or_offer(url)
-                    })} full={browser::link(&url::to_link(&props.settings, None).query)} />
+                    })} full={browser::link(&url::whole_app_link(&props.settings).query)} />
             }
         </div>
     }

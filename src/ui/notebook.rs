@@ -220,7 +220,7 @@ pub fn use_notebook(
     use_effect_with(((*settings).clone(), (*embed).clone()), move |(s, e)| {
         if on {
             let query = url::to_query(s, e.as_ref());
-            let link = url::to_link(s, None).query;
+            let link = url::whole_app_link(s).query;
             post(
                 STATE,
                 &[("query", query.clone().into()), ("link", link.into())],

@@ -298,9 +298,9 @@ pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
         k.as_ref()
             .filter(|k| k.bias.heads > 1)
             .map(|k| {
-                k.shown()
+                k.cards()
                     .into_iter()
-                    .map(|h| (h, Rc::new(k.matrix(h))))
+                    .map(|(h, m)| (h, Rc::new(m)))
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default()
@@ -327,6 +327,7 @@ pub(crate) fn bias_matrix_view(props: &ViewProps) -> Html {
                 </div>
                 if k.bias.heads > 1 {
                     <h3 class="section-title">{ format!("Heads {} of {}", cards.iter().map(|(h, _)| h.to_string()).collect::<Vec<_>>().join(", "), k.bias.heads) }</h3>
+                    <p class="explain">{ "Heads are numbered from 0 (head 0 is the first). These cards share one colour scale, so a head whose bias stays small is drawn pale beside a steep one; the large heatmap above has its own." }</p>
                     <div class="twin twin-4">
                         { for cards.iter().map(|(h, c)| html! {
                             <MatrixCard id={format!("{id}-head-{h}")} data={Shared::new(c.clone())}

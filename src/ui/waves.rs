@@ -205,15 +205,34 @@ pub fn waves_view(props: &ViewProps) -> Html {
                                 each pair's wavelength is the previous one times the same factor, \
                                 from 2π ≈ 6.28 to {} positions for the slowest pair.", large(slowest)) }
                         </p>
-                        <p>
-                            { format!("{longer} of the {pairs} pairs have a wavelength longer than the \
-                                sequence (the line labelled length): over these positions they never \
-                                complete a lap, and their values alone tell positions apart uniquely.") }
-                        </p>
+                        <p>{ longer_text(longer, pairs, s.length) }</p>
                     </div>
                 </aside>
             </div>
         </section>
+    }
+}
+
+/// What the pairs slower than the sequence do, in a sentence that reads right for none, one and
+/// many.
+fn longer_text(longer: usize, pairs: usize, length: usize) -> String {
+    match longer {
+        0 => format!(
+            "None of the {pairs} pairs has a wavelength longer than the sequence (the line \
+             labelled length): every pair completes at least one lap over these {length} \
+             positions, so none of them on its own goes once from the first position to the \
+             last without coming round again."
+        ),
+        1 => format!(
+            "1 of the {pairs} pairs has a wavelength longer than the sequence (the line labelled \
+             length): over these positions it never completes a lap, and its values alone tell \
+             positions apart."
+        ),
+        n => format!(
+            "{n} of the {pairs} pairs have a wavelength longer than the sequence (the line \
+             labelled length): over these positions they never complete a lap, and their values \
+             alone tell positions apart uniquely."
+        ),
     }
 }
 

@@ -7,8 +7,26 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { useApp, openApp, waitForDraws, figureDownload } from './lib.mjs';
+import { swipe } from './embedhost.mjs';
 
 const app = useApp();
+
+/** A finger put down at (x, y) and moved by (dx, dy) in 10 steps (no move: a tap), as real touch
+ * events through the DevTools protocol. */
+async function drag(page, x, y, dx, dy) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = (f) => [{ x: x + dx * f, y: y + dy * f, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+  if (dx || dy) {
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i / 10) });
+      await page.waitForTimeout(16);
+    }
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+  await page.waitForTimeout(200);
+}
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -175,6 +193,67 @@ test('the Waves embeds and their first paint show the waves, with the column pic
     if (!query.includes('show=chart')) {
       const [waves, picker] = await Promise.all(['#waves-chart', '#waves-picker'].map((s) => page.locator(s).boundingBox()));
       assert.ok(picker.y > waves.y, `${query}: the picker sits under the waves`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('on a phone, a vertical swipe that starts on a strip slider scrolls the page and leaves the value; a tap and a sideways drag still set it', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets&length=60', { context: phone, ready: (p) => waitForDraws(p, 'offsets-chart') });
+  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const slider = page.locator('#quick-length-slider');
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  // A swipe up, starting on the track right of the thumb.
+  await swipe(page, box.x + box.width * 0.6, y, 300);
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#quick-length-value').inputValue(), '60');
+  assert.ok(await page.evaluate(() => scrollY) > 100, 'the page scrolled');
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  const again = await slider.boundingBox();
+  // A sideways drag moves it.
+  await drag(page, again.x + again.width * 0.2, again.y + again.height / 2, again.width * 0.3, 0);
+  const dragged = Number(await page.locator('#quick-length-value').inputValue());
+  assert.ok(dragged > 60, `dragged to ${dragged}`);
+  // A tap sets it where it lands.
+  await drag(page, again.x + again.width * 0.05, again.y + again.height / 2, 0, 0);
+  assert.ok(Number(await page.locator('#quick-length-value').inputValue()) < dragged);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('ALiBi: the head cards share one colour scale and say that heads count from 0; the far text speaks of distances on the chart', async () => {
+  const { page, errors, context } = await openApp(app, '?scheme=alibi&length=64', { ready: (p) => waitForDraws(p, 'alibi-head-7') });
+  // The shallowest head is drawn pale next to the steepest (the same value → the same colour).
+  const centre = (id) => page.evaluate((id) => {
+    const c = document.getElementById(id);
+    const plot = c.dataset.plot.split(' ').map(Number);
+    const r = window.devicePixelRatio;
+    // The bottom-left corner of the plot: the largest distance (63 back).
+    const px = c.getContext('2d').getImageData(Math.floor((plot[0] + 2) * r), Math.floor((plot[1] + plot[3] - 2) * r), 1, 1).data;
+    return [px[0], px[1], px[2]];
+  }, id);
+  const [steep, shallow] = [await centre('alibi-head-0'), await centre('alibi-head-7')];
+  const spread = (c) => Math.max(...c) - Math.min(...c);
+  assert.ok(spread(steep) > spread(shallow) + 60, `head 0 ${steep} vs head 7 ${shallow}`);
+  assert.match(await page.locator('.panel').first().innerText(), /Heads are numbered from 0/);
+  await page.goto(app.server.url + '?view=offsets&scheme=alibi');
+  await waitForDraws(page, 'alibi-distance-chart').catch(() => {});
+  const text = await page.locator('main').innerText();
+  assert.match(text, /This chart ends at distance 99, inside the trained length \(512\)/);
+  assert.doesNotMatch(text, /at distance 1,024 the steepest head subtracts/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a compact attention embed shows both sentences, so the dog/man contrast is there', async () => {
+  for (const query of ['?embed=attention&show=chart', '?embed=attention&show=chart&controls=none']) {
+    const { page, errors, context } = await openApp(app, query, { ready: (p) => waitForDraws(p, 'attention-b') });
+    for (const id of ['attention-a', 'attention-b']) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      assert.ok(box && box.height > 50, `${query}: ${id} is shown`);
     }
     assert.deepEqual(errors, []);
     await context.close();
