@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use pe_explorer::learn::lesson::{self, STEPS};
 use pe_explorer::learn::quiz::{
-    check_task, duration_text, fingerprint, is_right_choice, question, quiz_version, read_offset,
-    slowest_wavelength, task_preset, utc_text, Answer, Checked, Exam, Kind, Progress, Timing,
-    QUESTIONS,
+    check_summary, check_task, duration_text, fingerprint, is_right_choice, question, quiz_version,
+    read_offset, slowest_wavelength, task_preset, utc_text, Answer, Checked, Exam, Kind, Progress,
+    Timing, QUESTIONS,
 };
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
@@ -285,11 +285,26 @@ fn an_exam_reveals_nothing_before_submission() {
         format!("{gpt2}. gpt2 · wrong: “2048” (right: “1024”)"),
         format!("{tell}. tell-apart · right (task): Measured:"),
         format!("{t5}. t5-far · not answered"),
-        format!("Digest: {}", exam.digest()),
     ] {
         assert!(summary.contains(&said), "{said}\n in:\n{summary}");
     }
     assert_eq!(summary.lines().filter(|l| l.contains(" · ")).count(), total);
+    // The summary's digest rechecks: the app's own lines pass, an edited score does not.
+    let digest = check_summary(&summary).unwrap();
+    assert!(summary.ends_with(&format!("Digest: {digest}\n")));
+    let edited = summary.replacen(
+        &format!("Score: 2 of {total}"),
+        &format!("Score: 9 of {total}"),
+        1,
+    );
+    assert!(check_summary(&edited)
+        .unwrap_err()
+        .contains("changed after the app wrote it"));
+    assert!(
+        check_summary(&summary.replace("\n", "\r\n")).is_ok(),
+        "line endings do not matter"
+    );
+    assert!(check_summary("Score: 17 of 17").is_err());
     // The digest changes with any answer or time.
     let mut other = exam.clone();
     other.started_ms += 1000.0;
@@ -579,4 +594,26 @@ fn stated_numbers_match_the_math() {
     assert!(Variant::T2t.exponent_for(2).contains("max("));
     assert!(Variant::T2t.exponent_for(3).contains("max("));
     assert!(!Variant::T2t.exponent_for(8).contains("max("));
+}
+
+/// `Exam::practice_opened`: opening the practice quiz (which checks answers) during an exam is
+/// noted once, kept with the exam, and said in the summary; after submission it is not.
+#[test]
+fn practice_opened_during_an_exam_is_said_in_the_summary() {
+    let started = 1_795_514_592_000.0;
+    let mut exam = Exam::new(started);
+    assert!(exam.practice_opened(started + 60_000.0));
+    assert!(!exam.practice_opened(started + 90_000.0), "once");
+    let back = Exam::parse(&exam.to_text(), &grade).unwrap();
+    assert_eq!(back.practice_ms, Some(started + 60_000.0));
+    exam.submit(started + 120_000.0, &grade);
+    let summary = exam.summary("x").unwrap();
+    assert!(
+        summary.contains("was opened in this tab during the exam: 2026-11-24 10:04:12 UTC"),
+        "{summary}"
+    );
+    assert!(check_summary(&summary).is_ok());
+    let mut done = Exam::new(started);
+    done.submit(started, &grade);
+    assert!(!done.practice_opened(started + 1.0), "not after submission");
 }

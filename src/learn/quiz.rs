@@ -741,6 +741,9 @@ pub struct Exam {
     /// When the exam started and was submitted, in milliseconds since 1970 (UTC).
     pub started_ms: f64,
     pub submitted_ms: Option<f64>,
+    /// When the practice quiz (which checks answers) was first opened in the same tab while the
+    /// exam was under way: the summary says so.
+    pub practice_ms: Option<f64>,
 }
 
 impl Exam {
@@ -750,7 +753,17 @@ impl Exam {
             results: vec![None; QUESTIONS.len()],
             started_ms: now_ms,
             submitted_ms: None,
+            practice_ms: None,
         }
+    }
+
+    /// Notes that the practice quiz was opened now, once, while the exam is under way.
+    pub fn practice_opened(&mut self, now_ms: f64) -> bool {
+        if self.submitted() || self.practice_ms.is_some() {
+            return false;
+        }
+        self.practice_ms = Some(now_ms);
+        true
     }
 
     pub fn submitted(&self) -> bool {
@@ -870,6 +883,9 @@ impl Exam {
             self.started_ms,
             self.submitted_ms.map_or("-".to_string(), |t| t.to_string())
         );
+        if let Some(t) = self.practice_ms {
+            out.push_str(&format!("practice {t}\n"));
+        }
         for (q, a) in QUESTIONS.iter().zip(&self.answers) {
             let Some((answer, t)) = a else { continue };
             let times = format!("{}\t{}", t.at_ms, t.latency_ms);
@@ -905,6 +921,10 @@ impl Exam {
         let mut exam = Exam::new(started_ms);
         exam.submitted_ms = submitted_ms;
         for line in lines {
+            if let Some(t) = line.strip_prefix("practice ").and_then(finite) {
+                exam.practice_ms = Some(t);
+                continue;
+            }
             let f: Vec<&str> = line.split('\t').collect();
             let Some(n) = QUESTIONS.iter().position(|q| Some(&q.id) == f.first()) else {
                 continue;
@@ -940,9 +960,8 @@ impl Exam {
         Some(exam)
     }
 
-    /// Eight hex digits (FNV-1a, not a secret) over the quiz version, the times and every answer
-    /// with when it was recorded, for the summary: two summaries of the same exam carry the same
-    /// digest.
+    /// Eight hex digits (FNV-1a: a check against slips and casual edits, not a secret) over
+    /// the exam as kept: the quiz version, the times and every answer with when it was recorded.
     pub fn digest(&self) -> String {
         fingerprint(std::iter::once(self.to_text().as_str()))
     }
@@ -994,8 +1013,53 @@ impl Exam {
             };
             out.push_str(&format!("{n}. {} · {verdict}{given}\n", q.id));
         }
-        out.push_str(&format!("\nDigest: {}\n", self.digest()));
+        if let Some(t) = self.practice_ms {
+            out.push_str(&format!(
+                "\nThe practice quiz, which checks answers, was opened in this tab during the \
+                 exam: {}.\n",
+                utc_text(t)
+            ));
+        }
+        out.push_str(&format!("\nDigest: {}\n", summary_digest(&out)));
         Some(out)
+    }
+}
+
+/// The digest a summary ends with: eight hex digits (FNV-1a) over every line above it, so the
+/// app can recheck a summary pasted back into it (see [`check_summary`]). Not a secret: it
+/// catches slips and casual edits, not a determined forger.
+pub fn summary_digest(text: &str) -> String {
+    fingerprint(text.lines().map(str::trim_end).filter(|l| !l.is_empty()))
+}
+
+/// What rechecking a pasted summary finds: `Ok(digest)` when its lines are those the app wrote
+/// with that digest, `Err` with a sentence saying what does not match.
+pub fn check_summary(text: &str) -> Result<String, String> {
+    let text = text.replace("\r\n", "\n");
+    let Some(at) = text.rfind("Digest: ") else {
+        return Err(
+            "No “Digest:” line: paste the whole summary, from its first line to its digest.".into(),
+        );
+    };
+    let given: String = text[at + 8..]
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect();
+    if given.len() != 8 {
+        return Err("The “Digest:” line does not hold eight hex digits.".into());
+    }
+    if !text.starts_with("Positional Encoding Explorer: quiz, exam mode") {
+        return Err("This is not the start of a summary the quiz writes.".into());
+    }
+    let body = &text[..at];
+    let expected = summary_digest(body);
+    if expected == given {
+        Ok(given)
+    } else {
+        Err(format!(
+            "The summary was changed after the app wrote it: its lines give the digest {expected}, \
+             not {given}."
+        ))
     }
 }
 

@@ -15,8 +15,8 @@ use super::lms;
 use super::props::{use_view_renderer, ViewProps};
 use crate::action::Action;
 use crate::learn::quiz::{
-    check_task, is_right_choice, question, see_preset, task_preset, Answer, Checked, Exam, Kind,
-    Progress, Question, Timing, QUESTIONS,
+    check_summary, check_task, is_right_choice, question, see_preset, task_preset, Answer, Checked,
+    Exam, Kind, Progress, Question, Timing, QUESTIONS,
 };
 use crate::learn::scorm::{self, Mode};
 use crate::state::{Settings, View};
@@ -27,6 +27,9 @@ const STORAGE_KEY: &str = "pe-explorer.quiz.v1";
 /// Where an exam in progress is kept: this tab's session, so a reload keeps the answers and
 /// the clock, and a new tab starts a new exam.
 const EXAM_KEY: &str = "pe-explorer.quiz.exam.v1";
+/// A submitted exam, kept apart (in the tab's and the browser's storage): an edit of the
+/// exam's own record that un-submits it does not reopen it.
+const SUBMITTED_KEY: &str = "pe-explorer.quiz.exam.submitted.v1";
 
 thread_local! {
     /// The exam, for pages that may not use session storage: it then lasts while the page does.
@@ -62,7 +65,30 @@ fn load_exam() -> (Exam, Option<usize>) {
         .and_then(|t| Exam::parse(&t, &grade))
         .or(memory)
         .unwrap_or_else(|| Exam::new(browser::clock_ms()));
-    (exam, None)
+    // The same exam, once submitted, stays submitted.
+    let sealed = [Store::Session, Store::Local]
+        .into_iter()
+        .filter_map(|store| browser::load(store, SUBMITTED_KEY))
+        .filter_map(|t| Exam::parse(&t, &grade))
+        .find(|e| e.submitted() && e.started_ms == exam.started_ms);
+    match sealed {
+        Some(sealed) if !exam.submitted() => (sealed, None),
+        _ => (exam, None),
+    }
+}
+
+/// Notes in the exam under way in this tab, if any, that the practice quiz was opened.
+fn note_practice() {
+    let Some(mut exam) =
+        browser::load(Store::Session, EXAM_KEY).and_then(|t| Exam::parse(&t, &grade))
+    else {
+        return;
+    };
+    if exam.practice_opened(browser::clock_ms()) {
+        let text = exam.to_text();
+        EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
+        browser::save(Store::Session, EXAM_KEY, &text);
+    }
 }
 
 /// Keeps the exam, with the question on screen: in this page, in the tab's storage, and in the
@@ -73,6 +99,11 @@ fn keep_exam(exam: &Exam, on_screen: usize, graded: bool) -> (bool, Option<Strin
     let text = exam.to_text();
     EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
     let saved = browser::save(Store::Session, EXAM_KEY, &text);
+    if exam.submitted() {
+        for store in [Store::Session, Store::Local] {
+            browser::save(store, SUBMITTED_KEY, &text);
+        }
+    }
     if lms::mode() != Some(Mode::Exam) {
         return (saved, None);
     }
@@ -211,6 +242,12 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     let exam_saves = use_state(|| start.2 .0);
     // What the LMS refused, said to the student.
     let lms_problem = use_state(|| start.2 .1.clone());
+    // The practice quiz opened while an exam is under way in this tab: the exam notes it.
+    use_effect_with((), move |_| {
+        if !exam_mode {
+            note_practice();
+        }
+    });
     // When the question on screen appeared (an answer's latency runs from here).
     let shown_at = use_memo(n, |_| browser::clock_ms());
     // A learner who comes back to a package's exam opens where they were.
@@ -654,6 +691,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
                         { "This page may not save here (a sandboxed frame or private mode): your answers last until you leave or reload it." }
                     </p>
                 }
+                <SummaryCheck />
             </div>
         }
     } else {
@@ -760,5 +798,33 @@ fn exam_summary(props: &SummaryProps) -> Html {
                 <p class="note" role="status" aria-live="polite" id="quiz-copy-status">{ (*status).clone() }</p>
             </div>
         </div>
+    }
+}
+
+/// For teachers: paste a summary and the app says whether its lines are the ones it wrote.
+#[function_component(SummaryCheck)]
+fn summary_check() -> Html {
+    let said = use_state(|| None::<Result<String, String>>);
+    let on_input = {
+        let said = said.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            let text = area.value();
+            said.set((!text.trim().is_empty()).then(|| check_summary(&text)));
+        })
+    };
+    html! {
+        <details class="quiz-check">
+            <summary>{ "For teachers: check a summary" }</summary>
+            <label for="quiz-check-text" class="control-label">{ "Paste a student's summary" }</label>
+            <textarea id="quiz-check-text" class="quiz-summary-text" rows="5" oninput={on_input} />
+            <p class="note" role="status" aria-live="polite" id="quiz-check-result">
+                { match &*said {
+                    Some(Ok(d)) => format!("Its lines are those the app wrote with digest {d}. The digest catches slips and casual edits; a browser-only exam cannot stop a determined student (the LMS package can)."),
+                    Some(Err(e)) => e.clone(),
+                    None => String::new(),
+                } }
+            </p>
+        </details>
     }
 }

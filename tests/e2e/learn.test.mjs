@@ -346,3 +346,43 @@ test('exam mode embedded in a sandboxed frame works without storage', async () =
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the exam keeps no verdict, stays submitted when its record is edited, says when practice was opened, and a teacher can recheck a summary', async () => {
+  const { page, errors, context } = await open('?view=quiz&exam=1');
+  await page.waitForSelector('#quiz-answered');
+  // A task answered: what the tab keeps holds the settings, and no verdict or measurement.
+  await page.click('.quiz-map li:nth-child(2) button');
+  await page.waitForFunction(() => document.querySelector('.quiz-card')?.dataset.question === 'tell-apart');
+  await SOLVE['tell-apart'](page);
+  await page.click('#quiz-record');
+  await page.locator('#quiz-record', { hasText: 'Record again' }).waitFor();
+  const kept = await page.evaluate(() => sessionStorage.getItem('pe-explorer.quiz.exam.v1'));
+  assert.match(kept, /tell-apart\ttask\t/);
+  assert.doesNotMatch(kept, /Measured|correct|right/);
+  // The practice quiz, opened in the same tab during the exam, is noted.
+  await page.goto(app.server.url + '?view=quiz');
+  await page.waitForSelector('#quiz-score');
+  await page.goto(app.server.url + '?view=quiz&exam=1');
+  await page.waitForSelector('#quiz-submit');
+  await page.click('#quiz-submit');
+  await page.click('#quiz-submit-yes');
+  await page.waitForSelector('#quiz-score');
+  const summary = await page.locator('#quiz-summary').inputValue();
+  assert.match(summary, /The practice quiz, which checks answers, was opened in this tab during the exam: \d{4}-/);
+  // Un-submitting the exam's record by hand does not reopen it.
+  await page.evaluate(() => {
+    const key = 'pe-explorer.quiz.exam.v1';
+    sessionStorage.setItem(key, sessionStorage.getItem(key).replace(/submitted [0-9.]+/, 'submitted -'));
+  });
+  await page.reload();
+  await page.waitForSelector('#quiz-score');
+  assert.equal(await page.locator('#quiz-submit').count(), 0);
+  // A teacher rechecks the summary: as written, then with the score edited.
+  await page.locator('.quiz-check summary').click();
+  await page.fill('#quiz-check-text', summary);
+  assert.match(await page.locator('#quiz-check-result').textContent(), /^Its lines are those the app wrote with digest [0-9a-f]{8}/);
+  await page.fill('#quiz-check-text', summary.replace(/Score: (\d+) of/, (_, n) => `Score: ${Number(n) + 5} of`));
+  assert.match(await page.locator('#quiz-check-result').textContent(), /changed after the app wrote it/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
