@@ -603,7 +603,7 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
             { zoom_bar.unwrap_or_default() }
             if props.show_value {
                 <p class="chart-value" aria-live="polite">
-                    { summary.unwrap_or_else(|| "Hover or use the arrow keys to read a value.".into()) }
+                    { summary.unwrap_or_else(|| "Hover, tap or use the arrow keys to read a value.".into()) }
                 </p>
             } else {
                 <p class="visually-hidden" aria-live="polite">{ summary.unwrap_or_default() }</p>

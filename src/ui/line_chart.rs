@@ -113,7 +113,11 @@ pub fn line_chart(props: &LineChartProps) -> Html {
     };
     let on_leave = {
         let (on_x, canvas) = (props.on_x.clone(), canvas.clone());
-        Callback::from(move |_: PointerEvent| {
+        Callback::from(move |e: PointerEvent| {
+            // A finger lifted leaves the chart at once: what it tapped stays read.
+            if e.pointer_type() == "touch" {
+                return;
+            }
             let focused = canvas
                 .cast::<web_sys::Element>()
                 .zip(web_sys::window().and_then(|w| w.document()?.active_element()))
@@ -191,7 +195,7 @@ pub fn line_chart(props: &LineChartProps) -> Html {
 /// "x = 12: series a 0.5 · series b −1.2" for the reading line.
 fn values_text(data: &LineChartData, x: Option<f64>) -> String {
     let Some(x) = x else {
-        return "Hover or use the arrow keys to read values.".into();
+        return "Hover, tap or use the arrow keys to read values.".into();
     };
     let values: Vec<String> = data
         .series

@@ -219,7 +219,7 @@ fn offset_readout(props: &OffsetReadoutProps) -> Html {
         return html! {
             <div class="readout">
                 <h3 class="readout-title">{ "Read one offset" }</h3>
-                <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+                <p class="muted">{ "Hover over or tap the chart, or focus it and use the arrow keys." }</p>
             </div>
         };
     };

@@ -142,7 +142,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                             </dl>
                         } else {
                             <h3 class="readout-title">{ "Read one position" }</h3>
-                            <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+                            <p class="muted">{ "Hover over or tap the chart, or focus it and use the arrow keys." }</p>
                         }
                     </div>
                     <div class="explain">
@@ -196,7 +196,7 @@ pub fn waves_view(props: &ViewProps) -> Html {
                             </dl>
                         } else {
                             <h3 class="readout-title">{ "Read one pair" }</h3>
-                            <p class="muted">{ "Hover over the chart, or focus it and use the arrow keys." }</p>
+                            <p class="muted">{ "Hover over or tap the chart, or focus it and use the arrow keys." }</p>
                         }
                     </div>
                     <div class="explain">

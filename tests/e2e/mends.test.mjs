@@ -259,3 +259,18 @@ test('a compact attention embed shows both sentences, so the dog/man contrast is
     await context.close();
   }
 });
+
+test('on a phone, a tap on a line chart reads it, and the reading stays when the finger lifts', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets&d_model=64', { context: phone, ready: (p) => waitForDraws(p, 'offsets-chart') });
+  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const chart = page.locator('#offsets-chart');
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  const plot = (await chart.getAttribute('data-plot')).split(' ').map(Number);
+  await drag(page, box.x + plot[0] + plot[2] * 0.75, box.y + plot[1] + plot[3] / 2, 0, 0);
+  await page.waitForTimeout(300);
+  const title = await page.locator('.readout-title').first().textContent();
+  assert.match(title, /offset k = \d+/, title);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
