@@ -33,3 +33,26 @@ fn paint_matches_color_for_every_kind_of_value() {
     let flat = ColorScale::new(Palette::BlueRed, 2.0, 2.0);
     assert_eq!(flat.color(2.0), flat.color(-7.0));
 }
+
+/// `ColorScale::centred`: the palette's middle colour (white in the diverging ones) sits at the
+/// centre given (chance, 10 %, on a needle map), its ends at the range's ends, and each side
+/// spreads over its half of the palette.
+#[test]
+fn a_centred_scale_puts_the_middle_colour_at_its_centre() {
+    for palette in Palette::ALL {
+        let scale = ColorScale::centred(palette, 0.0, 10.0, 100.0);
+        assert_eq!(scale.color(10.0), palette.at(0.5), "{palette:?}");
+        assert_eq!(scale.color(0.0), palette.at(0.0));
+        assert_eq!(scale.color(100.0), palette.at(1.0));
+        // 55 is halfway from the centre to the top: three quarters of the palette.
+        let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 3);
+        assert!(near(scale.color(55.0), palette.at(0.75)), "{palette:?}");
+        // The pixels agree with the colours.
+        let px = scale.paint(&[10.0, 55.0]);
+        assert_eq!(&px[0..3], &scale.color(10.0));
+    }
+    // A centre at an end, or past it, still gives a scale.
+    let edge = ColorScale::centred(Palette::BlueRed, 0.0, 0.0, 100.0);
+    assert_eq!(edge.color(0.0), Palette::BlueRed.at(0.5));
+    assert_eq!(edge.color(100.0), Palette::BlueRed.at(1.0));
+}

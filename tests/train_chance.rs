@@ -236,3 +236,28 @@ fn a_scheme_that_never_learned_says_so_with_its_reason() {
     };
     assert_eq!(never_learned(&s, &training), None);
 }
+
+/// `train::figures::below_chance_notes`: on the passkey task every model is causal, so "none"
+/// and "none + causal mask" are one model; the notes say so, and only where both rows are there.
+#[test]
+fn a_causal_task_says_its_two_none_rows_are_one_model() {
+    let s = TrainSettings {
+        task: Task::Passkey,
+        ..TrainSettings::default()
+    };
+    let none = run(TrainScheme::of(Scheme::None), vec![cell(16, 900, 1000, 0)]);
+    let masked = run(TrainScheme::NONE_CAUSAL, vec![cell(16, 900, 1000, 0)]);
+    let both = Progress {
+        runs: vec![none.clone(), masked],
+        ..Progress::default()
+    };
+    let notes = below_chance_notes(&both, &s);
+    assert!(notes[0].contains("are the same model"), "{notes:?}");
+    let one = Progress {
+        runs: vec![none],
+        ..Progress::default()
+    };
+    assert!(below_chance_notes(&one, &s).is_empty());
+    // The agent task is not causal: nothing to say.
+    assert!(below_chance_notes(&both, &TrainSettings::default()).is_empty());
+}

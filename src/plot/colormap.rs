@@ -131,6 +131,27 @@ impl ColorScale {
         }
     }
 
+    /// A scale over [`min`, `max`] whose middle colour (white, in the diverging palettes) sits at
+    /// `centre` instead of halfway: each side spreads over its half of the palette. Chance, for
+    /// accuracies: below it one hue, above it the other.
+    pub fn centred(palette: Palette, min: f64, centre: f64, max: f64) -> ColorScale {
+        let mut scale = ColorScale::new(palette, min, max);
+        // The table step the centre falls on takes the middle colour exactly.
+        let c = scale.index(centre.clamp(min, max));
+        let last = LUT_SIZE - 1;
+        scale.table = (0..LUT_SIZE)
+            .map(|k| {
+                let t = match k.cmp(&c) {
+                    std::cmp::Ordering::Less => 0.5 * k as f64 / c as f64,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.5 + 0.5 * (k - c) as f64 / (last - c) as f64,
+                };
+                palette.at(t)
+            })
+            .collect();
+        scale
+    }
+
     /// A scale centred on zero: [−m, m].
     pub fn symmetric(palette: Palette, magnitude: f64) -> ColorScale {
         ColorScale::new(palette, -magnitude, magnitude)

@@ -100,11 +100,14 @@ pub fn needle_heatmap(r: &RunView, s: &TrainSettings, palette: Palette) -> Optio
                 .map(|k| format!("{} %", significant(100.0 * s.task.depth_share(k), 2)))
                 .collect(),
         ),
-        scale: ColorScale::new(palette, 0.0, 100.0),
+        // The middle colour at chance: a guess is drawn neutral, not half right.
+        scale: ColorScale::centred(palette, 0.0, 100.0 * s.task.chance(), 100.0),
         colorbar_title: "accuracy (%)".into(),
         caption: format!(
-            "{}: accuracy by depth and length ({counted} answers per cell)",
-            label(r.scheme)
+            "{}: accuracy by depth and length ({counted} answers per cell; the middle colour is \
+             chance, {})",
+            label(r.scheme),
+            format_args!("{} %", significant(100.0 * s.task.chance(), 2))
         ),
         nouns: ("depths".into(), "lengths".into()),
         rule: None,

@@ -273,13 +273,24 @@ fn capitalised(text: &str) -> String {
 
 /// Every result below chance in the held-out table, explained (see [`below_chance`]).
 pub fn below_chance_notes(p: &Progress, s: &TrainSettings) -> Vec<String> {
-    p.runs
-        .iter()
-        .flat_map(|r| {
+    // On a causal task "none" already has the mask: its row and the masked one are one model.
+    let twins = s.task.causal()
+        && p.runs
+            .iter()
+            .any(|r| r.scheme == TrainScheme::of(crate::schemes::kind::Scheme::None))
+        && p.runs.iter().any(|r| r.scheme == TrainScheme::NONE_CAUSAL);
+    let same = twins.then(|| {
+        "On this task every model is a decoder (each token sees only those before it), so “none” \
+         and “none + causal mask” are the same model trained on the same batches: their rows \
+         match."
+            .to_string()
+    });
+    same.into_iter()
+        .chain(p.runs.iter().flat_map(|r| {
             never_learned(s, r)
                 .into_iter()
                 .chain(r.cells.iter().filter_map(move |c| below_chance(s, r, c)))
-        })
+        }))
         .collect()
 }
 
@@ -373,7 +384,8 @@ pub fn results_heatmap(p: &Progress, s: &TrainSettings, palette: Palette) -> Hea
             "scheme",
             p.runs.iter().map(|r| label(r.scheme).to_string()).collect(),
         ),
-        scale: ColorScale::new(palette, 0.0, 100.0),
+        // The middle colour at chance (50 % on the agent task, 10 % on the letter tasks).
+        scale: ColorScale::centred(palette, 0.0, 100.0 * s.task.chance(), 100.0),
         colorbar_title: "held-out accuracy (%)".into(),
         caption: format!(
             "Held-out accuracy by scheme and test length, {} (trained at length {})",

@@ -1126,6 +1126,9 @@ fn extension(props: &ExtensionProps) -> Html {
                         <>
                             <h4>{ "Needle in a haystack: accuracy by depth and length" }</h4>
                             <p class="explain">{ "Rows: where the key sits in the filler (0 %: at the start, 100 %: just before the question). Columns: the test length. Pick any two models to set side by side: the trained RoPE model, each method as it is, and each method fine-tuned." }</p>
+                            if let Some(n) = needles.first().and_then(|r| r.cells.first()).and_then(|c| c.depths.first()).map(|d| d.1).filter(|n| *n > 0) {
+                                <p class="explain" id="train-needle-noise">{ needle_noise(n, s.task.chance()) }</p>
+                            }
                             <div class="twin twin-2 train-needles">
                                 { for [(0usize, &needle_left), (1, &needle_right)].into_iter().map(|(side, state)| {
                                     let i = (**state).unwrap_or(if side == 0 { 0 } else { default_right }).min(needles.len().saturating_sub(1));
@@ -1156,6 +1159,20 @@ fn extension(props: &ExtensionProps) -> Html {
             }
         </section>
     }
+}
+
+/// What one needle cell's count of answers means for reading it: its sampling noise (two
+/// standard errors) at 50 % and at chance.
+fn needle_noise(answers: usize, chance: f64) -> String {
+    let two_se = |p: f64| 200.0 * (p * (1.0 - p) / answers as f64).sqrt();
+    format!(
+        "Each cell counts {answers} answers, so chance alone moves a cell by up to about ±{} \
+         points at 50 % (±{} near the {} % chance) from one seed to another: read the pattern \
+         across cells, not one cell. The middle colour is chance.",
+        significant(two_se(0.5), 2),
+        significant(two_se(chance), 2),
+        significant(100.0 * chance, 2)
+    )
 }
 
 #[derive(Properties, PartialEq)]
