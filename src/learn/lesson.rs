@@ -26,7 +26,7 @@ pub const STEPS: &[Step] = &[
                comparison says where a token stands. Shuffle the words and, unless a causal mask hides \
                later words, each one meets the same neighbours with the same scores, so it leaves \
                the layer with the same output. \
-               Below, one attention head reads “dog bites man” and “man bites dog” with no \
+               Here one attention head reads “dog bites man” and “man bites dog” with no \
                position information: the dog is the dog, whoever bites whom.",
         try_this: "Switch position information on in the demo and watch the two sentences come \
                    apart.",

@@ -274,3 +274,27 @@ test('on a phone, a tap on a line chart reads it, and the reading stays when the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('on a phone the lesson reads in order: each step\'s chart, then its text and Back/Next, then the rest of the view', async () => {
+  const { page, errors, context } = await openApp(app, '?lesson=1', { context: phone, ready: (p) => p.waitForSelector('.lesson-text') });
+  for (let step = 1; step <= 11; step++) {
+    await page.goto(app.server.url + `?lesson=${step}`);
+    await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+    const y = await page.evaluate(() => {
+      const top = (e) => e.getBoundingClientRect().top + scrollY;
+      const canvas = document.querySelector('.lesson-view canvas:not(.chart-overlay)');
+      const explain = document.querySelector('.lesson-view .explain, .lesson-view .readout');
+      return {
+        text: top(document.querySelector('.lesson-text')),
+        nav: top(document.querySelector('.lesson-nav')),
+        chart: canvas.getBoundingClientRect().bottom + scrollY,
+        rest: explain ? top(explain) : Infinity,
+      };
+    });
+    assert.ok(y.text > y.chart, `step ${step}: the text (${y.text}) under the chart (${y.chart})`);
+    assert.ok(y.text - y.chart < 1000, `step ${step}: the text ${Math.round(y.text - y.chart)} px below the chart`);
+    assert.ok(y.nav > y.text && y.nav < y.rest, `step ${step}: Back/Next after the text and before the rest of the view`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
