@@ -298,3 +298,15 @@ test('on a phone the lesson reads in order: each step\'s chart, then its text an
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('on a phone the zoom buttons are 44 px targets, and the header shows it scrolls', async () => {
+  const { page, errors, context } = await openApp(app, '', { context: phone });
+  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const sizes = await page.locator('.chart-zoom button').evaluateAll((b) => b.map((x) => x.getBoundingClientRect()).map((r) => [r.width, r.height]));
+  assert.ok(sizes.length >= 2);
+  for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${w} × ${h}`);
+  const tools = await page.locator('.header-tools').evaluate((t) => ({ scroll: t.scrollWidth > t.clientWidth, bar: getComputedStyle(t).scrollbarWidth }));
+  assert.ok(!tools.scroll || tools.bar !== 'none', JSON.stringify(tools));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
