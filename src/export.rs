@@ -5,6 +5,23 @@ use std::fmt::Write;
 use crate::format::{group_thousands, significant};
 use crate::math::matrix::Matrix;
 
+/// A JSON string literal (the .safetensors header, the notebook package's link spec).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The most cells a CSV export writes (4096 × 1024, about 45 MB of text).
 pub const MAX_CSV_CELLS: usize = 4096 * 1024;
 

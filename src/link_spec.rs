@@ -6,6 +6,7 @@
 //! `python/src/pe_explorer/spec.json` by `cargo run --example link_spec`; `tests/link_spec.rs`
 //! checks the file is current.
 
+use crate::export::json_string as js;
 use crate::format::plain;
 use crate::url;
 
@@ -160,27 +161,6 @@ pub fn probe_values(kind: &Kind) -> Vec<String> {
         ]);
     }
     v
-}
-
-/// A JSON string.
-fn js(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 || c as u32 > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A JSON number (every number here is finite).

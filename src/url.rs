@@ -56,8 +56,27 @@ impl Embed {
 pub struct Parsed {
     pub settings: Settings,
     pub embed: Option<Embed>,
+    /// A SCORM 1.2 package's launch (`lms=scorm12`), when the link is one.
+    pub lms: Option<Launch>,
     /// One sentence per parameter that was ignored or changed.
     pub notices: Vec<String>,
+}
+
+/// How a SCORM 1.2 package launches the app (`ui/lms.rs` connects to the LMS).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// The package's mastery score (`mastery=`), used when the LMS gives none.
+    pub mastery: Option<f64>,
+}
+
+impl Launch {
+    /// The launch's own parameters, which the address the app rewrites keeps.
+    pub fn query(&self) -> String {
+        match self.mastery {
+            Some(m) => format!("lms=scorm12&mastery={}", crate::format::plain(m)),
+            None => "lms=scorm12".into(),
+        }
+    }
 }
 
 /// Decodes `%XX` escapes and `+` (a space); malformed escapes are kept as they are and invalid
@@ -639,22 +658,27 @@ pub fn parse(query: &str) -> Parsed {
             ));
         }
     }
-    if let Some(v) = get("lms") {
-        if v != "scorm12" {
-            notices.push(format!(
-                "lms={}: expected scorm12 (a SCORM 1.2 package); ignored.",
-                shown(v)
-            ));
-        }
-    }
-    if let Some(v) = get("mastery") {
-        if crate::learn::scorm::mastery(v).is_none() {
+    let mastery = get("mastery").and_then(|v| {
+        let m = crate::learn::scorm::mastery(v);
+        if m.is_none() {
             notices.push(format!(
                 "mastery={}: expected a score from 0 to 100; ignored.",
                 shown(v)
             ));
         }
-    }
+        m
+    });
+    let lms = match get("lms") {
+        Some("scorm12") => Some(Launch { mastery }),
+        Some(v) => {
+            notices.push(format!(
+                "lms={}: expected scorm12 (a SCORM 1.2 package); ignored.",
+                shown(v)
+            ));
+            None
+        }
+        None => None,
+    };
     if let Some(v) = get("show") {
         if Show::from_id(v).is_none() {
             notices.push(format!(
@@ -674,6 +698,7 @@ pub fn parse(query: &str) -> Parsed {
     Parsed {
         settings,
         embed,
+        lms,
         notices,
     }
 }

@@ -109,6 +109,19 @@ impl Palette {
     }
 }
 
+/// The table step of a (non-NaN) value on [`min`, `max`]: the nearest of the `LUT_SIZE` steps,
+/// values outside the range at the ends. (Adding ½ and truncating rounds a non-negative number
+/// as `round` does, without the library call `round` costs in WebAssembly.)
+fn step(min: f64, max: f64, value: f64) -> usize {
+    let span = max - min;
+    let t = if span > 0.0 {
+        (value - min) / span
+    } else {
+        0.5
+    };
+    (t.clamp(0.0, 1.0) * (LUT_SIZE - 1) as f64 + 0.5) as usize
+}
+
 /// A lookup table mapping a value range onto a palette, `LUT_SIZE` colours wide.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColorScale {
@@ -120,14 +133,16 @@ pub struct ColorScale {
 
 impl ColorScale {
     pub fn new(palette: Palette, min: f64, max: f64) -> ColorScale {
-        let table = (0..LUT_SIZE)
-            .map(|k| palette.at(k as f64 / (LUT_SIZE - 1) as f64))
-            .collect();
+        ColorScale::with_table(palette, min, max, |k| k as f64 / (LUT_SIZE - 1) as f64)
+    }
+
+    /// A scale whose table step `k` takes the palette's colour at `t(k)`.
+    fn with_table(palette: Palette, min: f64, max: f64, t: impl Fn(usize) -> f64) -> ColorScale {
         ColorScale {
             palette,
             min,
             max,
-            table,
+            table: (0..LUT_SIZE).map(|k| palette.at(t(k))).collect(),
         }
     }
 
@@ -135,21 +150,14 @@ impl ColorScale {
     /// `centre` instead of halfway: each side spreads over its half of the palette. Chance, for
     /// accuracies: below it one hue, above it the other.
     pub fn centred(palette: Palette, min: f64, centre: f64, max: f64) -> ColorScale {
-        let mut scale = ColorScale::new(palette, min, max);
         // The table step the centre falls on takes the middle colour exactly.
-        let c = scale.index(centre.clamp(min, max));
+        let c = step(min, max, centre.clamp(min, max));
         let last = LUT_SIZE - 1;
-        scale.table = (0..LUT_SIZE)
-            .map(|k| {
-                let t = match k.cmp(&c) {
-                    std::cmp::Ordering::Less => 0.5 * k as f64 / c as f64,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Greater => 0.5 + 0.5 * (k - c) as f64 / (last - c) as f64,
-                };
-                palette.at(t)
-            })
-            .collect();
-        scale
+        ColorScale::with_table(palette, min, max, |k| match k.cmp(&c) {
+            std::cmp::Ordering::Less => 0.5 * k as f64 / c as f64,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Greater => 0.5 + 0.5 * (k - c) as f64 / (last - c) as f64,
+        })
     }
 
     /// A scale centred on zero: [−m, m].
@@ -157,17 +165,9 @@ impl ColorScale {
         ColorScale::new(palette, -magnitude, magnitude)
     }
 
-    /// The table entry of a (non-NaN) value: the nearest of the `LUT_SIZE` steps, values
-    /// outside the range at the ends. (Adding ½ and truncating rounds a non-negative number as
-    /// `round` does, without the library call `round` costs in WebAssembly.)
+    /// The table entry of a (non-NaN) value (see [`step`]).
     fn index(&self, value: f64) -> usize {
-        let span = self.max - self.min;
-        let t = if span > 0.0 {
-            (value - self.min) / span
-        } else {
-            0.5
-        };
-        (t.clamp(0.0, 1.0) * (LUT_SIZE - 1) as f64 + 0.5) as usize
+        step(self.min, self.max, value)
     }
 
     /// The colour of a value; values outside the range take the end colours.

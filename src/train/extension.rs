@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use super::experiment::{method_rope, Cell, Status, LENGTH_FACTORS};
-use super::figures::{label, length_headings, style};
+use super::figures::{label, length_headings, standard_error, style};
 use super::protocol::{Progress, RunView};
 use super::settings::{Method, TrainScheme, TrainSettings};
 use crate::export::format_value;
@@ -216,8 +216,8 @@ fn at_longest(r: &RunView) -> Option<(f64, usize)> {
 /// How two accuracies compare, given the answers behind each: "better" or "worse" when they
 /// differ by more than twice the standard error of the difference, else "level".
 fn compare(a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
-    let se = |(p, n): (f64, usize)| p * (1.0 - p) / n.max(1) as f64;
-    let noise = 2.0 * (se(a) + se(b)).sqrt().max(1e-9);
+    let (ea, eb) = (standard_error(a.0, a.1), standard_error(b.0, b.1));
+    let noise = 2.0 * (ea * ea + eb * eb).sqrt().max(1e-9);
     if a.0 - b.0 > noise {
         std::cmp::Ordering::Greater
     } else if b.0 - a.0 > noise {

@@ -189,10 +189,16 @@ pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
 /// Whether a cell's accuracy lies below the task's chance level by more than sampling noise
 /// explains: three standard errors of a binomial count at chance.
 pub fn is_below_chance(chance: f64, c: &Cell) -> bool {
-    let (Some(a), n) = (c.accuracy(), c.counted as f64) else {
+    let Some(a) = c.accuracy() else {
         return false;
     };
-    n > 0.0 && a < chance - 3.0 * (chance * (1.0 - chance) / n).sqrt()
+    c.counted > 0 && a < chance - 3.0 * standard_error(chance, c.counted)
+}
+
+/// The standard error of a share `p` measured on `n` answers, √(p(1 − p)/n): the unit every
+/// sentence about noise in the Train view counts in (at least one answer is assumed).
+pub fn standard_error(p: f64, n: usize) -> f64 {
+    (p * (1.0 - p) / n.max(1) as f64).sqrt()
 }
 
 /// For a result below chance, what the run's own numbers say about it: not a guess (a guess
@@ -221,7 +227,7 @@ pub fn below_chance(s: &TrainSettings, r: &RunView, c: &Cell) -> Option<String> 
     // Far below (at most half of chance) the model is consistently wrong; just below, it
     // leans that way.
     let strong = accuracy <= chance / 2.0;
-    let noise = 3.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
+    let noise = 3.0 * standard_error(chance, c.counted);
     let mut text = format!(
         "{} at {at}: {} right, below the {} that {guess} gets. {}",
         capitalised(label(r.scheme)),
@@ -300,13 +306,11 @@ pub fn learned_nothing(s: &TrainSettings, r: &RunView) -> bool {
     let Some(c) = r.cells.first().filter(|c| c.examples > 0) else {
         return false;
     };
-    let (Some(a), n) = (c.accuracy(), c.counted.max(1) as f64) else {
+    let Some(a) = c.accuracy() else {
         return false;
     };
     let chance = s.task.chance();
-    !matches!(r.status, Status::Diverged { .. })
-        && r.status == Status::Done
-        && a <= chance + 2.0 * (chance * (1.0 - chance) / n).sqrt()
+    r.status == Status::Done && a <= chance + 2.0 * standard_error(chance, c.counted)
 }
 
 /// For a run that never learned the task (see [`learned_nothing`]), the sentence that says so,
@@ -318,7 +322,7 @@ pub fn never_learned(s: &TrainSettings, r: &RunView) -> Option<String> {
     }
     let c = r.cells.first()?;
     let chance = s.task.chance();
-    let noise = 2.0 * (chance * (1.0 - chance) / c.counted.max(1) as f64).sqrt();
+    let noise = 2.0 * standard_error(chance, c.counted);
     let percent = |v: f64| format!("{} %", significant(100.0 * v, 3));
     let mut text = format!(
         "{} never learned the task: at its own training length ({}) it gets {} right, within \

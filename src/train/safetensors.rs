@@ -14,6 +14,7 @@ use super::experiment::{Experiment, Run};
 use super::model::{Model, Position};
 use super::real::Real;
 use super::tasks::Example;
+pub use crate::export::json_string;
 use crate::math::rope::RopeScaling;
 
 /// One tensor to write.
@@ -38,23 +39,6 @@ pub struct Entry {
     pub name: String,
     pub shape: Vec<usize>,
     pub data: Data,
-}
-
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Serialises entries and string metadata.

@@ -63,8 +63,7 @@ pub fn start() {
     browser::install_panic_hook();
     // A SCORM package's launch: the LMS session starts before the first render, so the views
     // read what the LMS kept for a learner who comes back.
-    let query = browser::query();
-    super::lms::connect(&query, &url::parse(&query).settings);
+    super::lms::connect(&url::parse(&browser::query()));
     let root = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         let root = d.create_element("div").ok()?;
         root.set_id("app-root");

@@ -17,8 +17,6 @@ thread_local! {
     /// In a package that launches the lesson: the steps seen, in this visit and the earlier ones
     /// the LMS kept.
     static SEEN: RefCell<Option<Vec<bool>>> = const { RefCell::new(None) };
-    /// Whether the step an LMS kept for a returning learner has been opened (once a page).
-    static RESUMED: Cell<bool> = const { Cell::new(false) };
     /// The step the link opened, which a returning learner leaves at once (not seen).
     static PASSING: Cell<Option<usize>> = const { Cell::new(None) };
 }
@@ -80,8 +78,7 @@ pub fn lesson_view(props: &ViewProps) -> Html {
     {
         let cb = props.on_action.clone();
         use_effect_with((), move |_| {
-            if in_lms && !RESUMED.get() {
-                RESUMED.set(true);
+            if in_lms && lms::take_resume() {
                 let kept = lms::suspend_data().and_then(|t| scorm::read_lesson_suspend(&t));
                 if let Some((m, _)) = kept.filter(|(m, _)| *m != n) {
                     PASSING.set(Some(n));

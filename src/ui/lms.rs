@@ -12,12 +12,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::browser;
+use crate::format::quoted;
 use crate::learn::scorm::{self, Mode};
-use crate::state::{Settings, View};
-
-/// The link's parameters that launch the app as a package.
-pub const LMS_KEY: &str = "lms";
-pub const MASTERY_KEY: &str = "mastery";
+use crate::state::View;
+use crate::url::Parsed;
 
 struct Session {
     api: JsValue,
@@ -49,26 +47,6 @@ thread_local! {
 const ENDED_TEXT: &str = "This activity's session with your course has ended (the page was \
     reloaded or left): nothing more is recorded here. Open the activity again from your course \
     to go on; your answers so far are kept there.";
-
-/// The link's `lms` and `mastery` values, when it launches the app as a SCORM 1.2 package.
-fn launch_params(query: &str) -> Option<(String, Option<f64>)> {
-    let mut lms = None;
-    let mut mastery = None;
-    for part in query.split('&') {
-        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        match crate::url::decode(k).as_str() {
-            LMS_KEY => lms = Some(crate::url::decode(v)),
-            MASTERY_KEY => mastery = scorm::mastery(&crate::url::decode(v)),
-            _ => {}
-        }
-    }
-    let lms = lms.filter(|l| l == "scorm12")?;
-    let mut params = format!("{LMS_KEY}={lms}");
-    if let Some(m) = mastery {
-        params.push_str(&format!("&{MASTERY_KEY}={m}"));
-    }
-    Some((params, mastery))
-}
 
 /// The window's `API` object, if it has one that can be read (another origin's cannot).
 fn api_of(win: &JsValue) -> Option<JsValue> {
@@ -153,10 +131,11 @@ fn ok(result: &str) -> bool {
 
 /// Starts the LMS session when the link launches the app as a package and an LMS is there.
 /// Called once, before the first render, with the settings the link opens.
-pub fn connect(query: &str, settings: &Settings) {
-    let Some((params, package_mastery)) = launch_params(query) else {
+pub fn connect(link: &Parsed) {
+    let Some(launch) = &link.lms else {
         return;
     };
+    let (settings, params, package_mastery) = (&link.settings, launch.query(), launch.mastery);
     let Some(api) = find_api() else {
         MISSING.with(|m| *m.borrow_mut() = true);
         return;
@@ -233,6 +212,17 @@ pub fn connect(query: &str, settings: &Settings) {
 /// Whether an LMS session is open.
 pub fn active() -> bool {
     SESSION.with(|s| s.borrow().as_ref().is_some_and(|s| !s.finished))
+}
+
+thread_local! {
+    /// Whether the place the LMS kept for a returning learner has been opened.
+    static RESUMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True the first time it is asked in a page: the view that asks first opens the question or
+/// step the LMS kept, and no later visit to the view moves the learner again.
+pub fn take_resume() -> bool {
+    !RESUMED.with(|r| r.replace(true))
 }
 
 /// Whether the link asked for an LMS that this page could not find.
@@ -318,7 +308,7 @@ pub fn report(values: &[(String, String)]) -> Result<(), String> {
                     status = Some(value.to_string());
                 }
             }
-            Ok(_) => refused.push(last_error(&api, &format!("{key} = “{}”", shorten(value)))),
+            Ok(_) => refused.push(last_error(&api, &format!("{key} = “{}”", quoted(value)))),
             Err(e) => refused.push(format!("{e}.")),
         }
     }
@@ -342,13 +332,6 @@ pub fn report(values: &[(String, String)]) -> Result<(), String> {
             refused.remove(0),
             n - 1
         )),
-    }
-}
-
-fn shorten(value: &str) -> String {
-    match value.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &value[..i]),
-        None => value.to_string(),
     }
 }
 

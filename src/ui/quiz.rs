@@ -34,8 +34,6 @@ const SUBMITTED_KEY: &str = "pe-explorer.quiz.exam.submitted.v1";
 thread_local! {
     /// The exam, for pages that may not use session storage: it then lasts while the page does.
     static EXAM_MEMORY: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// Whether the question an LMS kept for a returning learner has been opened (once a page).
-    static RESUMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Checks a recorded task from the settings it was recorded with.
@@ -255,8 +253,7 @@ pub fn quiz_view(props: &ViewProps) -> Html {
         let (cb, settings, resume) = (props.on_action.clone(), s.clone(), start.1);
         let kept = start.0.clone();
         use_effect_with((), move |_| {
-            if let Some(m) = resume.filter(|_| !RESUMED.get()) {
-                RESUMED.set(true);
+            if let Some(m) = resume.filter(|_| lms::take_resume()) {
                 if m != settings.question {
                     cb.emit(Action::Preset(Box::new(opening(m, &settings, &kept))));
                 }

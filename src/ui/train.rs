@@ -1164,7 +1164,7 @@ fn extension(props: &ExtensionProps) -> Html {
 /// What one needle cell's count of answers means for reading it: its sampling noise (two
 /// standard errors) at 50 % and at chance.
 fn needle_noise(answers: usize, chance: f64) -> String {
-    let two_se = |p: f64| 200.0 * (p * (1.0 - p) / answers as f64).sqrt();
+    let two_se = |p: f64| 200.0 * figures::standard_error(p, answers);
     format!(
         "Each cell counts {answers} answers, so chance alone moves a cell by up to about ±{} \
          points at 50 % (±{} near the {} % chance) from one seed to another: read the pattern \

@@ -137,6 +137,11 @@ export async function openApp(app, query = '', { context = {}, ready = (page) =>
   return { page, errors, dialogs, context: ctx };
 }
 
+/** Waits until the app has taken the page over from the first paint (in `page` or a frame). */
+export async function appTakenOver(page, timeout = 20000) {
+  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early') && !document.getElementById('boot'), null, { timeout });
+}
+
 /** Waits until the heatmap with `id` has been drawn at least `count` times. */
 export async function waitForDraws(page, id, count = 1) {
   await page.waitForFunction(

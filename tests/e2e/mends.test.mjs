@@ -6,10 +6,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useApp, openApp, waitForDraws, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, figureDownload, appTakenOver } from './lib.mjs';
 import { swipe } from './embedhost.mjs';
 
 const app = useApp();
+
+/** Opens `query` on a phone once the app has taken over (and chart `id`, if given, is drawn). */
+const onPhone = (query, id) =>
+  openApp(app, query, {
+    context: phone,
+    ready: async (p) => {
+      if (id) await waitForDraws(p, id);
+      await appTakenOver(p);
+    },
+  });
 
 /** A finger put down at (x, y) and moved by (dx, dy) in 10 steps (no move: a tap), as real touch
  * events through the DevTools protocol. */
@@ -200,8 +210,7 @@ test('the Waves embeds and their first paint show the waves, with the column pic
 });
 
 test('on a phone, a vertical swipe that starts on a strip slider scrolls the page and leaves the value; a tap and a sideways drag still set it', async () => {
-  const { page, errors, context } = await openApp(app, '?view=offsets&length=60', { context: phone, ready: (p) => waitForDraws(p, 'offsets-chart') });
-  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const { page, errors, context } = await onPhone('?view=offsets&length=60', 'offsets-chart');
   const slider = page.locator('#quick-length-slider');
   const box = await slider.boundingBox();
   const y = box.y + box.height / 2;
@@ -261,8 +270,7 @@ test('a compact attention embed shows both sentences, so the dog/man contrast is
 });
 
 test('on a phone, a tap on a line chart reads it, and the reading stays when the finger lifts', async () => {
-  const { page, errors, context } = await openApp(app, '?view=offsets&d_model=64', { context: phone, ready: (p) => waitForDraws(p, 'offsets-chart') });
-  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const { page, errors, context } = await onPhone('?view=offsets&d_model=64', 'offsets-chart');
   const chart = page.locator('#offsets-chart');
   await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
@@ -276,10 +284,10 @@ test('on a phone, a tap on a line chart reads it, and the reading stays when the
 });
 
 test('on a phone the lesson reads in order: each step\'s chart, then its text and Back/Next, then the rest of the view', async () => {
-  const { page, errors, context } = await openApp(app, '?lesson=1', { context: phone, ready: (p) => p.waitForSelector('.lesson-text') });
+  const { page, errors, context } = await onPhone('?lesson=1');
   for (let step = 1; step <= 11; step++) {
     await page.goto(app.server.url + `?lesson=${step}`);
-    await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+    await appTakenOver(page);
     const y = await page.evaluate(() => {
       const top = (e) => e.getBoundingClientRect().top + scrollY;
       const canvas = document.querySelector('.lesson-view canvas:not(.chart-overlay)');
@@ -300,8 +308,7 @@ test('on a phone the lesson reads in order: each step\'s chart, then its text an
 });
 
 test('on a phone the zoom buttons are 44 px targets, and the header shows it scrolls', async () => {
-  const { page, errors, context } = await openApp(app, '', { context: phone });
-  await page.waitForFunction(() => window.wasmBindings && !document.getElementById('early'));
+  const { page, errors, context } = await onPhone('');
   const sizes = await page.locator('.chart-zoom button').evaluateAll((b) => b.map((x) => x.getBoundingClientRect()).map((r) => [r.width, r.height]));
   assert.ok(sizes.length >= 2);
   for (const [w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${w} × ${h}`);

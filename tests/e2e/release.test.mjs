@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { serve, launch } from './lib.mjs';
+import { serve, launch, appTakenOver } from './lib.mjs';
 
 const RELEASE = process.env.RELEASE ?? path.resolve(import.meta.dirname, '../../release');
 const SINGLE = path.join(RELEASE, 'pe-explorer.html');
@@ -32,7 +32,7 @@ after(async () => {
 
 /** Waits until the app has taken over and `view`'s page shows what it should. */
 async function viewReady(frame, view) {
-  await frame.waitForFunction(() => window.wasmBindings && !document.getElementById('early') && !document.getElementById('boot'), null, { timeout: 20000 });
+  await appTakenOver(frame);
   if (view === 'quiz') return frame.waitForSelector('.quiz-card');
   if (view === 'train') return frame.waitForSelector('section.train');
   return frame.waitForFunction(() => [...document.querySelectorAll('#main canvas[data-draws]')].some((c) => Number(c.dataset.draws) >= 1), null, { timeout: 20000 });

@@ -118,20 +118,6 @@ def _columns(names: list[dict], buffers: list) -> dict[str, np.ndarray]:
     return out
 
 
-def _csv_columns(text: str) -> dict[str, np.ndarray]:
-    """A CSV's columns, numeric ones as float64 (for tests that compare with a download)."""
-    rows = list(csv.reader(io.StringIO(text.strip())))
-    header, body = rows[0], rows[1:]
-    out: dict[str, np.ndarray] = {}
-    for i, name in enumerate(header):
-        cells = [r[i] if i < len(r) else "" for r in body]
-        try:
-            out[name] = np.array([float(c) for c in cells], dtype="<f8")
-        except ValueError:
-            out[name] = np.array(cells, dtype=str)
-    return out
-
-
 class Explorer(anywidget.AnyWidget):
     """The Positional Encoding Explorer in a notebook.
 

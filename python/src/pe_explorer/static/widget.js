@@ -122,6 +122,9 @@ function render({ model, el }) {
   // The query the frame has now (the one it sent last, or the one last sent to it): a change of
   // the model to anything else is sent to it.
   let inFrame = model.get("_query");
+  // The frame's newest state, sent to the kernel once an animation frame.
+  let latest = null;
+  let syncing = false;
   // PNG requests made before the frame's app could answer them.
   let ready = false;
   const queued = [];
@@ -147,12 +150,18 @@ function render({ model, el }) {
           ready = true;
           queued.splice(0).forEach(post);
         }
-        if (typeof d.query === "string") {
-          inFrame = d.query;
-          if (d.query !== model.get("_query")) model.set("_query", d.query);
+        if (typeof d.query === "string") inFrame = d.query;
+        // A drag sends a state per step: the kernel hears the newest once a frame.
+        latest = d;
+        if (!syncing) {
+          syncing = true;
+          requestAnimationFrame(() => {
+            syncing = false;
+            if (typeof latest.query === "string" && latest.query !== model.get("_query")) model.set("_query", latest.query);
+            if (typeof latest.link === "string") model.set("_link", latest.link);
+            model.save_changes();
+          });
         }
-        if (typeof d.link === "string") model.set("_link", d.link);
-        model.save_changes();
         break;
       case NOTICES:
         model.send({ kind: "notices", query: String(d.query), notices: (d.notices || []).map(String) });
