@@ -1,0 +1,584 @@
+//! Positions on a grid of image patches: the 2-D encodings of vision transformers, each as its
+//! reference code computes it, and the two numbers the patch views draw from them: how similar
+//! two patches' positions are, and the score of a query and key at a 2-D offset.
+//!
+//! - [`SinCos2d`]: MAE's fixed table, `get_2d_sincos_pos_embed` (facebookresearch/mae
+//!   `util/pos_embed.py`, commit a9f5c70). Its `grid = meshgrid(grid_w, grid_h)` puts the
+//!   column first, so channels `[0, D/2)` encode the column (the code calls them `emb_h`) and
+//!   `[D/2, D)` the row, each as `[sin(p·ω) ‖ cos(p·ω)]` with ω_k = 1/10000^(k/(D/4)).
+//! - [`Learned2d`]: a learned table drawn N(0, 0.02²) from a seed, as ViT initialises it, and
+//!   resized as MAE's `interpolate_pos_embed` does: `F.interpolate(mode='bicubic',
+//!   align_corners=False)` ([`bicubic_resize`]), or not resized, so patches past the trained
+//!   grid have no vector.
+//! - [`Axial`]: RoPE-ViT's `compute_axial_cis` (naver-ai/rope-vit `self-attn/rope_self_attn.py`,
+//!   commit 2df6a96): adjacent pairs (2j, 2j+1); patch i sits at t_x = i mod W, t_y = ⌊i / W⌋;
+//!   the first D/4 pairs turn with t_x and the next D/4 with t_y, at 1/θ^(4k/D), θ = 100.
+//! - [`Mixed`]: RoPE-ViT's `init_2d_freqs` and `compute_mixed_cis` (same file): θ = 10, one
+//!   angle a_h per head; pair k < D/4 turns with (t_x, t_y)·mag_k(cos a_h, sin a_h) and pair
+//!   D/4 + k with (t_x, t_y)·mag_k(−sin a_h, cos a_h). The paper learns these frequencies; here
+//!   they stay at their initial values, drawn from a seed.
+//!
+//! The references compute in float32, and so does this module where it matters (angles up to
+//! 63 rad lose 4·10⁻⁶ in float32): a CSV of ours equals theirs to float32 rounding.
+
+use super::rng::SplitMix64;
+
+/// The most rows or columns of patches (a 1,024-px image in 16-px patches).
+pub const MAX_SIDE: usize = 64;
+
+/// A grid of patches, numbered row-major: patch i is at row ⌊i / cols⌋, column i mod cols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Grid {
+    /// A grid of 1 … [`MAX_SIDE`] rows and columns, or a plain refusal.
+    pub fn new(rows: usize, cols: usize) -> Result<Grid, String> {
+        for (name, n) in [("rows", rows), ("columns", cols)] {
+            if n == 0 || n > MAX_SIDE {
+                return Err(format!(
+                    "a grid of {rows} × {cols} patches: {name} must be 1 to {MAX_SIDE}"
+                ));
+            }
+        }
+        Ok(Grid { rows, cols })
+    }
+
+    pub fn patches(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// (row, column) of patch `i`.
+    pub fn cell(&self, i: usize) -> (usize, usize) {
+        (i / self.cols, i % self.cols)
+    }
+
+    /// The patch at (row, column).
+    pub fn patch(&self, row: usize, col: usize) -> usize {
+        row * self.cols + col
+    }
+}
+
+/// `1 / base^(num/den)` as the references compute it in float32: the exponent rounded to
+/// float32, the power rounded to float32, then the reciprocal in float32.
+fn inverse_power_f32(base: f64, num: usize, den: usize) -> f32 {
+    let exponent = num as f32 / den as f32;
+    let power = (base as f32 as f64).powf(exponent as f64) as f32;
+    1.0 / power
+}
+
+/// MAE's 2-D sin-cos table for a grid of rows × columns (MAE's own is square).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinCos2d {
+    /// The embedding width D, a multiple of 4.
+    pub d_model: usize,
+    pub grid: Grid,
+    /// The base of the frequencies (10,000 in MAE).
+    pub base: f64,
+}
+
+impl SinCos2d {
+    pub fn new(d_model: usize, grid: Grid, base: f64) -> Result<SinCos2d, String> {
+        if d_model < 4 || d_model % 4 != 0 {
+            return Err(format!(
+                "2-D sin-cos needs a width that is a multiple of 4 (a sine and a cosine for each \
+                 of the two axes); {d_model} is not"
+            ));
+        }
+        if !(base.is_finite() && base > 1.0) {
+            return Err(format!("the base must be above 1; {base} is not"));
+        }
+        Ok(SinCos2d {
+            d_model,
+            grid,
+            base,
+        })
+    }
+
+    /// ω_k in float32, k < D/4.
+    pub fn omega(&self, k: usize) -> f32 {
+        inverse_power_f32(self.base, k, self.d_model / 4)
+    }
+
+    /// Which axis channel `dim` encodes, and whether it is a sine: `(is_row, k, is_sin)`.
+    pub fn channel(&self, dim: usize) -> (bool, usize, bool) {
+        let (half, quarter) = (self.d_model / 2, self.d_model / 4);
+        let is_row = dim >= half;
+        let within = dim % half;
+        (is_row, within % quarter, within < quarter)
+    }
+
+    /// The table's entry for `patch`, channel `dim`.
+    pub fn value(&self, patch: usize, dim: usize) -> f64 {
+        let (row, col) = self.grid.cell(patch);
+        let (is_row, k, is_sin) = self.channel(dim);
+        let p = if is_row { row } else { col } as f32;
+        let angle = (p * self.omega(k)) as f64;
+        let v = if is_sin { angle.sin() } else { angle.cos() };
+        v as f32 as f64
+    }
+
+    /// One patch's vector.
+    pub fn row(&self, patch: usize) -> Vec<f64> {
+        (0..self.d_model).map(|d| self.value(patch, d)).collect()
+    }
+}
+
+/// A learned 2-D table drawn N(0, 0.02²) from a seed for the grid it was trained on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Learned2d {
+    pub d_model: usize,
+    pub trained: Grid,
+    pub seed: u64,
+}
+
+/// The standard deviation ViT's position table starts from (timm: `trunc_normal_(std=.02)`).
+pub const LEARNED_STD: f64 = 0.02;
+
+impl Learned2d {
+    /// The trained table's entry at (row, col), each cell its own seeded stream (so any part
+    /// of the table is drawn without the rest).
+    pub fn value(&self, row: usize, col: usize, dim: usize) -> f64 {
+        let index = (self.trained.patch(row, col) as u64)
+            .wrapping_mul(self.d_model as u64)
+            .wrapping_add(dim as u64);
+        let cell = SplitMix64::new(index).next_u64();
+        LEARNED_STD * SplitMix64::new(self.seed.rotate_left(23) ^ cell).next_normal()
+    }
+
+    /// The table as `[row][col][dim]`, row-major.
+    pub fn table(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.trained.patches() * self.d_model);
+        for r in 0..self.trained.rows {
+            for c in 0..self.trained.cols {
+                out.extend((0..self.d_model).map(|d| self.value(r, c, d)));
+            }
+        }
+        out
+    }
+
+    /// The table for a `target` grid: resized by bicubic interpolation, or, without it, the
+    /// trained cells only (NaN where the trained grid has no patch).
+    pub fn for_grid(&self, target: Grid, interpolate: bool) -> Vec<f64> {
+        if interpolate {
+            return bicubic_resize(&self.table(), self.trained, target, self.d_model);
+        }
+        let mut out = Vec::with_capacity(target.patches() * self.d_model);
+        for r in 0..target.rows {
+            for c in 0..target.cols {
+                if r < self.trained.rows && c < self.trained.cols {
+                    out.extend((0..self.d_model).map(|d| self.value(r, c, d)));
+                } else {
+                    out.extend(std::iter::repeat_n(f64::NAN, self.d_model));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// PyTorch's cubic convolution weights for a fraction t (`get_cubic_upsample_coefficients`,
+/// A = −0.75, aten/src/ATen/native/UpSample.h).
+pub fn cubic_weights(t: f64) -> [f64; 4] {
+    const A: f64 = -0.75;
+    let near = |x: f64| ((A + 2.0) * x - (A + 3.0)) * x * x + 1.0;
+    let far = |x: f64| ((A * x - 5.0 * A) * x + 8.0 * A) * x - 4.0 * A;
+    [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
+}
+
+/// Where output index `dst` samples the input, and its four input indices and weights:
+/// `area_pixel_compute_source_index` with `align_corners=False` (not clamped for cubic), the
+/// input index clamped at the edges (`upsample_get_value_bounded`).
+fn cubic_taps(dst: usize, input: usize, output: usize) -> ([usize; 4], [f64; 4]) {
+    let scale = input as f64 / output as f64;
+    let real = scale * (dst as f64 + 0.5) - 0.5;
+    let floor = real.floor();
+    let w = cubic_weights(real - floor);
+    let at = |o: i64| (floor as i64 + o).clamp(0, input as i64 - 1) as usize;
+    ([at(-1), at(0), at(1), at(2)], w)
+}
+
+/// A `[row][col][dim]` table resized from grid `from` to grid `to` as
+/// `F.interpolate(…, mode='bicubic', align_corners=False)` does, each axis by its own scale.
+pub fn bicubic_resize(table: &[f64], from: Grid, to: Grid, dims: usize) -> Vec<f64> {
+    // Along columns first, then rows: the cubic filter is separable, as PyTorch's is.
+    let mut wide = vec![0.0; from.rows * to.cols * dims];
+    for c in 0..to.cols {
+        let (idx, w) = cubic_taps(c, from.cols, to.cols);
+        for r in 0..from.rows {
+            for d in 0..dims {
+                let v: f64 = (0..4)
+                    .map(|i| w[i] * table[(r * from.cols + idx[i]) * dims + d])
+                    .sum();
+                wide[(r * to.cols + c) * dims + d] = v;
+            }
+        }
+    }
+    let mut out = vec![0.0; to.rows * to.cols * dims];
+    for r in 0..to.rows {
+        let (idx, w) = cubic_taps(r, from.rows, to.rows);
+        for c in 0..to.cols {
+            for d in 0..dims {
+                let v: f64 = (0..4)
+                    .map(|i| w[i] * wide[(idx[i] * to.cols + c) * dims + d])
+                    .sum();
+                out[(r * to.cols + c) * dims + d] = v;
+            }
+        }
+    }
+    out
+}
+
+/// RoPE-ViT's axial 2-D RoPE for a head of width `head_dim` (a multiple of 4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axial {
+    pub head_dim: usize,
+    pub grid: Grid,
+    /// θ, 100 in RoPE-ViT's axial models.
+    pub theta: f64,
+}
+
+/// θ of RoPE-ViT's axial models (`rope_axial_deit_*`).
+pub const AXIAL_THETA: f64 = 100.0;
+/// θ of RoPE-ViT's mixed models (`rope_mixed_deit_*`).
+pub const MIXED_THETA: f64 = 10.0;
+
+fn check_head(head_dim: usize, theta: f64) -> Result<(), String> {
+    if head_dim < 4 || head_dim % 4 != 0 {
+        return Err(format!(
+            "2-D RoPE needs a head width that is a multiple of 4 (pairs for each of the two \
+             axes); {head_dim} is not"
+        ));
+    }
+    if !(theta.is_finite() && theta > 1.0) {
+        return Err(format!("θ must be above 1; {theta} is not"));
+    }
+    Ok(())
+}
+
+impl Axial {
+    pub fn new(head_dim: usize, grid: Grid, theta: f64) -> Result<Axial, String> {
+        check_head(head_dim, theta)?;
+        Ok(Axial {
+            head_dim,
+            grid,
+            theta,
+        })
+    }
+
+    /// Frequency of axis pair k < D/4, in float32: `1/θ^(4k/D)`.
+    pub fn frequency(&self, k: usize) -> f32 {
+        inverse_power_f32(self.theta, 4 * k, self.head_dim)
+    }
+
+    pub fn pairs(&self) -> usize {
+        self.head_dim / 2
+    }
+
+    /// The angle of pair `j` at `patch`, radians (float32, as `torch.outer` computes it).
+    pub fn angle(&self, patch: usize, j: usize) -> f64 {
+        let quarter = self.head_dim / 4;
+        let (row, col) = self.grid.cell(patch);
+        let (t, k) = if j < quarter {
+            (col, j)
+        } else {
+            (row, j - quarter)
+        };
+        (t as f32 * self.frequency(k)) as f64
+    }
+}
+
+/// RoPE-ViT's mixed 2-D RoPE for one head: frequencies drawn at their initial values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mixed {
+    pub head_dim: usize,
+    pub grid: Grid,
+    pub theta: f64,
+    /// The head's angle a_h, radians.
+    pub angle: f64,
+    /// Per pair, the (x, y) frequency in float32.
+    freqs: Vec<(f32, f32)>,
+}
+
+impl Mixed {
+    pub fn new(head_dim: usize, grid: Grid, theta: f64, angle: f64) -> Result<Mixed, String> {
+        check_head(head_dim, theta)?;
+        let quarter = head_dim / 4;
+        let a = angle as f32;
+        let (cos, sin) = (a.cos(), a.sin());
+        let (cos90, sin90) = (
+            (std::f32::consts::FRAC_PI_2 + a).cos(),
+            (std::f32::consts::FRAC_PI_2 + a).sin(),
+        );
+        let mag = |k: usize| inverse_power_f32(theta, 4 * k, head_dim);
+        let mut freqs: Vec<(f32, f32)> =
+            (0..quarter).map(|k| (mag(k) * cos, mag(k) * sin)).collect();
+        freqs.extend((0..quarter).map(|k| (mag(k) * cos90, mag(k) * sin90)));
+        Ok(Mixed {
+            head_dim,
+            grid,
+            theta,
+            angle,
+            freqs,
+        })
+    }
+
+    /// Head `head`'s angle drawn from `seed`: uniform in [0, 2π), as `torch.rand(1) * 2π` is.
+    pub fn head_angle(seed: u64, head: usize) -> f64 {
+        let stream = SplitMix64::new(head as u64).next_u64();
+        std::f64::consts::TAU * SplitMix64::new(seed.rotate_left(29) ^ stream).next_unit()
+    }
+
+    /// Pair `j`'s (x, y) frequency.
+    pub fn frequency(&self, j: usize) -> (f64, f64) {
+        let (fx, fy) = self.freqs[j];
+        (fx as f64, fy as f64)
+    }
+
+    pub fn pairs(&self) -> usize {
+        self.head_dim / 2
+    }
+
+    /// The angle of pair `j` at `patch`: t_x·f_x + t_y·f_y in float32.
+    pub fn angle(&self, patch: usize, j: usize) -> f64 {
+        let (row, col) = self.grid.cell(patch);
+        let (fx, fy) = self.freqs[j];
+        ((col as f32 * fx) + (row as f32 * fy)) as f64
+    }
+
+    /// Pair `j`'s angle at the offset (dx, dy), exact.
+    fn offset_angle(&self, j: usize, dx: f64, dy: f64) -> f64 {
+        let (fx, fy) = self.frequency(j);
+        dx * fx + dy * fy
+    }
+}
+
+/// One of the four grid encodings, with what the patch views ask of it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GridEncoding {
+    SinCos(SinCos2d),
+    /// A learned table for `grid`, from its trained grid (interpolated or not).
+    Learned {
+        table: Learned2d,
+        grid: Grid,
+        interpolate: bool,
+    },
+    Axial(Axial),
+    Mixed(Mixed),
+}
+
+impl GridEncoding {
+    pub fn grid(&self) -> Grid {
+        match self {
+            GridEncoding::SinCos(e) => e.grid,
+            GridEncoding::Learned { grid, .. } => *grid,
+            GridEncoding::Axial(e) => e.grid,
+            GridEncoding::Mixed(e) => e.grid,
+        }
+    }
+
+    /// Whether it rotates queries and keys (RoPE) rather than being added to the input.
+    pub fn is_rotary(&self) -> bool {
+        matches!(self, GridEncoding::Axial(_) | GridEncoding::Mixed(_))
+    }
+
+    /// Whether the similarity of two patches depends only on their offset (every scheme but
+    /// the learned table).
+    pub fn shift_invariant(&self) -> bool {
+        !matches!(self, GridEncoding::Learned { .. })
+    }
+
+    /// Similarity at offset (dx, dy) of a shift-invariant scheme: the cosine of the two
+    /// position vectors (sin-cos), or the score of q = k = 1 over its value at offset 0
+    /// (RoPE: the mean of cos over the pairs). `None` for the learned table.
+    pub fn offset_similarity(&self, dx: i64, dy: i64) -> Option<f64> {
+        let (dx, dy) = (dx as f64, dy as f64);
+        match self {
+            // PE(p)·PE(q) = Σ_k cos(Δx ω_k) + Σ_k cos(Δy ω_k), and |PE|² = D/2.
+            GridEncoding::SinCos(e) => {
+                let quarter = e.d_model / 4;
+                let sum: f64 = (0..quarter)
+                    .map(|k| {
+                        let w = e.omega(k) as f64;
+                        (dx * w).cos() + (dy * w).cos()
+                    })
+                    .sum();
+                Some(sum / (2 * quarter) as f64)
+            }
+            GridEncoding::Axial(e) => {
+                let quarter = e.head_dim / 4;
+                let sum: f64 = (0..quarter)
+                    .map(|k| {
+                        let f = e.frequency(k) as f64;
+                        (dx * f).cos() + (dy * f).cos()
+                    })
+                    .sum();
+                Some(sum / (2 * quarter) as f64)
+            }
+            GridEncoding::Mixed(e) => {
+                let sum: f64 = (0..e.pairs())
+                    .map(|j| e.offset_angle(j, dx, dy).cos())
+                    .sum();
+                Some(sum / e.pairs() as f64)
+            }
+            GridEncoding::Learned { .. } => None,
+        }
+    }
+
+    /// The score of a query and key both equal to `q` (one entry per dimension, pairs adjacent
+    /// for RoPE) at offset (dx, dy), over its value at offset 0. For an additive scheme the
+    /// offset acts on the position vectors alone, so `q` does not enter: it is
+    /// [`GridEncoding::offset_similarity`]. `None` for the learned table.
+    pub fn offset_score(&self, q: &[f64], dx: i64, dy: i64) -> Option<f64> {
+        let rotary_angle = |j: usize| -> Option<f64> {
+            match self {
+                GridEncoding::Axial(e) => {
+                    let quarter = e.head_dim / 4;
+                    let (t, k) = if j < quarter {
+                        (dx as f64, j)
+                    } else {
+                        (dy as f64, j - quarter)
+                    };
+                    Some(t * e.frequency(k) as f64)
+                }
+                GridEncoding::Mixed(e) => Some(e.offset_angle(j, dx as f64, dy as f64)),
+                _ => None,
+            }
+        };
+        if !self.is_rotary() {
+            return self.offset_similarity(dx, dy);
+        }
+        // q·R(φ)q = |q_pair|² cos φ for each pair.
+        let (mut score, mut norm) = (0.0, 0.0);
+        for (j, pair) in q.chunks_exact(2).enumerate() {
+            let sq = pair[0] * pair[0] + pair[1] * pair[1];
+            score += sq * rotary_angle(j)?.cos();
+            norm += sq;
+        }
+        Some(if norm > 0.0 { score / norm } else { 0.0 })
+    }
+
+    /// Position vectors of every patch, row-major (additive schemes), or `None` (RoPE).
+    pub fn vectors(&self) -> Option<Vec<f64>> {
+        match self {
+            GridEncoding::SinCos(e) => Some((0..e.grid.patches()).flat_map(|p| e.row(p)).collect()),
+            GridEncoding::Learned {
+                table,
+                grid,
+                interpolate,
+            } => Some(table.for_grid(*grid, *interpolate)),
+            _ => None,
+        }
+    }
+
+    /// The width of a position vector, or of a head.
+    pub fn width(&self) -> usize {
+        match self {
+            GridEncoding::SinCos(e) => e.d_model,
+            GridEncoding::Learned { table, .. } => table.d_model,
+            GridEncoding::Axial(e) => e.head_dim,
+            GridEncoding::Mixed(e) => e.head_dim,
+        }
+    }
+
+    /// The angle of every pair at every patch (RoPE), one row per patch.
+    pub fn angles(&self) -> Option<Vec<Vec<f64>>> {
+        let n = self.grid().patches();
+        match self {
+            GridEncoding::Axial(e) => Some(
+                (0..n)
+                    .map(|p| (0..e.pairs()).map(|j| e.angle(p, j)).collect())
+                    .collect(),
+            ),
+            GridEncoding::Mixed(e) => Some(
+                (0..n)
+                    .map(|p| (0..e.pairs()).map(|j| e.angle(p, j)).collect())
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// Cosine similarity of two vectors (NaN when either is missing or zero).
+pub fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += x * y;
+        aa += x * x;
+        bb += y * y;
+    }
+    let den = (aa * bb).sqrt();
+    if den > 0.0 && den.is_finite() {
+        ab / den
+    } else {
+        f64::NAN
+    }
+}
+
+/// Every patch's similarity with every other, computed once: by offset where the scheme is
+/// shift-invariant ((2R − 1) × (2C − 1) numbers), else from the vectors.
+pub struct Similarity {
+    grid: Grid,
+    by_offset: Option<Vec<f64>>,
+    vectors: Vec<f64>,
+    width: usize,
+}
+
+impl Similarity {
+    pub fn of(e: &GridEncoding) -> Similarity {
+        let grid = e.grid();
+        let (w, h) = (2 * grid.cols - 1, 2 * grid.rows - 1);
+        let by_offset = e.shift_invariant().then(|| {
+            let mut t = Vec::with_capacity(w * h);
+            for dy in 0..h {
+                for dx in 0..w {
+                    let (ox, oy) = (
+                        dx as i64 - grid.cols as i64 + 1,
+                        dy as i64 - grid.rows as i64 + 1,
+                    );
+                    t.push(e.offset_similarity(ox, oy).unwrap_or(f64::NAN));
+                }
+            }
+            t
+        });
+        let vectors = if by_offset.is_none() {
+            e.vectors().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        Similarity {
+            grid,
+            by_offset,
+            vectors,
+            width: e.width(),
+        }
+    }
+
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// The similarity of patches `a` and `b`.
+    pub fn between(&self, a: usize, b: usize) -> f64 {
+        let g = self.grid;
+        match &self.by_offset {
+            Some(t) => {
+                let ((ra, ca), (rb, cb)) = (g.cell(a), g.cell(b));
+                let dx = cb + g.cols - 1 - ca;
+                let dy = rb + g.rows - 1 - ra;
+                t[dy * (2 * g.cols - 1) + dx]
+            }
+            None => {
+                let w = self.width;
+                let (va, vb) = (
+                    &self.vectors[a * w..(a + 1) * w],
+                    &self.vectors[b * w..(b + 1) * w],
+                );
+                cosine(va, vb)
+            }
+        }
+    }
+}
