@@ -5,11 +5,13 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::params::{Change, Edit, ListEdit};
 use crate::plot::colormap::Palette;
+use crate::schemes::grid::GridScheme;
 use crate::schemes::Scheme;
 use crate::state::{
     distinct, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH, MAX_ANCHORS,
@@ -76,6 +78,17 @@ pub enum Action {
     /// The RoPE check's positions m (query) and n (key), clamped to the length.
     SetRopeM(f64),
     SetRopeN(f64),
+    /// The Image patches view's scheme.
+    SetGridScheme(GridScheme),
+    /// Rows and columns of the patch grid, clamped to 1 … 64.
+    SetGridRows(f64),
+    SetGridCols(f64),
+    /// The side of the learned table's trained grid.
+    SetGridTrained(f64),
+    /// Resize the learned table by interpolation, or not.
+    SetGridInterpolate(bool),
+    /// Mixed RoPE's head.
+    SetGridHead(f64),
 }
 
 impl From<Change> for Action {
@@ -113,6 +126,8 @@ impl Settings {
                 self.position = self.position_limit().accept(v).value as usize
             }
             Action::SetOffset(v) => self.offset = self.offset_limit().accept(v).value as usize,
+            Action::SetGridRows(v) => self.grid.rows = GRID_ROWS.accept(v).value as usize,
+            Action::SetGridCols(v) => self.grid.cols = GRID_COLS.accept(v).value as usize,
             _ => {}
         }
     }
@@ -126,6 +141,7 @@ impl Settings {
         self.offset = self.offset.min((self.length - 1).max(1));
         self.rope_m = self.rope_m.min(self.length - 1);
         self.rope_n = self.rope_n.min(self.length - 1);
+        self.grid.settle();
     }
 }
 
@@ -140,7 +156,9 @@ impl Reducible for Settings {
             | Action::SetLength(_)
             | Action::SetBase(_)
             | Action::SetPosition(_)
-            | Action::SetOffset(_)) => next.set_number(&a),
+            | Action::SetOffset(_)
+            | Action::SetGridRows(_)
+            | Action::SetGridCols(_)) => next.set_number(&a),
             Action::SetVariant(v) => next.variant = v,
             Action::SetPalette(p) => next.palette = p,
             // Opening the lesson opens its current step as the step sets it up.
@@ -232,6 +250,10 @@ impl Reducible for Settings {
             }
             Action::SetRopeM(v) => next.rope_m = self.rope_m_limit().accept(v).value as usize,
             Action::SetRopeN(v) => next.rope_n = self.rope_n_limit().accept(v).value as usize,
+            Action::SetGridScheme(g) => next.grid.scheme = g,
+            Action::SetGridTrained(v) => next.grid.trained = GRID_TRAINED.accept(v).value as usize,
+            Action::SetGridInterpolate(v) => next.grid.interpolate = v,
+            Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,
         }
         next.settle();
         if next == *self {

@@ -485,3 +485,39 @@ pub fn vector_to_text(values: &[f64], separator: &str) -> String {
         .collect::<Vec<_>>()
         .join(separator)
 }
+
+/// Rows of the image patch grid (a 1,024-px image in 16-px patches has 64).
+pub const GRID_ROWS: Limit = Limit {
+    name: "grid rows",
+    min: 1.0,
+    max: 64.0,
+    integer: true,
+    log: false,
+};
+
+/// Columns of the image patch grid.
+pub const GRID_COLS: Limit = Limit {
+    name: "grid columns",
+    min: 1.0,
+    max: 64.0,
+    integer: true,
+    log: false,
+};
+
+/// The side of the square grid a learned 2-D table was trained on.
+pub const GRID_TRAINED: Limit = Limit {
+    name: "trained grid side",
+    min: 1.0,
+    max: 64.0,
+    integer: true,
+    log: false,
+};
+
+/// The head whose mixed 2-D RoPE frequencies are drawn (RoPE-ViT draws one angle per head).
+pub const GRID_HEAD: Limit = Limit {
+    name: "head",
+    min: 0.0,
+    max: 15.0,
+    integer: true,
+    log: false,
+};

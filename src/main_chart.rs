@@ -11,6 +11,7 @@ use crate::figures::attention::{card, demo_inputs, keys, run_demo};
 use crate::figures::compare::{column_charts, column_frame, ColumnJob};
 use crate::figures::norms::{norms, NormsInputs};
 use crate::figures::offsets::{closed_forms_job, compared_bases, offset_chart, OffsetInputs};
+use crate::figures::patches::PatchInputs;
 use crate::figures::rope::cos_heatmap;
 use crate::figures::rotations::{dials_at, DialsAt, RotationInputs};
 use crate::figures::schemes::{
@@ -18,6 +19,7 @@ use crate::figures::schemes::{
     trained_rule, BiasInputs, LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs,
     T5MatrixInputs,
 };
+use crate::limit::{GRID_COLS, GRID_ROWS};
 use crate::math::chunked::Chunked;
 use crate::math::rotation::Pair;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
@@ -68,6 +70,8 @@ pub const ADDITION: Size = Size::new(0.5, 220.0, 360.0);
 pub const COMPARE: Size = Size::new(0.6, 240.0, 460.0);
 /// A scheme's matrix card.
 pub const MATRIX_CARD: Size = Size::fixed(460.0);
+/// The Image patches view's similarity figure (square: a grid of small square maps).
+pub const PATCHES: Size = Size::new(1.0, 260.0, 620.0);
 /// T5's two cards side by side.
 pub const T5_CARD: Size = Size::fixed(420.0);
 
@@ -315,6 +319,12 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 ADDITION,
             )
         },
+        (View::Patches, _) => MainChart::new(
+            "patches-chart",
+            "Image patches: positions in 2-D",
+            Chart::Heatmap(crate::figures::patches::patches(&PatchInputs::of(s)).figure),
+            PATCHES,
+        ),
         (View::Train, _) => MainChart {
             twin: Some("twin twin-2"),
             action: Some("Train"),
@@ -478,6 +488,20 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
             ),
         ],
         View::Addition => vec![d],
+        View::Patches => vec![
+            (
+                "grid-rows",
+                GRID_ROWS,
+                s.grid.rows as f64,
+                Action::SetGridRows as fn(f64) -> Action,
+            ),
+            (
+                "grid-cols",
+                GRID_COLS,
+                s.grid.cols as f64,
+                Action::SetGridCols as fn(f64) -> Action,
+            ),
+        ],
         // The demo's main setting is a switch (see the strip).
         View::Attention => Vec::new(),
         View::Lesson | View::Quiz | View::Train => Vec::new(),
@@ -514,6 +538,8 @@ pub fn early_knobs(s: &Settings) -> Vec<Knob> {
                 "base" => "base",
                 "position" => "p",
                 "offset" => "k",
+                "grid-rows" => "grid_h",
+                "grid-cols" => "grid_w",
                 _ => return None,
             };
             Some(Knob {

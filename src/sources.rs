@@ -284,9 +284,48 @@ source!(
     "https://arxiv.org/abs/2310.04418"
 );
 
+source!(
+    DOSOVITSKIY,
+    Paper,
+    "Dosovitskiy et al., 2021",
+    "An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale",
+    "https://arxiv.org/abs/2010.11929"
+);
+source!(
+    MAE,
+    Paper,
+    "He et al., 2022",
+    "Masked Autoencoders Are Scalable Vision Learners",
+    "https://arxiv.org/abs/2111.06377"
+);
+source!(
+    MAE_CODE,
+    Code,
+    "facebookresearch/mae",
+    "util/pos_embed.py: get_2d_sincos_pos_embed, interpolate_pos_embed",
+    "https://github.com/facebookresearch/mae/blob/main/util/pos_embed.py"
+);
+source!(
+    ROPE_VIT,
+    Paper,
+    "Heo et al., 2024",
+    "Rotary Position Embedding for Vision Transformer (ECCV 2024)",
+    "https://arxiv.org/abs/2403.13298"
+);
+source!(
+    ROPE_VIT_CODE,
+    Code,
+    "naver-ai/rope-vit",
+    "self-attn/rope_self_attn.py: compute_axial_cis, init_2d_freqs, compute_mixed_cis",
+    "https://github.com/naver-ai/rope-vit/blob/main/self-attn/rope_self_attn.py"
+);
+
 /// Every source, papers first (the list in `docs/engineers.md`).
 pub const ALL: &[&Source] = &[
     &VASWANI,
+    &DOSOVITSKIY,
+    &MAE,
+    &ROPE_VIT,
     &DENK,
     &GEHRING,
     &BERT,
@@ -326,6 +365,8 @@ pub const ALL: &[&Source] = &[
     &ADAMW_CODE,
     &LLM_C_CODE,
     &SAFETENSORS_CODE,
+    &MAE_CODE,
+    &ROPE_VIT_CODE,
 ];
 
 /// A scheme's own sources, the first its paper (each scheme's module lists them).
@@ -371,6 +412,7 @@ pub fn sources(
             &TF_TUTORIAL_CODE,
         ]),
         View::Rotations => add(&[&VASWANI, &DENK]),
+        View::Patches => add(&[&DOSOVITSKIY, &MAE, &MAE_CODE, &ROPE_VIT, &ROPE_VIT_CODE]),
         View::Norms | View::Addition => add(&[&VASWANI, &ANNOTATED_CODE]),
         View::Compare => {
             for s in Scheme::ALL {

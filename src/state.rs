@@ -7,6 +7,7 @@ use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::math::t5::T5Bias;
 use crate::plot::colormap::Palette;
+use crate::schemes::grid::GridSettings;
 use crate::schemes::kind::{Scheme, SchemeSettings};
 use crate::train::settings::TrainSettings;
 
@@ -33,11 +34,13 @@ pub enum View {
     Quiz,
     /// Tiny transformers trained in the page, one per scheme.
     Train,
+    /// Positions on a grid of image patches: the 2-D schemes of vision transformers.
+    Patches,
 }
 
 impl View {
     /// In the order of the tabs: the lesson first, the quiz last.
-    pub const ALL: [View; 11] = [
+    pub const ALL: [View; 12] = [
         View::Lesson,
         View::Matrix,
         View::Attention,
@@ -47,6 +50,7 @@ impl View {
         View::Norms,
         View::Addition,
         View::Compare,
+        View::Patches,
         View::Train,
         View::Quiz,
     ];
@@ -65,6 +69,7 @@ impl View {
             View::Lesson => "lesson",
             View::Quiz => "quiz",
             View::Train => "train",
+            View::Patches => "patches",
         }
     }
 
@@ -86,6 +91,7 @@ impl View {
             View::Lesson => "Lesson",
             View::Quiz => "Quiz",
             View::Train => "Train it yourself",
+            View::Patches => "Image patches",
         }
     }
 }
@@ -240,6 +246,8 @@ pub struct Settings {
     /// The same check: the query's position m and the key's position n (inside the length).
     pub rope_m: usize,
     pub rope_n: usize,
+    /// The Image patches view: its 2-D scheme, the grid, and the schemes' own settings.
+    pub grid: GridSettings,
 }
 
 impl Default for Settings {
@@ -281,6 +289,7 @@ impl Default for Settings {
             rope_k: None,
             rope_m: 5,
             rope_n: 2,
+            grid: GridSettings::default(),
         }
     }
 }

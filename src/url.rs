@@ -14,11 +14,13 @@ use yew::Reducible;
 
 use crate::action::Action;
 use crate::embed::Show;
+use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::params::{self, flag, number, shown, SchemeParam, Value};
 use crate::plot::colormap::Palette;
+use crate::schemes::grid::GridScheme;
 use crate::schemes::{Registered, Scheme};
 use crate::state::{
     parse_list, Limit, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH,
@@ -379,6 +381,19 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     Param { key: "kv", read: |v, _| read_vector("kv", v, Action::SetRopeK), write: |s| vector_value(&s.rope_k) },
     number!("m", |s| s.rope_m_limit(), SetRopeM, rope_m),
     number!("n", |s| s.rope_n_limit(), SetRopeN, rope_n),
+    Param {
+        key: "grid",
+        read: |v, _| {
+            let names = GridScheme::ALL.map(GridScheme::id);
+            Ok((Action::SetGridScheme(pick("grid", v, GridScheme::from_id, &names)?), None))
+        },
+        write: |s| Value::from(s.grid.scheme.id()),
+    },
+    number!("grid_h", GRID_ROWS, SetGridRows, grid.rows),
+    number!("grid_w", GRID_COLS, SetGridCols, grid.cols),
+    number!("grid_trained", GRID_TRAINED, SetGridTrained, grid.trained),
+    flag!("interpolate", SetGridInterpolate, grid.interpolate),
+    number!("grid_head", GRID_HEAD, SetGridHead, grid.head),
 ];
 
 /// Keys applied later than they are written, each just after another key of its table: the

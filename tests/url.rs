@@ -330,6 +330,7 @@ fn encoding_round_trips_any_text() {
 fn each_key_is_read_once_and_each_parameter_round_trips() {
     use pe_explorer::math::rotation::Pairing;
     use pe_explorer::plot::colormap::Palette;
+    use pe_explorer::schemes::grid::GridScheme;
     use pe_explorer::url::{keys, tables};
     let mut seen = std::collections::HashSet::new();
     for key in keys() {
@@ -349,6 +350,7 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
     values.extend(RopePairing::ALL.map(|v| v.id().to_string()));
     values.extend(Extension::ALL.map(|v| v.id().to_string()));
     values.extend(Pairing::ALL.map(|v| v.id().to_string()));
+    values.extend(GridScheme::ALL.map(|v| v.id().to_string()));
     let d = Settings::default();
     for p in tables().into_iter().flatten() {
         let s = values
@@ -393,6 +395,10 @@ fn valid(s: &Settings) -> bool {
         && s.train.lr.is_finite()
         && (1e-5..=10.0).contains(&s.train.lr)
         && !s.train.schemes.is_empty()
+        && (1..=64).contains(&s.grid.rows)
+        && (1..=64).contains(&s.grid.cols)
+        && (1..=64).contains(&s.grid.trained)
+        && s.grid.head <= 15
 }
 
 proptest! {

@@ -6,6 +6,7 @@ pub mod attention;
 pub mod compare;
 pub mod norms;
 pub mod offsets;
+pub mod patches;
 pub mod rope;
 pub mod rotations;
 pub mod schemes;

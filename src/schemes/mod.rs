@@ -13,6 +13,7 @@
 pub mod alibi;
 pub mod def;
 pub mod fire;
+pub mod grid;
 pub mod inputs;
 pub mod kerple;
 pub mod kind;

@@ -18,6 +18,7 @@ pub mod lms;
 pub mod norms;
 pub mod notebook;
 pub mod offsets;
+pub mod patches;
 pub mod phone;
 pub mod props;
 pub mod quiz;

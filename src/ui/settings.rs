@@ -12,7 +12,7 @@ use crate::params::Edit;
 use crate::plot::colormap::Palette;
 use crate::rope_config::{RopeConfig, MAX_TEXT, PRESETS};
 use crate::schemes::{Control, Panel, Registered, Scheme};
-use crate::state::{Settings, BASE, D_MODEL, LENGTH, TRAINED_LENGTH};
+use crate::state::{Settings, View, BASE, D_MODEL, LENGTH, SEED, TRAINED_LENGTH};
 
 #[derive(Properties, PartialEq)]
 pub(crate) struct RopeConfigProps {
@@ -252,6 +252,28 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     let s = &props.settings;
     let cb = &props.on_action;
     let def = s.scheme.def();
+    let palette = html! {
+        <Choice id="palette" label="Colours" selected={s.palette.id()}
+            options={options(&Palette::ALL, Palette::id, Palette::label)}
+            on_change={choice(cb, Palette::from_id, Action::SetPalette)} />
+    };
+    // The patch grid has its own schemes (chosen in the view): of the 1-D settings only the
+    // width and the sin-cos base apply to it.
+    if crate::main_chart::shown_view(s) == View::Patches {
+        return html! {
+            <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                <h2 class="settings-title">{ "Settings" }</h2>
+                <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
+                    on_change={numeric(cb, Action::SetDModel)} hint="width of each vector or head" />
+                <NumberControl id="base" limit={BASE} value={s.base}
+                    on_change={numeric(cb, Action::SetBase)} hint="2-D sin-cos: 10000 in MAE" />
+                <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
+                    on_change={numeric(cb, Action::SetLearnedSeed)} hint="the learned table and mixed RoPE's angles" />
+                { palette }
+                <p class="control-help">{ "The scheme and the grid are set in the view." }</p>
+            </form>
+        };
+    }
     html! {
         <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2 class="settings-title">{ "Settings" }</h2>
@@ -273,9 +295,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <NumberControl id="trained-length" limit={TRAINED_LENGTH} value={s.trained_length as f64}
                     on_change={numeric(cb, Action::SetTrainedLength)} {hint} />
             }
-            <Choice id="palette" label="Colours" selected={s.palette.id()}
-                options={options(&Palette::ALL, Palette::id, Palette::label)}
-                on_change={choice(cb, Palette::from_id, Action::SetPalette)} />
+            { palette }
         </form>
     }
 }

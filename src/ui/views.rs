@@ -8,6 +8,7 @@ use super::attention::AttentionView;
 use super::compare::CompareView;
 use super::lesson::LessonView;
 use super::norms::NormsView;
+use super::patches::PatchesView;
 use super::props::ViewProps;
 use super::quiz::QuizView;
 use super::rotations::RotationsView;
@@ -25,6 +26,7 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
     match view {
         View::Matrix => html! { <MatrixView {settings} {on_action} /> },
         View::Attention => html! { <AttentionView {settings} {on_action} /> },
+        View::Patches => html! { <PatchesView {settings} {on_action} /> },
         View::Offsets => html! { <DistanceView {settings} {on_action} /> },
         View::Waves => html! { <WavesView {settings} {on_action} /> },
         View::Rotations => html! { <RotationsView {settings} {on_action} /> },

@@ -9,7 +9,7 @@ import { useApp, openApp } from './lib.mjs';
 
 const app = useApp();
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'train', 'lesson', 'quiz'];
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'train', 'lesson', 'quiz'];
 
 async function audit(page) {
   await page.addScriptTag({ content: AXE });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { serve, launch, DIST } from './lib.mjs';
 import { PHONES, phone, coursePage, hostServer, embedCode, layout, settle, swipe } from './embedhost.mjs';
 
-const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'lesson', 'quiz', 'train'];
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'lesson', 'quiz', 'train'];
 const env = {};
 
 before(async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { useApp, openApp } from './lib.mjs';
 
 const app = useApp();
-const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'lesson', 'quiz', 'train'];
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'lesson', 'quiz', 'train'];
 const SIZES = [[390, 844], [320, 640]];
 const phone = (width, height) => ({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
 

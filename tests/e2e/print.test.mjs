@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { useApp, openApp, pdfFacts } from './lib.mjs';
 
 const app = useApp();
-const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'train', 'quiz'];
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'train', 'quiz'];
 
 async function printed(query) {
   const { page, context } = await openApp(app, query, {

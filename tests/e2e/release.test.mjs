@@ -17,7 +17,7 @@ const SINGLE = path.join(RELEASE, 'pe-explorer.html');
 const WORKFLOW = path.resolve(import.meta.dirname, '../../.github/workflows/pages.yml');
 
 // Every view's id, and what shows it is working.
-const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'lesson', 'quiz', 'train'];
+const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'lesson', 'quiz', 'train'];
 // A small experiment that finishes in seconds.
 const TRAIN = 'run=1&schemes=none,alibi&steps=30&train_len=8&width=16';
 

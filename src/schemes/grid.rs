@@ -1,0 +1,157 @@
+//! The 2-D schemes of the Image patches view: their list, link ids and names, the settings they
+//! share (the grid, the learned table's trained grid, the mixed head), and the encoding the
+//! settings describe (`math::grid`). Like `kind.rs`, a floor below the settings.
+
+use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::math::grid::{
+    Axial, Grid, GridEncoding, Learned2d, Mixed, SinCos2d, AXIAL_THETA, MIXED_THETA,
+};
+
+/// A position scheme on a grid of image patches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GridScheme {
+    /// MAE/ViT's fixed 2-D sin-cos table.
+    #[default]
+    SinCos,
+    /// ViT's learned table, and what happens when the grid grows.
+    Learned,
+    /// RoPE-ViT's axial 2-D RoPE.
+    Axial,
+    /// RoPE-ViT's mixed 2-D RoPE.
+    Mixed,
+}
+
+impl GridScheme {
+    pub const ALL: [GridScheme; 4] = [
+        GridScheme::SinCos,
+        GridScheme::Learned,
+        GridScheme::Axial,
+        GridScheme::Mixed,
+    ];
+
+    /// The link id.
+    pub fn id(self) -> &'static str {
+        match self {
+            GridScheme::SinCos => "vit_sincos",
+            GridScheme::Learned => "vit_learned",
+            GridScheme::Axial => "rope_axial",
+            GridScheme::Mixed => "rope_mixed",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<GridScheme> {
+        GridScheme::ALL.into_iter().find(|g| g.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            GridScheme::SinCos => "2-D sin-cos (MAE, ViT)",
+            GridScheme::Learned => "Learned 2-D table (ViT)",
+            GridScheme::Axial => "Axial 2-D RoPE (RoPE-ViT)",
+            GridScheme::Mixed => "Mixed 2-D RoPE (RoPE-ViT)",
+        }
+    }
+
+    /// A short name for titles and file names.
+    pub fn short(self) -> &'static str {
+        match self {
+            GridScheme::SinCos => "2-D sin-cos",
+            GridScheme::Learned => "learned 2-D",
+            GridScheme::Axial => "axial RoPE",
+            GridScheme::Mixed => "mixed RoPE",
+        }
+    }
+
+    pub fn is_rotary(self) -> bool {
+        matches!(self, GridScheme::Axial | GridScheme::Mixed)
+    }
+}
+
+/// What the Image patches view is set to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridSettings {
+    pub scheme: GridScheme,
+    /// Rows and columns of patches (ViT-B/16 at 224 px: 14 × 14).
+    pub rows: usize,
+    pub cols: usize,
+    /// The learned table's trained grid is `trained × trained`.
+    pub trained: usize,
+    /// Resize the learned table to the grid by bicubic interpolation (MAE's
+    /// `interpolate_pos_embed`), or use it as it is, so patches past it have no vector.
+    pub interpolate: bool,
+    /// Mixed RoPE: the head whose angle is drawn.
+    pub head: usize,
+}
+
+impl Default for GridSettings {
+    fn default() -> Self {
+        GridSettings {
+            scheme: GridScheme::SinCos,
+            rows: 14,
+            cols: 14,
+            trained: 14,
+            interpolate: true,
+            head: 0,
+        }
+    }
+}
+
+impl GridSettings {
+    /// Every field held to its limit (a link, a preset or a notebook may set any of them).
+    pub fn settle(&mut self) {
+        let fit = |v: usize, l: crate::limit::Limit| l.accept(v as f64).value as usize;
+        self.rows = fit(self.rows, GRID_ROWS);
+        self.cols = fit(self.cols, GRID_COLS);
+        self.trained = fit(self.trained, GRID_TRAINED);
+        self.head = fit(self.head, GRID_HEAD);
+    }
+
+    pub fn grid(&self) -> Grid {
+        // Held to 1 … 64 by `settle`; the fallback keeps a bad value from reaching the math.
+        Grid::new(self.rows, self.cols).unwrap_or(Grid { rows: 1, cols: 1 })
+    }
+
+    /// The width the 2-D schemes use: d_model rounded down to a multiple of 4 (at least 4),
+    /// since each axis needs whole sine-cosine (or rotation) pairs.
+    pub fn width(d_model: usize) -> usize {
+        (d_model / 4 * 4).max(4)
+    }
+
+    /// The encoding these settings describe, at width `d_model` (see [`GridSettings::width`]),
+    /// with the sin-cos table's `base` and the learned table's and mixed angles' `seed`.
+    pub fn encoding(&self, d_model: usize, base: f64, seed: usize) -> GridEncoding {
+        let (grid, width) = (self.grid(), GridSettings::width(d_model));
+        let base = if base.is_finite() && base > 1.0 {
+            base
+        } else {
+            10_000.0
+        };
+        let learned = || GridEncoding::Learned {
+            table: Learned2d {
+                d_model: width,
+                trained: Grid {
+                    rows: self.trained.max(1),
+                    cols: self.trained.max(1),
+                },
+                seed: seed as u64,
+            },
+            grid,
+            interpolate: self.interpolate,
+        };
+        let made = match self.scheme {
+            GridScheme::SinCos => SinCos2d::new(width, grid, base).map(GridEncoding::SinCos),
+            GridScheme::Learned => Ok(learned()),
+            GridScheme::Axial => Axial::new(width, grid, AXIAL_THETA).map(GridEncoding::Axial),
+            GridScheme::Mixed => Mixed::new(
+                width,
+                grid,
+                MIXED_THETA,
+                Mixed::head_angle(seed as u64, self.head),
+            )
+            .map(GridEncoding::Mixed),
+        };
+        // Every input above is held to its limits, so this cannot fail; the learned table needs
+        // no check and is the safe answer if it ever did.
+        made.unwrap_or_else(|_| learned())
+    }
+}

@@ -1,0 +1,309 @@
+//! The Image patches view: a vision transformer's positions on a grid of patches. The ViT
+//! similarity figure (one small map per patch), one patch's map large with its numbers, and the
+//! score by 2-D offset, for MAE's 2-D sin-cos, ViT's learned table, and RoPE-ViT's axial and
+//! mixed 2-D RoPE.
+
+use yew::prelude::*;
+
+use super::chart::{csv_export, Shared};
+use super::controls::{options, Choice, NumberControl, Segmented, Toggle};
+use super::heatmap::Heatmap;
+use super::props::ViewProps;
+use crate::action::Action;
+use crate::figures::patches::{
+    encoding_csv, map_csv, offset_map, patch_map, patches, random_query, PatchInputs,
+};
+use crate::format::significant;
+use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::main_chart::PATCHES;
+use crate::math::grid::{AXIAL_THETA, MIXED_THETA};
+use crate::schemes::grid::GridScheme;
+
+/// What each scheme's similarity map shows, in a sentence or two.
+fn explanation(
+    scheme: GridScheme,
+    interpolate: bool,
+    trained: usize,
+    rows: usize,
+    cols: usize,
+) -> String {
+    match scheme {
+        GridScheme::SinCos => {
+            "Half of each vector encodes the patch's column and half its row, so \
+            the similarity of two patches is the mean of a column term and a row term. A patch \
+            in the same row has a row term of 1, the largest there is: that is why each map is a \
+            cross through its patch. (MAE's code names the column half emb_h: its meshgrid puts \
+            the column first.)"
+                .into()
+        }
+        GridScheme::Learned => {
+            let grown = rows > trained || cols > trained;
+            let how = if !grown {
+                "Untrained, the table is noise: every patch is alike only to itself. Training is \
+                 what gives ViT's maps their rows and columns."
+                    .to_string()
+            } else if interpolate {
+                format!(
+                    "The grid is larger than the {trained} × {trained} the table was trained on, \
+                     so it is resized by bicubic interpolation (MAE's interpolate_pos_embed, \
+                     each axis by its own scale): neighbours now share the blurred value of \
+                     the same trained cell, and each map shows a bright blob around its patch."
+                )
+            } else {
+                format!(
+                    "The grid is larger than the {trained} × {trained} the table was trained \
+                     on, and without interpolation the patches past it have no vector at all: \
+                     they are blank."
+                )
+            };
+            format!("ViT's table starts as N(0, 0.02²) noise, drawn here from the seed. {how}")
+        }
+        GridScheme::Axial => format!(
+            "Axial RoPE turns the first half of each head's pairs by the patch's column and the \
+             second half by its row (θ = {AXIAL_THETA}), so a query and key of ones score the \
+             mean of a column term and a row term: a cross again, now in the attention score \
+             itself, and only the offset matters."
+        ),
+        GridScheme::Mixed => format!(
+            "Mixed RoPE turns every pair by a mix of column and row, along a direction drawn for \
+             each head (θ = {MIXED_THETA}): the first half along the head's angle, the second at \
+             right angles to it. Diagonal offsets get their own frequencies, which axial RoPE \
+             cannot give. The paper learns these frequencies; here they keep their initial \
+             values."
+        ),
+    }
+}
+
+#[function_component(PatchesView)]
+pub fn patches_view(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let inputs = PatchInputs::of(s);
+    let figure = use_memo(inputs.clone(), patches);
+    let g = figure.similarity.grid();
+    let centre = g.patch(g.rows / 2, g.cols / 2);
+    let selected = use_state(|| None::<usize>);
+    let picked = selected.filter(|p| *p < g.patches()).unwrap_or(centre);
+    let figure_cell = use_state(|| None::<(usize, usize)>);
+    let map_cell = use_state(|| None::<(usize, usize)>);
+    let random = use_state(|| false);
+    let map = use_memo((inputs.clone(), picked), {
+        let sim = figure.similarity.clone();
+        move |(i, p)| patch_map(&sim, *p, i.palette)
+    });
+    let rotary = inputs.grid.scheme.is_rotary();
+    let random_map = use_memo((inputs.clone(), *random && rotary), {
+        let (e, sim) = (figure.encoding.clone(), figure.similarity.clone());
+        move |(i, on)| {
+            on.then(|| {
+                let q = random_query(i.width(), i.seed);
+                offset_map(&e, &sim, Some(&q), i.palette)
+            })
+        }
+    });
+    let offsets = (*random_map)
+        .clone()
+        .unwrap_or_else(|| figure.offsets.clone());
+
+    let act = |f: fn(f64) -> Action| {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: f64| cb.emit(f(v)))
+    };
+    let on_scheme = {
+        let cb = props.on_action.clone();
+        Callback::from(move |id: String| {
+            if let Some(g) = GridScheme::from_id(&id) {
+                cb.emit(Action::SetGridScheme(g))
+            }
+        })
+    };
+    let on_interpolate = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: bool| cb.emit(Action::SetGridInterpolate(v)))
+    };
+    let on_figure_cell = {
+        let (cell, selected, fig) = (figure_cell.clone(), selected.clone(), figure.clone());
+        Callback::from(move |c: Option<(usize, usize)>| {
+            cell.set(c);
+            if let Some((source, _)) = c.and_then(|(r, col)| fig.cell(r, col)) {
+                selected.set(Some(source));
+            }
+        })
+    };
+    let on_map_cell = {
+        let cell = map_cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
+    let on_query = {
+        let random = random.clone();
+        Callback::from(move |v: String| random.set(v == "random"))
+    };
+
+    let scheme = inputs.grid.scheme;
+    let width = inputs.width();
+    let stem = |what: &str| format!("{}_{}x{}_d{}_{what}", scheme.id(), g.rows, g.cols, width);
+    let encoding_export = {
+        let e = figure.encoding.clone();
+        csv_export(stem(if rotary { "angles" } else { "vectors" }), move || {
+            encoding_csv(&e).map_err(|e| e.message())
+        })
+    };
+    let map_export = {
+        let m = map.clone();
+        csv_export(stem(&format!("patch{picked}_similarity")), move || {
+            map_csv(&m, "row").map_err(|e| e.message())
+        })
+    };
+    let offset_export = {
+        let m = offsets.clone();
+        csv_export(stem("by_offset"), move || {
+            map_csv(&m, "dy").map_err(|e| e.message())
+        })
+    };
+
+    let (pr, pc) = g.cell(picked);
+    let figure_reading = figure_cell
+        .and_then(|(r, c)| figure.cell(r, c))
+        .map(|(a, b)| {
+            let ((ar, ac), (br, bc)) = (g.cell(a), g.cell(b));
+            format!(
+                "Patch (row {ar}, column {ac}) against patch (row {br}, column {bc}): {}",
+                significant(figure.similarity.between(a, b), 4)
+            )
+        });
+    let map_reading = map_cell
+        .filter(|(r, c)| *r < g.rows && *c < g.cols)
+        .map(|(r, c)| {
+            format!(
+                "Row {r}, column {c}: similarity {} with patch (row {pr}, column {pc})",
+                significant(figure.similarity.between(picked, g.patch(r, c)), 4)
+            )
+        });
+    let fitted = (width != s.d_model).then(|| {
+        format!(
+            "d_model {} is used as {width}: each axis needs whole pairs, so the width is a \
+             multiple of 4.",
+            s.d_model
+        )
+    });
+    let what = if rotary {
+        "the score of a query and key of ones, over its value at offset 0"
+    } else {
+        "the cosine similarity of the two position vectors"
+    };
+
+    html! {
+        <section class="panel" aria-labelledby="patches-title">
+            <header class="panel-head">
+                <h2 id="patches-title">{ "Image patches: positions in 2-D" }</h2>
+                <p class="panel-lead">
+                    { format!("A vision transformer cuts an image into a grid of patches and reads \
+                       them row by row. Each small map below is one patch: its colour at every \
+                       other patch is {what} (1 at the patch itself; the colour bar gives the numbers).") }
+                </p>
+            </header>
+            <div class="patch-controls">
+                <Choice id="grid-scheme" label="2-D scheme"
+                    options={options(&GridScheme::ALL, GridScheme::id, GridScheme::label)}
+                    selected={scheme.id()} on_change={on_scheme} />
+                <NumberControl id="grid-rows" limit={GRID_ROWS} value={g.rows as f64}
+                    on_change={act(Action::SetGridRows)} hint="patches down the image (224 px in 16-px patches: 14)" />
+                <NumberControl id="grid-cols" limit={GRID_COLS} value={g.cols as f64}
+                    on_change={act(Action::SetGridCols)} hint="patches across" />
+                if scheme == GridScheme::Learned {
+                    <NumberControl id="grid-trained" limit={GRID_TRAINED} value={inputs.grid.trained as f64}
+                        on_change={act(Action::SetGridTrained)} hint="the square grid the table was trained on" />
+                    <Toggle id="grid-interpolate" label="Resize the table by bicubic interpolation (MAE)"
+                        checked={inputs.grid.interpolate} on_change={on_interpolate} />
+                }
+                if scheme == GridScheme::Mixed {
+                    <NumberControl id="grid-head" limit={GRID_HEAD} value={inputs.grid.head as f64}
+                        on_change={act(Action::SetGridHead)} hint="each head draws its own direction" />
+                }
+            </div>
+            <div class="panel-body">
+                <div class="panel-main">
+                    <Heatmap
+                        id="patches-chart"
+                        data={Shared::new(figure.figure.clone())}
+                        description={format!(
+                            "Grid of {} small heatmaps, one per patch of a {} by {} grid: each shows \
+                             that patch's similarity with every patch under {}.",
+                            figure.tile_rows.len() * figure.tile_cols.len(), g.rows, g.cols, scheme.label())}
+                        file_stem={stem("similarity_figure")}
+                        cursor={*figure_cell}
+                        on_cell={on_figure_cell}
+                        csv={Some(encoding_export)}
+                        aspect={PATCHES.aspect}
+                        min_height={PATCHES.min}
+                        max_height={PATCHES.max}
+                    />
+                    <p class="readout-line" aria-live="polite">
+                        { figure_reading.unwrap_or_else(|| "Hover, tap or use the arrow keys on a small map to read it large below.".into()) }
+                    </p>
+                </div>
+                <aside class="panel-side">
+                    <div class="explain">
+                        <p>{ explanation(scheme, inputs.grid.interpolate, inputs.grid.trained, g.rows, g.cols) }</p>
+                        if let Some(f) = fitted { <p class="muted small">{ f }</p> }
+                    </div>
+                    <div class="patch-large">
+                    <h3 class="section-title">{ format!("Patch (row {pr}, column {pc}), large") }</h3>
+                    <Heatmap
+                        id="patch-map"
+                        data={Shared::new((*map).clone())}
+                        description={format!("Heatmap of patch row {pr}, column {pc}'s similarity with every patch of the grid.")}
+                        file_stem={stem(&format!("patch{picked}_similarity"))}
+                        cursor={*map_cell}
+                        on_cell={on_map_cell}
+                        csv={Some(map_export)}
+                        aspect={g.rows as f64 / g.cols as f64}
+                        min_height={160.0}
+                        max_height={360.0}
+                    />
+                    <p class="readout-line" aria-live="polite">
+                        { map_reading.unwrap_or_else(|| "Hover or tap a cell for its number.".into()) }
+                    </p>
+                    </div>
+                </aside>
+            </div>
+            <div class="panel-body">
+                <div class="panel-main">
+                    <h3 class="section-title">{ "Score by 2-D offset" }</h3>
+                    if rotary {
+                        <Segmented name="patch-query" legend="Query and key"
+                            options={vec![("ones".into(), "q = k = 1".into()), ("random".into(), "random q = k (seeded)".into())]}
+                            selected={if *random { "random" } else { "ones" }} on_change={on_query} />
+                    }
+                    <Heatmap
+                        id="patch-offsets"
+                        data={Shared::new(offsets.clone())}
+                        description="Heatmap of the score against the 2-D offset between query and key patches: Δx across, Δy down, offset 0 in the middle."
+                        file_stem={stem("by_offset")}
+                        csv={Some(offset_export)}
+                        show_value={true}
+                        aspect={(2 * g.rows - 1) as f64 / (2 * g.cols - 1) as f64}
+                        min_height={200.0}
+                        max_height={420.0}
+                    />
+                </div>
+                <aside class="panel-side">
+                    <p class="explain">
+                        { match (scheme, *random) {
+                            (GridScheme::Mixed, _) => "Which directions can the scheme tell apart? Mixed RoPE's bands run along its head's angle, so diagonal offsets score differently from straight ones.",
+                            (GridScheme::Axial, false) => "Axial RoPE's score is a column term plus a row term: the map is a cross, and offsets along a diagonal are told apart only through their two axes.",
+                            (GridScheme::Axial, true) => "A random query weighs the pairs unevenly, so the cross is lopsided, but still made of a column term and a row term.",
+                            (GridScheme::SinCos, _) => "Added to the input, the sin-cos table's dot product depends only on the offset: the same cross, the same for every patch.",
+                            (GridScheme::Learned, _) => "A learned table has no one value per offset: this is the mean over patches spread across the grid. Untrained, only offset 0 stands out.",
+                        } }
+                    </p>
+                    <p class="muted small">
+                        { format!("Width {width} ({} pairs per axis). The CSV of the first chart holds {}.",
+                            width / 4,
+                            if rotary { "each patch's rotation angles in radians, one column per pair" }
+                            else { "each patch's position vector, one row per patch in row-major order" }) }
+                    </p>
+                </aside>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,106 @@
+// End-to-end tests of the Image patches view, as a new user tries it: pick a 2-D scheme, move
+// the grid and the width with the keyboard and the figure follows, read one patch's map large,
+// and download the matrix the view is drawn from. The CSVs are checked against the published
+// formulas written out again here (MAE's get_2d_sincos_pos_embed, RoPE-ViT's mixed frequencies).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, figureDownload } from './lib.mjs';
+
+const app = useApp();
+const open = (query) => openApp(app, query, { ready: (page) => waitForDraws(page, 'patches-chart') });
+
+/** Presses a key on a slider (trusted input) and waits until `chart` has redrawn into something new. */
+async function press(page, slider, key, chart) {
+  const before = { draws: await draws(page, chart), hash: await plotHash(page, chart) };
+  await page.getByRole('slider', { name: slider }).focus();
+  await page.keyboard.press(key);
+  await waitForDraws(page, chart, before.draws + 1);
+  assert.notEqual(await plotHash(page, chart), before.hash, `${chart} did not change after ${key} on ${slider}`);
+}
+
+/** MAE's 2-D sin-cos entry, in float64: channels [0, D/2) the column, [D/2, D) the row. */
+function mae(d, rows, cols, patch, dim) {
+  const [row, col] = [Math.floor(patch / cols), patch % cols];
+  const half = d / 2, quarter = d / 4;
+  const p = dim < half ? col : row;
+  const within = dim % half;
+  const omega = 1 / 10000 ** ((within % quarter) / quarter);
+  return within < quarter ? Math.sin(p * omega) : Math.cos(p * omega);
+}
+
+test('2-D sin-cos: the grid and the width move the figure live, a patch reads large, and the CSV is MAE\'s table', async () => {
+  const { page, errors, context } = await open('?view=patches&grid_h=5&grid_w=6&d_model=15');
+  assert.ok((await plotColours(page, 'patches-chart')) > 3, 'the similarity figure looks blank');
+  await press(page, /^grid rows /, 'ArrowRight', 'patches-chart');
+  await page.waitForFunction(() => location.search.includes('grid_h=6'));
+  await press(page, /^grid columns /, 'ArrowLeft', 'patches-chart');
+  // d_model 15 is used as 12 (whole pairs for both axes); one step up to 16 is a new width.
+  assert.match(await page.locator('#patches-title').locator('xpath=../..').textContent(), /d_model 15 is used as 12/);
+  await press(page, /^d_model /, 'ArrowRight', 'patches-chart');
+  const width = Number(await page.getByRole('textbox', { name: /^d_model value/ }).inputValue());
+  const d = Math.max(4, Math.floor(width / 4) * 4);
+
+  // The large map follows the small map under the pointer.
+  const heading = page.getByRole('heading', { name: /^Patch \(row/ });
+  assert.equal(await heading.textContent(), 'Patch (row 3, column 2), large');
+  const box = await page.locator('#patches-chart').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.15);
+  await page.waitForFunction(() => !document.body.innerText.includes('Patch (row 3, column 2), large'));
+  const reading = await page.locator('.readout-line').first().textContent();
+  assert.match(reading, /^Patch \(row \d+, column \d+\) against patch \(row \d+, column \d+\): -?\d/);
+
+  const lines = await figureDownload(page, 'patches-chart');
+  assert.equal(lines[0].split(',').length, 1 + d);
+  assert.match(lines[0], /^patch,dim_0,dim_1,/);
+  assert.equal(lines.length, 1 + 6 * 5, 'one row per patch, row-major');
+  let worst = 0;
+  for (const line of lines.slice(1)) {
+    const [patch, ...values] = line.split(',').map(Number);
+    values.forEach((v, dim) => (worst = Math.max(worst, Math.abs(v - mae(d, 6, 5, patch, dim)))));
+  }
+  // MAE computes in float32: angles up to 5 rad round by about 2·10⁻⁷.
+  assert.ok(worst < 1e-5, `largest difference from MAE's formula: ${worst}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('mixed 2-D RoPE: angles are t_x·f_x + t_y·f_y with RoPE-ViT\'s magnitudes at right angles, and a random query reshapes the offset map', async () => {
+  const { page, errors, context } = await open('?view=patches&grid=rope_mixed&grid_h=4&grid_w=5&d_model=16&seed=3');
+  await waitForDraws(page, 'patch-offsets');
+  const lines = await figureDownload(page, 'patches-chart');
+  assert.equal(lines[0], 'patch,' + Array.from({ length: 8 }, (_, j) => `pair_${j}`).join(','));
+  const angles = lines.slice(1).map((l) => l.split(',').slice(1).map(Number));
+  assert.equal(angles.length, 20);
+  // Patch 1 is (row 0, column 1): its angles are f_x; patch 5 is (row 1, column 0): f_y.
+  const fx = angles[1], fy = angles[5];
+  for (let p = 0; p < 20; p++) {
+    const [row, col] = [Math.floor(p / 5), p % 5];
+    angles[p].forEach((a, j) => assert.ok(Math.abs(a - (col * fx[j] + row * fy[j])) < 1e-5, `patch ${p} pair ${j}`));
+  }
+  for (let k = 0; k < 4; k++) {
+    const mag = 1 / 10 ** ((4 * k) / 16);
+    assert.ok(Math.abs(Math.hypot(fx[k], fy[k]) - mag) < 1e-6, `pair ${k}'s magnitude`);
+    assert.ok(Math.abs(Math.hypot(fx[k + 4], fy[k + 4]) - mag) < 1e-6, `pair ${k + 4}'s magnitude`);
+    assert.ok(Math.abs(fx[k] * fx[k + 4] + fy[k] * fy[k + 4]) < 1e-6, `pairs ${k} and ${k + 4} at right angles`);
+  }
+  const before = await plotHash(page, 'patch-offsets');
+  const n = await draws(page, 'patch-offsets');
+  await page.getByText('random q = k (seeded)').click();
+  await waitForDraws(page, 'patch-offsets', n + 1);
+  assert.notEqual(await plotHash(page, 'patch-offsets'), before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a bad grid in a link is clamped or refused with a notice, and the view still draws', async () => {
+  const { page, errors, context } = await open('?view=patches&grid=nope&grid_h=0&grid_w=999&grid_head=-4');
+  const notices = await page.locator('.notices').textContent();
+  for (const needle of ['grid=nope', 'grid_h=0', 'grid_w=999', 'grid_head=-4']) {
+    assert.ok(notices.includes(needle), `no notice for ${needle}: ${notices}`);
+  }
+  assert.equal(await page.getByRole('textbox', { name: /^grid rows value/ }).inputValue(), '1');
+  assert.equal(await page.getByRole('textbox', { name: /^grid columns value/ }).inputValue(), '64');
+  assert.ok((await plotColours(page, 'patches-chart')) > 3);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

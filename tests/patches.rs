@@ -1,0 +1,133 @@
+//! Native tests of the Image patches view's figures (`figures::patches`): the similarity figure
+//! holds each patch's map where the view says it does, the CSVs are the encodings' own numbers,
+//! and every grid size and scheme a link can ask for draws.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_explorer::figures::patches::{
+    encoding_csv, offset_map, patch_map, patches, random_query, spread, PatchInputs, MAX_TILES,
+};
+use pe_explorer::main_chart::main_chart;
+use pe_explorer::math::grid::{Axial, Grid, SinCos2d, AXIAL_THETA};
+use pe_explorer::schemes::grid::GridScheme;
+use pe_explorer::state::{Settings, View};
+
+fn settings(scheme: GridScheme, rows: usize, cols: usize) -> Settings {
+    let mut s = Settings {
+        view: View::Patches,
+        d_model: 32,
+        ..Settings::default()
+    };
+    s.grid.scheme = scheme;
+    s.grid.rows = rows;
+    s.grid.cols = cols;
+    s
+}
+
+#[test]
+fn spread_keeps_the_ends() {
+    assert_eq!(spread(5, 16), vec![0, 1, 2, 3, 4]);
+    let s = spread(64, 16);
+    assert_eq!((s.len(), s[0], s[15]), (16, 0, 63));
+}
+
+// Each small map is one patch's similarity with every patch: the figure cell at (row, col)
+// inside tile (i, j) is between(source of the tile, patch (row, col)); gaps are blank.
+#[test]
+fn the_figure_holds_each_patch_map_in_its_tile() {
+    let s = settings(GridScheme::SinCos, 3, 4);
+    let f = patches(&PatchInputs::of(&s));
+    let m = &*f.figure.matrix;
+    assert_eq!((m.rows(), m.cols()), (3 * 4 - 1, 4 * 5 - 1));
+    let g = Grid { rows: 3, cols: 4 };
+    // Tile (1, 2) is patch (1, 2); its cell (2, 3) is patch (2, 3).
+    let (row, col) = (4 + 2, 2 * 5 + 3);
+    assert_eq!(f.cell(row, col), Some((g.patch(1, 2), g.patch(2, 3))));
+    assert_eq!(
+        m.value(row, col),
+        f.similarity.between(g.patch(1, 2), g.patch(2, 3))
+    );
+    assert_eq!(f.cell(3, 0), None);
+    assert!(m.value(3, 0).is_nan());
+    // Every patch is most like itself.
+    for p in 0..g.patches() {
+        assert!((f.similarity.between(p, p) - 1.0).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn large_grids_draw_at_most_sixteen_maps_a_side() {
+    for scheme in GridScheme::ALL {
+        let s = settings(scheme, 64, 40);
+        let f = patches(&PatchInputs::of(&s));
+        assert!(f.tile_rows.len() <= MAX_TILES && f.tile_cols.len() <= MAX_TILES);
+        assert_eq!(*f.tile_rows.last().unwrap(), 63);
+        let chart = main_chart(&s).expect("the view has a first chart");
+        assert_eq!(chart.id, "patches-chart");
+    }
+}
+
+// The vectors CSV is MAE's table row by row; the angles CSV is RoPE-ViT's angles.
+#[test]
+fn csvs_are_the_encodings_numbers() {
+    let s = settings(GridScheme::SinCos, 2, 3);
+    let f = patches(&PatchInputs::of(&s));
+    let csv = encoding_csv(&f.encoding).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 6);
+    assert!(lines[0].starts_with("patch,dim_0,dim_1,"));
+    let table = SinCos2d::new(32, Grid { rows: 2, cols: 3 }, 10_000.0).unwrap();
+    let row5: Vec<f64> = lines[6]
+        .split(',')
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    for (got, want) in row5.iter().zip(table.row(5)) {
+        assert!((got - want).abs() < 1e-8);
+    }
+
+    let s = settings(GridScheme::Axial, 3, 4);
+    let f = patches(&PatchInputs::of(&s));
+    let csv = encoding_csv(&f.encoding).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("patch,pair_0,"));
+    assert_eq!(lines[0].split(',').count(), 1 + 16);
+    let axial = Axial::new(32, Grid { rows: 3, cols: 4 }, AXIAL_THETA).unwrap();
+    let row7: Vec<f64> = lines[8]
+        .split(',')
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    for (j, got) in row7.iter().enumerate() {
+        assert!((got - axial.angle(7, j)).abs() < 1e-8);
+    }
+}
+
+#[test]
+fn maps_and_offsets_are_one_at_zero_offset() {
+    for scheme in GridScheme::ALL {
+        let s = settings(scheme, 5, 7);
+        let f = patches(&PatchInputs::of(&s));
+        let m = patch_map(&f.similarity, 12, s.palette);
+        let (r, c) = (12 / 7, 12 % 7);
+        assert!((m.matrix.value(r, c) - 1.0).abs() < 1e-9, "{scheme:?}");
+        let o = &f.offsets.matrix;
+        assert!((o.value(4, 6) - 1.0).abs() < 1e-9, "{scheme:?}");
+        if scheme.is_rotary() {
+            let q = random_query(32, 1);
+            let r = offset_map(&f.encoding, &f.similarity, Some(&q), s.palette);
+            assert!((r.matrix.value(4, 6) - 1.0).abs() < 1e-9);
+        }
+    }
+}
+
+// A width that is not a multiple of 4 is used as the multiple of 4 below it.
+#[test]
+fn odd_widths_are_fitted_not_refused() {
+    let mut s = settings(GridScheme::Mixed, 4, 4);
+    s.d_model = 2;
+    assert_eq!(PatchInputs::of(&s).width(), 4);
+    s.d_model = 130;
+    assert_eq!(PatchInputs::of(&s).width(), 128);
+    let f = patches(&PatchInputs::of(&s));
+    assert!(f.similarity.between(0, 5).is_finite());
+}
