@@ -5,13 +5,13 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::params::{Change, Edit, ListEdit};
 use crate::plot::colormap::Palette;
-use crate::schemes::grid::GridScheme;
+use crate::schemes::grid::{GridScheme, MropeModel};
 use crate::schemes::Scheme;
 use crate::state::{
     distinct, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH, MAX_ANCHORS,
@@ -89,6 +89,10 @@ pub enum Action {
     SetGridInterpolate(bool),
     /// Mixed RoPE's head.
     SetGridHead(f64),
+    /// M-RoPE: the model, the id rule (transformers 5.24 or the reference), the video's frames.
+    SetMropeModel(MropeModel),
+    SetMropeRule(bool),
+    SetFrames(f64),
 }
 
 impl From<Change> for Action {
@@ -254,6 +258,9 @@ impl Reducible for Settings {
             Action::SetGridTrained(v) => next.grid.trained = GRID_TRAINED.accept(v).value as usize,
             Action::SetGridInterpolate(v) => next.grid.interpolate = v,
             Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,
+            Action::SetMropeModel(m) => next.grid.mrope = m,
+            Action::SetMropeRule(t) => next.grid.transformers_rule = t,
+            Action::SetFrames(v) => next.grid.frames = FRAMES.accept(v).value as usize,
         }
         next.settle();
         if next == *self {

@@ -513,6 +513,15 @@ pub const GRID_TRAINED: Limit = Limit {
     log: false,
 };
 
+/// Frames of the video in the M-RoPE sequence (0: no video).
+pub const FRAMES: Limit = Limit {
+    name: "video frames",
+    min: 0.0,
+    max: 16.0,
+    integer: true,
+    log: false,
+};
+
 /// The head whose mixed 2-D RoPE frequencies are drawn (RoPE-ViT draws one angle per head).
 pub const GRID_HEAD: Limit = Limit {
     name: "head",

@@ -14,13 +14,13 @@ use yew::Reducible;
 
 use crate::action::Action;
 use crate::embed::Show;
-use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::attention::parse_sentence;
 use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::Variant;
 use crate::params::{self, flag, number, shown, SchemeParam, Value};
 use crate::plot::colormap::Palette;
-use crate::schemes::grid::GridScheme;
+use crate::schemes::grid::{GridScheme, MropeModel};
 use crate::schemes::{Registered, Scheme};
 use crate::state::{
     parse_list, Limit, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH,
@@ -314,11 +314,11 @@ macro_rules! choice {
 
 /// One of a few values, by the words in a `(word, value)` table.
 macro_rules! word {
-    ($key:literal, $words:expr, $set:ident, $field:ident) => {
+    ($key:literal, $words:expr, $set:ident, $($field:ident).+) => {
         Param {
             key: $key,
             read: |v, _| Ok((Action::$set(word($key, v, &$words)?), None)),
-            write: |s| word_of(&s.$field, &$words),
+            write: |s| word_of(&s.$($field).+, &$words),
         }
     };
 }
@@ -339,6 +339,7 @@ const SERIES: [(&str, OffsetSeries); 2] = [
     ("bases", OffsetSeries::Bases),
 ];
 const TRACES: [(&str, usize); 2] = [("a", 0), ("b", 1)];
+const MROPE_RULES: [(&str, bool); 2] = [("reference", false), ("transformers", true)];
 
 /// The app's parameters, in the order they are written and, but for [`APPLIED_AFTER`], applied
 /// (later ones are checked against earlier ones: positions against the length, the ALiBi head
@@ -394,6 +395,16 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     number!("grid_trained", GRID_TRAINED, SetGridTrained, grid.trained),
     flag!("interpolate", SetGridInterpolate, grid.interpolate),
     number!("grid_head", GRID_HEAD, SetGridHead, grid.head),
+    Param {
+        key: "mrope",
+        read: |v, _| {
+            let names = MropeModel::ALL.map(MropeModel::id);
+            Ok((Action::SetMropeModel(pick("mrope", v, MropeModel::from_id, &names)?), None))
+        },
+        write: |s| Value::from(s.grid.mrope.id()),
+    },
+    word!("mrope_rule", MROPE_RULES, SetMropeRule, grid.transformers_rule),
+    number!("frames", FRAMES, SetFrames, grid.frames),
 ];
 
 /// Keys applied later than they are written, each just after another key of its table: the

@@ -131,3 +131,52 @@ fn odd_widths_are_fitted_not_refused() {
     let f = patches(&PatchInputs::of(&s));
     assert!(f.similarity.between(0, 5).is_finite());
 }
+
+// The M-RoPE panel's sequence: 2 text tokens, an image of 4 × 4 patches (2 × 2 merged), a video
+// of 3 such frames, 2 text tokens. By hand, Qwen2-VL's reference `get_rope_index`: text 0, 1;
+// image t = 2, h, w ∈ {2, 3}; the video starts past the image's largest id (3): t = 4, 5, 6,
+// h, w ∈ {4, 5}; the closing text starts at 7. transformers 5.24 advances by max(h, w)/2 = 2
+// after each block: the video starts at 4 and the text at 6, a time id the video's last frame
+// holds. Qwen2.5-VL's video times are 4 + ⌊{0, 1, 2}·1.0·2⌋ = 4, 6, 8: the reference text
+// starts at 9, transformers' still at 6.
+#[test]
+fn mrope_sequence_and_where_the_rules_part() {
+    use pe_explorer::figures::mrope::{mrope_figure, MropeInputs};
+    use pe_explorer::schemes::grid::MropeModel;
+    let mut s = settings(GridScheme::SinCos, 2, 2);
+    s.grid.frames = 3;
+    for (model, transformers, last_t, next) in [
+        (MropeModel::Qwen2Vl, false, 6, 7),
+        (MropeModel::Qwen2Vl, true, 6, 6),
+        (MropeModel::Qwen25Vl, false, 8, 9),
+        (MropeModel::Qwen25Vl, true, 8, 6),
+    ] {
+        s.grid.mrope = model;
+        s.grid.transformers_rule = transformers;
+        let f = mrope_figure(&MropeInputs::of(&s)).unwrap();
+        assert_eq!(f.ids.len(), 2 + 4 + 12 + 2);
+        assert_eq!(f.seams.vision_last_t, last_t, "{model:?} {transformers}");
+        let shown = if transformers {
+            f.seams.next_transformers
+        } else {
+            f.seams.next_reference
+        };
+        assert_eq!(shown, next, "{model:?} {transformers}");
+        assert_eq!(f.ids.last().unwrap().t, next + 1);
+        let csv: Vec<&str> = f.csv.lines().collect();
+        assert_eq!(csv[0], "token,kind,t,h,w");
+        assert_eq!(csv[3], "2,image,2,2,2");
+        // Text alone turns every frequency by its position: plain 1-D RoPE.
+        let cos = &f.cos.matrix;
+        for j in 0..64 {
+            let plain = (1.0 * f.mrope.inv_freq(j)).cos();
+            assert!((cos.value(1, j) - plain).abs() < 1e-12);
+        }
+    }
+    // Qwen3-VL: interleaved sections, each frame its own block with time id 0 inside it.
+    s.grid.mrope = MropeModel::Qwen3Vl;
+    s.grid.transformers_rule = false;
+    let f = mrope_figure(&MropeInputs::of(&s)).unwrap();
+    let axes: String = f.mrope.axes()[..6].iter().map(|a| a.letter()).collect();
+    assert_eq!(axes, "THWTHW");
+}

@@ -330,7 +330,7 @@ fn encoding_round_trips_any_text() {
 fn each_key_is_read_once_and_each_parameter_round_trips() {
     use pe_explorer::math::rotation::Pairing;
     use pe_explorer::plot::colormap::Palette;
-    use pe_explorer::schemes::grid::GridScheme;
+    use pe_explorer::schemes::grid::{GridScheme, MropeModel};
     use pe_explorer::url::{keys, tables};
     let mut seen = std::collections::HashSet::new();
     for key in keys() {
@@ -351,6 +351,8 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
     values.extend(Extension::ALL.map(|v| v.id().to_string()));
     values.extend(Pairing::ALL.map(|v| v.id().to_string()));
     values.extend(GridScheme::ALL.map(|v| v.id().to_string()));
+    values.extend(MropeModel::ALL.map(|v| v.id().to_string()));
+    values.push("transformers".into());
     let d = Settings::default();
     for p in tables().into_iter().flatten() {
         let s = values
@@ -399,6 +401,7 @@ fn valid(s: &Settings) -> bool {
         && (1..=64).contains(&s.grid.cols)
         && (1..=64).contains(&s.grid.trained)
         && s.grid.head <= 15
+        && s.grid.frames <= 16
 }
 
 proptest! {

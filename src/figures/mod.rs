@@ -4,6 +4,7 @@
 pub mod addition;
 pub mod attention;
 pub mod compare;
+pub mod mrope;
 pub mod norms;
 pub mod offsets;
 pub mod patches;

@@ -2,7 +2,7 @@
 //! share (the grid, the learned table's trained grid, the mixed head), and the encoding the
 //! settings describe (`math::grid`). Like `kind.rs`, a floor below the settings.
 
-use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::grid::{
     Axial, Grid, GridEncoding, Learned2d, Mixed, SinCos2d, AXIAL_THETA, MIXED_THETA,
 };
@@ -67,6 +67,56 @@ impl GridScheme {
     }
 }
 
+/// A vision-language model whose M-RoPE the view lays out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MropeModel {
+    /// Qwen2-VL: chunked sections [16, 24, 24], a video's time is its frame index.
+    #[default]
+    Qwen2Vl,
+    /// Qwen2.5-VL: the same sections, a video's time in seconds × tokens_per_second.
+    Qwen25Vl,
+    /// Qwen3-VL: interleaved sections [24, 20, 20], each video frame its own block.
+    Qwen3Vl,
+}
+
+impl MropeModel {
+    pub const ALL: [MropeModel; 3] = [
+        MropeModel::Qwen2Vl,
+        MropeModel::Qwen25Vl,
+        MropeModel::Qwen3Vl,
+    ];
+
+    /// The link id.
+    pub fn id(self) -> &'static str {
+        match self {
+            MropeModel::Qwen2Vl => "qwen2_vl",
+            MropeModel::Qwen25Vl => "qwen2_5_vl",
+            MropeModel::Qwen3Vl => "qwen3_vl",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<MropeModel> {
+        MropeModel::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            MropeModel::Qwen2Vl => "Qwen2-VL",
+            MropeModel::Qwen25Vl => "Qwen2.5-VL",
+            MropeModel::Qwen3Vl => "Qwen3-VL",
+        }
+    }
+
+    /// `rope_theta` of the published configs (Qwen2-VL-7B and Qwen2.5-VL-7B: 1,000,000;
+    /// Qwen3-VL: 5,000,000).
+    pub fn theta(self) -> f64 {
+        match self {
+            MropeModel::Qwen3Vl => 5_000_000.0,
+            _ => 1_000_000.0,
+        }
+    }
+}
+
 /// What the Image patches view is set to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridSettings {
@@ -81,6 +131,11 @@ pub struct GridSettings {
     pub interpolate: bool,
     /// Mixed RoPE: the head whose angle is drawn.
     pub head: usize,
+    /// M-RoPE: the model, whether ids follow transformers 5.24 (rather than the reference
+    /// `get_rope_index`), and the frames of the video in the sequence.
+    pub mrope: MropeModel,
+    pub transformers_rule: bool,
+    pub frames: usize,
 }
 
 impl Default for GridSettings {
@@ -92,6 +147,9 @@ impl Default for GridSettings {
             trained: 14,
             interpolate: true,
             head: 0,
+            mrope: MropeModel::Qwen2Vl,
+            transformers_rule: false,
+            frames: 3,
         }
     }
 }
@@ -104,6 +162,7 @@ impl GridSettings {
         self.cols = fit(self.cols, GRID_COLS);
         self.trained = fit(self.trained, GRID_TRAINED);
         self.head = fit(self.head, GRID_HEAD);
+        self.frames = fit(self.frames, FRAMES);
     }
 
     pub fn grid(&self) -> Grid {

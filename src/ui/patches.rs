@@ -3,21 +3,26 @@
 //! score by 2-D offset, for MAE's 2-D sin-cos, ViT's learned table, and RoPE-ViT's axial and
 //! mixed 2-D RoPE.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::chart::{csv_export, Shared};
 use super::controls::{options, Choice, NumberControl, Segmented, Toggle};
 use super::heatmap::Heatmap;
+use super::line_chart::LineChart;
 use super::props::ViewProps;
 use crate::action::Action;
+use crate::figures::mrope::{mrope_figure, MropeInputs, HEAD_DIM, TEXT_RUN};
 use crate::figures::patches::{
     encoding_csv, map_csv, offset_map, patch_map, patches, random_query, PatchInputs,
 };
 use crate::format::significant;
-use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::main_chart::PATCHES;
 use crate::math::grid::{AXIAL_THETA, MIXED_THETA};
-use crate::schemes::grid::GridScheme;
+use crate::math::mrope::Layout;
+use crate::schemes::grid::{GridScheme, MropeModel};
 
 /// What each scheme's similarity map shows, in a sentence or two.
 fn explanation(
@@ -192,6 +197,7 @@ pub fn patches_view(props: &ViewProps) -> Html {
     };
 
     html! {
+        <>
         <section class="panel" aria-labelledby="patches-title">
             <header class="panel-head">
                 <h2 id="patches-title">{ "Image patches: positions in 2-D" }</h2>
@@ -304,6 +310,134 @@ pub fn patches_view(props: &ViewProps) -> Html {
                     </p>
                 </aside>
             </div>
+        </section>
+        <MropePanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
+        </>
+    }
+}
+
+/// M-RoPE: how a vision-language model numbers text, an image and a video in one sequence,
+/// and which frequencies each of the three ids turns.
+#[function_component(MropePanel)]
+fn mrope_panel(props: &ViewProps) -> Html {
+    let s = &props.settings;
+    let inputs = MropeInputs::of(s);
+    let figure = use_memo(inputs.clone(), |i| mrope_figure(i).map(Rc::new));
+    let cursor = use_state(|| None::<f64>);
+    let on_model = {
+        let cb = props.on_action.clone();
+        Callback::from(move |id: String| {
+            if let Some(m) = MropeModel::from_id(&id) {
+                cb.emit(Action::SetMropeModel(m))
+            }
+        })
+    };
+    let on_rule = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: String| cb.emit(Action::SetMropeRule(v == "transformers")))
+    };
+    let on_frames = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: f64| cb.emit(Action::SetFrames(v)))
+    };
+    let grid = &inputs.grid;
+    let (r, c) = inputs.merged();
+    let controls = html! {
+        <div class="patch-controls">
+            <Choice id="mrope-model" label="Model"
+                options={options(&MropeModel::ALL, MropeModel::id, MropeModel::label)}
+                selected={grid.mrope.id()} on_change={on_model} />
+            <NumberControl id="mrope-frames" limit={FRAMES} value={grid.frames as f64}
+                on_change={on_frames} hint="frames of the video (0: no video)" />
+            <Segmented name="mrope-rule" legend="Ids as numbered by"
+                options={vec![("reference".into(), "the reference code".into()), ("transformers".into(), "transformers 5.24".into())]}
+                selected={if grid.transformers_rule { "transformers" } else { "reference" }} on_change={on_rule} />
+        </div>
+    };
+    let body = match &*figure {
+        Err(e) => {
+            html! { <p class="note error" role="alert">{ format!("This sequence cannot be laid out: {e}") }</p> }
+        }
+        Ok(f) => {
+            let stem = format!("{}_{}x{}_f{}", grid.mrope.id(), r, c, grid.frames);
+            let ids_export = {
+                let text = f.csv.clone();
+                csv_export(format!("{stem}_ids"), move || Ok(text.clone()))
+            };
+            let section = f.mrope.section();
+            let layout = match f.mrope.layout() {
+                Layout::Chunked => format!(
+                    "in three blocks: frequencies 0–{} follow T, {}–{} H and {}–{} W (mrope_section {:?})",
+                    section[0] - 1, section[0], section[0] + section[1] - 1,
+                    section[0] + section[1], f.mrope.pair_count() - 1, section),
+                Layout::Interleaved => format!(
+                    "interleaved T, H, W, T, H, W, … and the last {} all T (mrope_section {:?}), so each \
+                     axis gets fast and slow frequencies alike",
+                    f.mrope.pair_count() - 3 * section[1].min(section[2]), section),
+            };
+            let seams = &f.seams;
+            let overlap = seams.next_transformers <= seams.vision_last_t;
+            let seam_text = if grid.frames == 0 {
+                format!(
+                    "With no video, both rules start the closing text at t = {}: for an image \
+                         they agree.",
+                    seams.next_reference
+                )
+            } else {
+                format!("The vision tokens reach t = {}. The reference code starts the closing text at \
+                         t = {} (past every id the blocks hold); transformers 5.24 starts it at t = {}{}.",
+                    seams.vision_last_t, seams.next_reference, seams.next_transformers,
+                    if overlap { ", so text reuses time ids the video holds" } else { "" })
+            };
+            html! {
+                <>
+                    <LineChart
+                        id="mrope-ids"
+                        data={Shared::new(f.chart.clone())}
+                        description={format!("Line chart of the t, h and w position ids of each of the {} tokens of the sequence.", f.ids.len())}
+                        file_stem={format!("{stem}_ids")}
+                        cursor={*cursor}
+                        on_x={{ let c = cursor.clone(); Callback::from(move |v| c.set(v)) }}
+                        csv={Some(ids_export)}
+                    />
+                    <p class="explain">{ seam_text }</p>
+                    <h3 class="section-title">{ "Which id each frequency follows" }</h3>
+                    <ol class="mrope-bands" aria-label={format!("The {} frequencies of a head and the axis each follows", f.mrope.pair_count())}>
+                        { for f.mrope.axes().iter().enumerate().map(|(j, a)| html! {
+                            <li class={classes!("band", format!("band-{}", a.letter().to_lowercase()))}
+                                title={format!("frequency {j}: {}", a.letter())}>{ a.letter() }</li>
+                        }) }
+                    </ol>
+                    <p class="explain">{ format!("{} splits the {} frequencies of a {}-wide head {layout}. \
+                        Text has t = h = w, so for text alone every frequency turns by the same position: \
+                        plain 1-D RoPE.", grid.mrope.label(), f.mrope.pair_count(), HEAD_DIM) }</p>
+                    <Heatmap
+                        id="mrope-cos"
+                        data={Shared::new(f.cos.clone())}
+                        description="Heatmap of the cosine of every token's rotation angle at every frequency: rows are tokens, columns frequencies."
+                        file_stem={format!("{stem}_cos")}
+                        show_value={true}
+                        min_height={220.0}
+                        max_height={480.0}
+                    />
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="panel" aria-labelledby="mrope-title">
+            <header class="panel-head">
+                <h2 id="mrope-title">{ "Images and video in a language model: M-RoPE" }</h2>
+                <p class="panel-lead">
+                    { format!("Qwen's vision-language models give every token three ids, time, \
+                       height and width, and split each head's frequencies between them. The \
+                       sequence here: {TEXT_RUN} text tokens, an image of {} × {} patches (merged \
+                       2 × 2 into {r} × {c} tokens), a video of {} frames of the same size, and \
+                       {TEXT_RUN} more text tokens.", 2 * r, 2 * c, grid.frames) }
+                </p>
+            </header>
+            { controls }
+            { body }
         </section>
     }
 }

@@ -104,3 +104,33 @@ test('a bad grid in a link is clamped or refused with a notice, and the view sti
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('M-RoPE: a text–image–video–text sequence\'s ids, where transformers 5.24 and the reference code part, and Qwen3-VL\'s interleaved bands', async () => {
+  const { page, errors, context } = await open('?view=patches&grid_h=2&grid_w=2&frames=3&mrope_rule=transformers');
+  await page.locator('#mrope-ids').scrollIntoViewIfNeeded();
+  const ids = async () => (await figureDownload(page, 'mrope-ids')).slice(1).map((l) => l.split(','));
+  // 2 text tokens, an image of 2 × 2 merged tokens, 3 frames of 2 × 2, 2 text tokens.
+  let rows = await ids();
+  assert.equal(rows.length, 2 + 4 + 12 + 2);
+  const kinds = rows.map((r) => r[1]).join(' ');
+  assert.match(kinds, /^text text (image ){4}(video ){12}text text$/);
+  const videoT = rows.filter((r) => r[1] === 'video').map((r) => Number(r[2]));
+  const closing = rows.slice(-2).map((r) => Number(r[2]));
+  // Text after a block starts where transformers 5.24 moved the running position: before the
+  // video's last time id, which the panel says.
+  assert.ok(closing[0] <= Math.max(...videoT), `closing text at ${closing[0]}, video up to ${Math.max(...videoT)}`);
+  assert.match(await page.locator('section[aria-labelledby=mrope-title]').textContent(), /reuses time ids the video holds/);
+  await page.getByText('the reference code', { exact: true }).click();
+  await page.waitForFunction(() => location.search.includes('mrope_rule') === false);
+  rows = await ids();
+  const all = rows.slice(0, -2).flatMap((r) => r.slice(2).map(Number));
+  assert.equal(Number(rows.at(-2)[2]), Math.max(...all) + 1, 'the reference starts past every id before it');
+  // Qwen3-VL interleaves the sections: T, H, W, T, H, W, …
+  await page.getByLabel('Model', { exact: true }).selectOption('qwen3_vl');
+  await page.waitForFunction(() => location.search.includes('mrope=qwen3_vl'));
+  const bands = await page.locator('.mrope-bands li').allTextContents();
+  assert.equal(bands.length, 64);
+  assert.equal(bands.slice(0, 6).join(''), 'THWTHW');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

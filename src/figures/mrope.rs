@@ -1,0 +1,212 @@
+//! The Image patches view's M-RoPE figures: a mixed sequence (text, an image, a video, text)
+//! laid out as Qwen2-VL, Qwen2.5-VL or Qwen3-VL number it, its (t, h, w) ids as three lines, each
+//! frequency's axis (T, H or W), the cos of every token's angle per frequency, and where the
+//! reference `get_rope_index` and transformers 5.24 part ways.
+
+use std::rc::Rc;
+
+use crate::math::matrix::Dense;
+use crate::math::mrope::{
+    frames_as_images, ids_csv, position_ids, Advance, Axis, IdRules, Kind, Layout, Mrope, Segment,
+    TokenId, QWEN2_VL_SECTION, QWEN3_VL_SECTION,
+};
+use crate::plot::colormap::{ColorScale, Palette};
+use crate::plot::heatmap::{Axis as HeatAxis, HeatmapData};
+use crate::plot::lines::{LineAxis, LineChartData, Points, Series, Stroke, SERIES_COLORS};
+use crate::schemes::grid::{GridSettings, MropeModel};
+
+/// The largest merged image grid the sequence uses along a side (a 16 × 16 image is already
+/// 256 tokens, and a video repeats it per frame).
+pub const MAX_MERGED_SIDE: usize = 16;
+/// Text tokens before and after the vision blocks.
+pub const TEXT_RUN: usize = 2;
+/// Head width of the three models (their `mrope_section` sums to 64 frequencies).
+pub const HEAD_DIM: usize = 128;
+
+crate::figure_inputs! {
+    /// The model, the id rule, the image's merged grid and the video's frames.
+    MropeInputs {
+        grid: GridSettings = |s| s.grid.clone(),
+        palette: Palette = |s| s.palette,
+    }
+}
+
+impl MropeInputs {
+    /// Merged tokens of the image along each side: the view's grid, at most 16 a side.
+    pub fn merged(&self) -> (usize, usize) {
+        (
+            self.grid.rows.clamp(1, MAX_MERGED_SIDE),
+            self.grid.cols.clamp(1, MAX_MERGED_SIDE),
+        )
+    }
+
+    /// The sequence: text, an image, a video (when it has frames), text; vision sizes in
+    /// patches before the 2 × 2 merge. Qwen3-VL gives each frame its own block.
+    pub fn segments(&self) -> Result<Vec<Segment>, String> {
+        let (r, c) = self.merged();
+        let (h, w) = (2 * r, 2 * c);
+        let mut s = vec![Segment::Text(TEXT_RUN), Segment::Image { h, w }];
+        if self.grid.frames > 0 {
+            s.push(Segment::Video {
+                frames: self.grid.frames,
+                h,
+                w,
+            });
+        }
+        s.push(Segment::Text(TEXT_RUN));
+        if self.grid.mrope == MropeModel::Qwen3Vl {
+            return frames_as_images(&s);
+        }
+        Ok(s)
+    }
+
+    pub fn rules(&self, transformers: bool) -> IdRules {
+        let base = match self.grid.mrope {
+            MropeModel::Qwen25Vl => IdRules::QWEN2_5_VL,
+            _ => IdRules::QWEN2_VL,
+        };
+        IdRules {
+            advance: if transformers {
+                Advance::MaxSide
+            } else {
+                Advance::PastLargest
+            },
+            ..base
+        }
+    }
+
+    pub fn mrope(&self) -> Result<Mrope, String> {
+        let (section, layout) = match self.grid.mrope {
+            MropeModel::Qwen3Vl => (QWEN3_VL_SECTION, Layout::Interleaved),
+            _ => (QWEN2_VL_SECTION, Layout::Chunked),
+        };
+        Mrope::new(HEAD_DIM, self.grid.mrope.theta(), section, layout)
+    }
+}
+
+/// Where the two id rules differ, for the sentence under the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seams {
+    /// The largest time id of any vision token.
+    pub vision_last_t: i64,
+    /// The first id of the text after the vision blocks, under the reference and under
+    /// transformers 5.24.
+    pub next_reference: i64,
+    pub next_transformers: i64,
+}
+
+/// The M-RoPE figures.
+pub struct MropeFigure {
+    pub model: MropeModel,
+    pub mrope: Mrope,
+    pub ids: Vec<TokenId>,
+    pub seams: Seams,
+    pub chart: Rc<LineChartData>,
+    pub cos: Rc<HeatmapData>,
+    pub csv: String,
+}
+
+/// The ids of the text after the vision blocks start at (the last segment's first token).
+fn next_text(ids: &[TokenId]) -> i64 {
+    let last = ids.last().map_or(0, |t| t.segment);
+    ids.iter().find(|t| t.segment == last).map_or(0, |t| t.t)
+}
+
+/// The figures, or why the sequence cannot be laid out.
+pub fn mrope_figure(inputs: &MropeInputs) -> Result<MropeFigure, String> {
+    let segments = inputs.segments()?;
+    let mrope = inputs.mrope()?;
+    let transformers = inputs.grid.transformers_rule;
+    let ids = position_ids(&segments, &inputs.rules(transformers))?;
+    let other = position_ids(&segments, &inputs.rules(!transformers))?;
+    let (reference, latest) = if transformers {
+        (&other, &ids)
+    } else {
+        (&ids, &other)
+    };
+    let seams = Seams {
+        vision_last_t: ids
+            .iter()
+            .filter(|t| t.kind != Kind::Text)
+            .map(|t| t.t)
+            .max()
+            .unwrap_or(0),
+        next_reference: next_text(reference),
+        next_transformers: next_text(latest),
+    };
+    let n = ids.len();
+    let line = |axis: Axis, stroke: Stroke| {
+        let ys = ids
+            .iter()
+            .map(|t| match axis {
+                Axis::T => t.t,
+                Axis::H => t.h,
+                Axis::W => t.w,
+            } as f64)
+            .collect();
+        Series {
+            stroke,
+            width: 2.0,
+            ..Series::line(
+                format!("{} id", axis.letter()),
+                SERIES_COLORS[axis.index()],
+                Points::Uniform {
+                    x0: 0.0,
+                    dx: 1.0,
+                    ys,
+                },
+            )
+        }
+    };
+    let top = ids.iter().map(|t| t.t.max(t.h).max(t.w)).max().unwrap_or(0) as f64;
+    let rule = if transformers {
+        "transformers 5.24"
+    } else {
+        "reference get_rope_index"
+    };
+    let chart = Rc::new(LineChartData {
+        series: vec![
+            line(Axis::T, Stroke::Solid),
+            line(Axis::H, Stroke::Dashed),
+            line(Axis::W, Stroke::Dotted),
+        ],
+        x: LineAxis::linear("token", 0.0, (n.max(2) - 1) as f64),
+        y: LineAxis::linear("position id", 0.0, top.max(1.0) * 1.08),
+        caption: format!("{} · {rule} · {n} tokens", inputs.grid.mrope.label()),
+        guides: Vec::new(),
+    });
+    let pairs = mrope.pair_count();
+    let mut cells = Vec::with_capacity(n * pairs);
+    for t in &ids {
+        cells.extend(mrope.angles(t).iter().map(|a| a.cos()));
+    }
+    let axes = mrope.axes();
+    let cos = Rc::new(HeatmapData {
+        matrix: Rc::new(Dense::new(n, pairs, cells)),
+        x: HeatAxis::named(
+            "frequency j (its axis: T, H or W), fast to slow",
+            "j",
+            (0..pairs)
+                .map(|j| format!("{j} {}", axes[j].letter()))
+                .collect(),
+        ),
+        y: HeatAxis::indexed("token", "token"),
+        scale: ColorScale::symmetric(inputs.palette, 1.0),
+        colorbar_title: "cos(angle)".into(),
+        caption: format!(
+            "cos of each token's angle per frequency, θ = {}",
+            crate::format::plain(mrope.theta())
+        ),
+        nouns: ("tokens".into(), "frequencies".into()),
+        rule: None,
+    });
+    Ok(MropeFigure {
+        model: inputs.grid.mrope,
+        csv: ids_csv(&ids),
+        mrope,
+        ids,
+        seams,
+        chart,
+        cos,
+    })
+}
