@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use crate::export::{labelled_csv, TooLarge};
-use crate::math::grid::{GridEncoding, Similarity};
+use crate::math::grid::{rotary_score, GridEncoding, Similarity};
 use crate::math::matrix::{Dense, Matrix};
 use crate::math::rng::SplitMix64;
 use crate::plot::colormap::{ColorScale, Palette};
@@ -40,7 +40,7 @@ pub const MAX_TILES: usize = 16;
 
 /// Work (drawn cells × width) above which the learned table's figure shows fewer maps: its
 /// similarities are dot products, not a lookup by offset.
-const MAX_LEARNED_WORK: usize = 60_000_000;
+const MAX_LEARNED_WORK: usize = 32_000_000;
 
 /// The similarity figure and what the view reads from it.
 pub struct Patches {
@@ -119,10 +119,15 @@ pub fn patches(inputs: &PatchInputs) -> Patches {
         for (tj, &sc) in tile_cols.iter().enumerate() {
             let source = g.patch(sr, sc);
             for r in 0..g.rows {
-                let row = ti * (g.rows + 1) + r;
-                for c in 0..g.cols {
-                    data[row * w + tj * (g.cols + 1) + c] =
-                        similarity.between(source, g.patch(r, c));
+                let at = (ti * (g.rows + 1) + r) * w + tj * (g.cols + 1);
+                let cells = &mut data[at..at + g.cols];
+                match similarity.row_from(source, r) {
+                    Some(row) => cells.copy_from_slice(row),
+                    None => {
+                        for (c, cell) in cells.iter_mut().enumerate() {
+                            *cell = similarity.between(source, g.patch(r, c));
+                        }
+                    }
                 }
             }
         }
@@ -208,12 +213,13 @@ pub fn offset_map(
     let (w, h) = (2 * g.cols - 1, 2 * g.rows - 1);
     let mut data = vec![f64::NAN; w * h];
     if e.shift_invariant() {
+        let freqs = e.pair_frequencies();
         for dy in 0..h {
             for dx in 0..w {
                 let (ox, oy) = (dx as i64 - g.cols as i64 + 1, dy as i64 - g.rows as i64 + 1);
-                data[dy * w + dx] = match query {
-                    Some(q) => e.offset_score(q, ox, oy),
-                    None => e.offset_similarity(ox, oy),
+                data[dy * w + dx] = match (query, &freqs) {
+                    (Some(q), Some(f)) => Some(rotary_score(f, q, ox as f64, oy as f64)),
+                    _ => similarity.at_offset(ox, oy),
                 }
                 .unwrap_or(f64::NAN);
             }
@@ -221,8 +227,8 @@ pub fn offset_map(
     } else {
         // Means over anchors spread over the grid (every pair would be N² dot products).
         let (mut sum, mut n) = (vec![0.0; w * h], vec![0usize; w * h]);
-        for ar in spread(g.rows, 8) {
-            for ac in spread(g.cols, 8) {
+        for ar in spread(g.rows, 4) {
+            for ac in spread(g.cols, 4) {
                 let a = g.patch(ar, ac);
                 for r in 0..g.rows {
                     for c in 0..g.cols {

@@ -432,32 +432,29 @@ impl GridEncoding {
     /// offset acts on the position vectors alone, so `q` does not enter: it is
     /// [`GridEncoding::offset_similarity`]. `None` for the learned table.
     pub fn offset_score(&self, q: &[f64], dx: i64, dy: i64) -> Option<f64> {
-        let rotary_angle = |j: usize| -> Option<f64> {
-            match self {
-                GridEncoding::Axial(e) => {
-                    let quarter = e.head_dim / 4;
-                    let (t, k) = if j < quarter {
-                        (dx as f64, j)
-                    } else {
-                        (dy as f64, j - quarter)
-                    };
-                    Some(t * e.frequency(k) as f64)
-                }
-                GridEncoding::Mixed(e) => Some(e.offset_angle(j, dx as f64, dy as f64)),
-                _ => None,
-            }
-        };
-        if !self.is_rotary() {
+        let Some(freqs) = self.pair_frequencies() else {
             return self.offset_similarity(dx, dy);
+        };
+        Some(rotary_score(&freqs, q, dx as f64, dy as f64))
+    }
+
+    /// Each rotation pair's (x, y) frequency, for a 2-D RoPE: an axial pair turns with one
+    /// axis only. `None` for an additive scheme.
+    pub fn pair_frequencies(&self) -> Option<Vec<(f64, f64)>> {
+        match self {
+            GridEncoding::Axial(e) => {
+                let quarter = e.head_dim / 4;
+                let f = |k: usize| e.frequency(k) as f64;
+                Some(
+                    (0..quarter)
+                        .map(|k| (f(k), 0.0))
+                        .chain((0..quarter).map(|k| (0.0, f(k))))
+                        .collect(),
+                )
+            }
+            GridEncoding::Mixed(e) => Some((0..e.pairs()).map(|j| e.frequency(j)).collect()),
+            _ => None,
         }
-        // q·R(φ)q = |q_pair|² cos φ for each pair.
-        let (mut score, mut norm) = (0.0, 0.0);
-        for (j, pair) in q.chunks_exact(2).enumerate() {
-            let sq = pair[0] * pair[0] + pair[1] * pair[1];
-            score += sq * rotary_angle(j)?.cos();
-            norm += sq;
-        }
-        Some(if norm > 0.0 { score / norm } else { 0.0 })
     }
 
     /// Position vectors of every patch, row-major (additive schemes), or `None` (RoPE).
@@ -502,6 +499,32 @@ impl GridEncoding {
     }
 }
 
+/// q·R(φ)q over |q|² for pairs of `q` turned by φ_j = dx·f_x + dy·f_y: each pair scores
+/// |q_pair|² cos φ_j.
+pub fn rotary_score(freqs: &[(f64, f64)], q: &[f64], dx: f64, dy: f64) -> f64 {
+    let (mut score, mut norm) = (0.0, 0.0);
+    for (pair, (fx, fy)) in q.chunks_exact(2).zip(freqs) {
+        let sq = pair[0] * pair[0] + pair[1] * pair[1];
+        score += sq * (dx * fx + dy * fy).cos();
+        norm += sq;
+    }
+    if norm > 0.0 {
+        score / norm
+    } else {
+        0.0
+    }
+}
+
+/// Σ_k cos(t·ω_k) for t in −(n − 1) … n − 1 (index t + n − 1).
+fn cos_sums(omegas: &[f64], n: usize) -> Vec<f64> {
+    (0..2 * n - 1)
+        .map(|i| {
+            let t = i as f64 - (n as f64 - 1.0);
+            omegas.iter().map(|w| (t * w).cos()).sum()
+        })
+        .collect()
+}
+
 /// Cosine similarity of two vectors (NaN when either is missing or zero).
 pub fn cosine(a: &[f64], b: &[f64]) -> f64 {
     let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
@@ -531,21 +554,66 @@ impl Similarity {
     pub fn of(e: &GridEncoding) -> Similarity {
         let grid = e.grid();
         let (w, h) = (2 * grid.cols - 1, 2 * grid.rows - 1);
-        let by_offset = e.shift_invariant().then(|| {
+        // A column term plus a row term (sin-cos, axial RoPE): two 1-D tables, not R·C·D cosines.
+        let separable = |omegas: Vec<f64>| {
+            let (cols, rows) = (cos_sums(&omegas, grid.cols), cos_sums(&omegas, grid.rows));
+            let n = (2 * omegas.len()) as f64;
             let mut t = Vec::with_capacity(w * h);
-            for dy in 0..h {
-                for dx in 0..w {
-                    let (ox, oy) = (
-                        dx as i64 - grid.cols as i64 + 1,
-                        dy as i64 - grid.rows as i64 + 1,
-                    );
-                    t.push(e.offset_similarity(ox, oy).unwrap_or(f64::NAN));
-                }
+            for r in &rows {
+                t.extend(cols.iter().map(|c| (c + r) / n));
             }
             t
-        });
+        };
+        let by_offset = match e {
+            GridEncoding::SinCos(s) => Some(separable(
+                (0..s.d_model / 4).map(|k| s.omega(k) as f64).collect(),
+            )),
+            GridEncoding::Axial(a) => Some(separable(
+                (0..a.head_dim / 4).map(|k| a.frequency(k) as f64).collect(),
+            )),
+            GridEncoding::Mixed(m) => {
+                // cos(a + b) = cos a cos b − sin a sin b, from one table per axis.
+                let pairs = m.pairs();
+                let table = |n: usize, axis: fn((f64, f64)) -> f64| -> Vec<(f64, f64)> {
+                    let mut out = Vec::with_capacity((2 * n - 1) * pairs);
+                    for i in 0..2 * n - 1 {
+                        let t = i as f64 - (n as f64 - 1.0);
+                        out.extend((0..pairs).map(|j| (t * axis(m.frequency(j))).sin_cos()));
+                    }
+                    out
+                };
+                let (xs, ys) = (table(grid.cols, |f| f.0), table(grid.rows, |f| f.1));
+                let mut t = Vec::with_capacity(w * h);
+                for dy in 0..h {
+                    let y = &ys[dy * pairs..(dy + 1) * pairs];
+                    for dx in 0..w {
+                        let x = &xs[dx * pairs..(dx + 1) * pairs];
+                        let sum: f64 = x
+                            .iter()
+                            .zip(y)
+                            .map(|((sa, ca), (sb, cb))| ca * cb - sa * sb)
+                            .sum();
+                        t.push(sum / pairs as f64);
+                    }
+                }
+                Some(t)
+            }
+            GridEncoding::Learned { .. } => None,
+        };
+        // Unit vectors, so a similarity is one dot product.
+        let width = e.width();
         let vectors = if by_offset.is_none() {
-            e.vectors().unwrap_or_default()
+            let mut v = e.vectors().unwrap_or_default();
+            for row in v.chunks_exact_mut(width) {
+                let norm = row.iter().map(|x| x * x).sum::<f64>().sqrt();
+                let scale = if norm > 0.0 && norm.is_finite() {
+                    1.0 / norm
+                } else {
+                    f64::NAN
+                };
+                row.iter_mut().for_each(|x| *x *= scale);
+            }
+            v
         } else {
             Vec::new()
         };
@@ -553,8 +621,28 @@ impl Similarity {
             grid,
             by_offset,
             vectors,
-            width: e.width(),
+            width,
         }
+    }
+
+    /// Patch `a`'s similarity with every patch of row `r`, as one slice of the offset table
+    /// (shift-invariant schemes only).
+    pub fn row_from(&self, a: usize, r: usize) -> Option<&[f64]> {
+        let g = self.grid;
+        let t = self.by_offset.as_ref()?;
+        let (ra, ca) = g.cell(a);
+        let start = (r + g.rows - 1 - ra) * (2 * g.cols - 1) + (g.cols - 1 - ca);
+        t.get(start..start + g.cols)
+    }
+
+    /// The similarity at offset (dx, dy) of a shift-invariant scheme.
+    pub fn at_offset(&self, dx: i64, dy: i64) -> Option<f64> {
+        let g = self.grid;
+        let (x, y) = (dx + g.cols as i64 - 1, dy + g.rows as i64 - 1);
+        let inside =
+            (0..2 * g.cols as i64 - 1).contains(&x) && (0..2 * g.rows as i64 - 1).contains(&y);
+        let t = self.by_offset.as_ref()?;
+        inside.then(|| t[y as usize * (2 * g.cols - 1) + x as usize])
     }
 
     pub fn grid(&self) -> Grid {
@@ -577,7 +665,9 @@ impl Similarity {
                     &self.vectors[a * w..(a + 1) * w],
                     &self.vectors[b * w..(b + 1) * w],
                 );
-                cosine(va, vb)
+                // Unit vectors, widths a multiple of 4: two equal halves for the SIMD kernel.
+                let half = w / 2;
+                super::kernels::dot2(&va[..half], &vb[..half], &va[half..], &vb[half..])
             }
         }
     }
