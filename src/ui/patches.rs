@@ -15,7 +15,7 @@ use super::props::ViewProps;
 use crate::action::Action;
 use crate::figures::mrope::{mrope_figure, MropeInputs, HEAD_DIM, TEXT_RUN};
 use crate::figures::patches::{
-    encoding_csv, map_csv, offset_map, patch_map, patches, random_query, PatchInputs,
+    encoding_csv, map_csv, offset_map, patch_map, patches, random_query, snippet, PatchInputs,
 };
 use crate::format::significant;
 use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
@@ -311,6 +311,7 @@ pub fn patches_view(props: &ViewProps) -> Html {
                 </aside>
             </div>
         </section>
+        <PatchCode inputs={inputs.clone()} />
         <MropePanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
         </>
     }
@@ -438,6 +439,46 @@ fn mrope_panel(props: &ViewProps) -> Html {
             </header>
             { controls }
             { body }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PatchCodeProps {
+    inputs: PatchInputs,
+}
+
+/// The NumPy code that rebuilds the first chart's CSV.
+#[function_component(PatchCode)]
+fn patch_code(props: &PatchCodeProps) -> Html {
+    let status = use_state(String::new);
+    let code = use_memo(props.inputs.clone(), snippet);
+    let on_copy = {
+        let (status, code) = (status.clone(), code.clone());
+        Callback::from(move |_: MouseEvent| {
+            super::browser::copy_with_status(
+                (*code).clone(),
+                status.clone(),
+                "Copied to the clipboard.".into(),
+                "The clipboard is not available here: select the code and copy it.",
+            );
+        })
+    };
+    html! {
+        <section class="panel code-panel" aria-labelledby="code-title">
+            <header class="panel-head">
+                <h2 id="code-title">{ "The same numbers in your own code" }</h2>
+                <p class="panel-lead">
+                    { "This NumPy code rebuilds the first chart's CSV with the current settings, \
+                       computed as the reference code computes it; its matrix has one row per \
+                       patch. The app's test suite runs it and checks it against the CSV." }
+                </p>
+            </header>
+            <div class="code-tools">
+                <button type="button" class="button" onclick={on_copy}>{ "Copy code" }</button>
+                <p class="note" role="status" aria-live="polite">{ (*status).clone() }</p>
+            </div>
+            <pre class="code" id="code-snippet" tabindex="0" aria-label="Code"><code>{ (*code).clone() }</code></pre>
         </section>
     }
 }

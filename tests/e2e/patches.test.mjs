@@ -4,6 +4,10 @@
 // formulas written out again here (MAE's get_2d_sincos_pos_embed, RoPE-ViT's mixed frequencies).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, figureDownload } from './lib.mjs';
 
 const app = useApp();
@@ -133,4 +137,37 @@ test('M-RoPE: a text–image–video–text sequence\'s ids, where transformers 
   assert.equal(bands.slice(0, 6).join(''), 'THWTHW');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the NumPy code under the view rebuilds each scheme\'s CSV, as MAE and RoPE-ViT compute it', async () => {
+  const cases = [
+    '?view=patches&grid_h=5&grid_w=7&d_model=24&base=100',
+    '?view=patches&grid=rope_axial&grid_h=9&grid_w=6&d_model=32',
+    '?view=patches&grid=rope_mixed&grid_h=6&grid_w=8&d_model=16&seed=11&grid_head=3',
+    '?view=patches&grid=vit_learned&grid_h=7&grid_w=9&grid_trained=4&d_model=12&seed=5',
+    '?view=patches&grid=vit_learned&grid_h=7&grid_w=9&grid_trained=4&d_model=12&seed=5&interpolate=0',
+  ];
+  const file = path.join(os.tmpdir(), `pe-patch-snippet-${process.pid}.py`);
+  for (const query of cases) {
+    const { page, errors, context } = await open(query);
+    const csv = (await figureDownload(page, 'patches-chart')).slice(1).map((l) => l.split(',').slice(1).map(Number));
+    const code = await page.locator('#code-snippet').textContent();
+    fs.writeFileSync(file, `${code}\nimport sys\nnp.savetxt(sys.stdout, np.asarray(matrix, dtype=np.float64), delimiter=",", fmt="%.12g")\n`);
+    const numpy = execFileSync('python3', [file], { encoding: 'utf8' }).trim().split('\n').map((l) => l.split(',').map(Number));
+    assert.equal(numpy.length, csv.length, `${query}: rows`);
+    let worst = 0;
+    csv.forEach((row, r) => {
+      assert.equal(numpy[r].length, row.length, `${query}: columns`);
+      row.forEach((a, c) => {
+        const b = numpy[r][c];
+        if (Number.isNaN(a) || Number.isNaN(b)) assert.ok(Number.isNaN(a) && Number.isNaN(b), `${query} (${r}, ${c}): ${a} vs ${b}`);
+        else worst = Math.max(worst, Math.abs(a - b));
+      });
+    });
+    console.log(`  ${query}: largest difference ${worst.toExponential(1)}`);
+    assert.ok(worst <= 1e-6, `${query}: largest difference ${worst}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  fs.rmSync(file, { force: true });
 });
