@@ -378,7 +378,13 @@ fn mrope_panel(props: &ViewProps) -> Html {
             };
             let seams = &f.seams;
             let overlap = seams.next_transformers <= seams.vision_last_t;
-            let seam_text = if grid.frames == 0 {
+            let side = r.max(c);
+            let seam_text = if grid.frames > 0 && seams.next_reference == seams.next_transformers {
+                format!("Both rules start the closing text at t = {}. transformers 5.24 moves on by \
+                         the block's larger side ({side} tokens) where the reference moves past the \
+                         block's largest id; the two part when the video's time ids run past its \
+                         side: more frames, or a smaller grid.", seams.next_reference)
+            } else if grid.frames == 0 {
                 format!(
                     "With no video, both rules start the closing text at t = {}: for an image \
                          they agree.",
