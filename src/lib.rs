@@ -11,6 +11,7 @@ pub mod limit;
 pub mod link_spec;
 pub mod main_chart;
 pub mod math;
+pub mod mrope_config;
 pub mod params;
 pub mod plot;
 pub mod rope_config;

@@ -153,7 +153,7 @@ fn mrope_sequence_and_where_the_rules_part() {
     ] {
         s.grid.mrope = model;
         s.grid.transformers_rule = transformers;
-        let f = mrope_figure(&MropeInputs::of(&s)).unwrap();
+        let f = mrope_figure(&MropeInputs::of(&s), None).unwrap();
         assert_eq!(f.ids.len(), 2 + 4 + 12 + 2);
         assert_eq!(f.seams.vision_last_t, last_t, "{model:?} {transformers}");
         let shown = if transformers {
@@ -176,7 +176,75 @@ fn mrope_sequence_and_where_the_rules_part() {
     // Qwen3-VL: interleaved sections, each frame its own block with time id 0 inside it.
     s.grid.mrope = MropeModel::Qwen3Vl;
     s.grid.transformers_rule = false;
-    let f = mrope_figure(&MropeInputs::of(&s)).unwrap();
+    let f = mrope_figure(&MropeInputs::of(&s), None).unwrap();
     let axes: String = f.mrope.axes()[..6].iter().map(|a| a.letter()).collect();
     assert_eq!(axes, "THWTHW");
+}
+
+// A pasted config is read as the chosen model is set: Qwen2-VL-7B's config.json (hidden_size
+// 3584 over 28 heads: head_dim 128; rope_scaling.mrope_section [16, 24, 24]; rope_theta 1e6)
+// lays out the same ids and bands as the Qwen2-VL entry of the list. Qwen2.5-VL adds
+// tokens_per_second; Qwen3-VL nests text_config with mrope_interleaved.
+#[test]
+fn pasted_mrope_configs_are_read_or_refused() {
+    use pe_explorer::figures::mrope::{mrope_figure, MropeInputs};
+    use pe_explorer::math::mrope::Layout;
+    use pe_explorer::mrope_config::MropeConfig;
+    use pe_explorer::schemes::grid::MropeModel;
+    let qwen2 = r#"{"architectures": ["Qwen2VLForConditionalGeneration"], "model_type": "qwen2_vl",
+        "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+        "vision_config": {"spatial_merge_size": 2, "patch_size": 14}}"#;
+    let c = MropeConfig::from_json(qwen2).unwrap();
+    assert_eq!(
+        (c.mrope.head_dim(), c.mrope.section(), c.merge),
+        (128, [16, 24, 24], 2)
+    );
+    assert_eq!(c.mrope.layout(), Layout::Chunked);
+    assert!(c.report().contains("qwen2_vl"));
+    let mut s = settings(GridScheme::SinCos, 3, 2);
+    s.grid.mrope = MropeModel::Qwen2Vl;
+    let listed = mrope_figure(&MropeInputs::of(&s), None).unwrap();
+    let pasted = mrope_figure(&MropeInputs::of(&s), Some(&c)).unwrap();
+    assert_eq!(listed.ids, pasted.ids);
+    assert_eq!(listed.mrope.axes(), pasted.mrope.axes());
+
+    let qwen25 = r#"{"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+        "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+        "vision_config": {"spatial_merge_size": 2, "tokens_per_second": 2}}"#;
+    let c = MropeConfig::from_json(qwen25).unwrap();
+    s.grid.mrope = MropeModel::Qwen25Vl;
+    let listed = mrope_figure(&MropeInputs::of(&s), None).unwrap();
+    assert_eq!(
+        listed.ids,
+        mrope_figure(&MropeInputs::of(&s), Some(&c)).unwrap().ids
+    );
+
+    let qwen3 = r#"{"model_type": "qwen3_vl", "text_config": {"model_type": "qwen3_vl_text",
+        "head_dim": 128, "rope_theta": 5000000, "rope_scaling": {"mrope_interleaved": true,
+        "mrope_section": [24, 20, 20], "rope_type": "default"}}, "vision_config": {"spatial_merge_size": 2}}"#;
+    let c = MropeConfig::from_json(qwen3).unwrap();
+    assert_eq!(c.mrope.layout(), Layout::Interleaved);
+    assert_eq!(c.mrope.theta(), 5_000_000.0);
+
+    for (bad, says) in [
+        ("not json", ""),
+        ("[1, 2]", "JSON object"),
+        (r#"{"rope_theta": 10000}"#, "mrope_section"),
+        (
+            r#"{"rope_scaling": {"mrope_section": [16, 24]}}"#,
+            "three whole numbers",
+        ),
+        (
+            r#"{"head_dim": 128, "rope_scaling": {"mrope_section": [16, 24, 20]}}"#,
+            "64",
+        ),
+        (
+            r#"{"rope_scaling": {"mrope_section": [16, 24, 24]}, "vision_config": {"spatial_merge_size": 0}}"#,
+            "spatial_merge_size",
+        ),
+    ] {
+        let e = MropeConfig::from_json(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
 }

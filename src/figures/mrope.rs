@@ -8,8 +8,9 @@ use std::rc::Rc;
 use crate::math::matrix::Dense;
 use crate::math::mrope::{
     frames_as_images, ids_csv, position_ids, Advance, Axis, IdRules, Kind, Layout, Mrope, Segment,
-    TokenId, QWEN2_VL_SECTION, QWEN3_VL_SECTION,
+    Time, TokenId, QWEN2_VL_SECTION, QWEN3_VL_SECTION,
 };
+use crate::mrope_config::MropeConfig;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis as HeatAxis, HeatmapData};
 use crate::plot::lines::{LineAxis, LineChartData, Points, Series, Stroke, SERIES_COLORS};
@@ -41,10 +42,10 @@ impl MropeInputs {
     }
 
     /// The sequence: text, an image, a video (when it has frames), text; vision sizes in
-    /// patches before the 2 × 2 merge. Qwen3-VL gives each frame its own block.
-    pub fn segments(&self) -> Result<Vec<Segment>, String> {
+    /// patches before the `merge` × `merge` merge. Qwen3-VL gives each frame its own block.
+    pub fn segments(&self, merge: usize, per_frame: bool) -> Result<Vec<Segment>, String> {
         let (r, c) = self.merged();
-        let (h, w) = (2 * r, 2 * c);
+        let (h, w) = (merge * r, merge * c);
         let mut s = vec![Segment::Text(TEXT_RUN), Segment::Image { h, w }];
         if self.grid.frames > 0 {
             s.push(Segment::Video {
@@ -54,33 +55,53 @@ impl MropeInputs {
             });
         }
         s.push(Segment::Text(TEXT_RUN));
-        if self.grid.mrope == MropeModel::Qwen3Vl {
+        if per_frame {
             return frames_as_images(&s);
         }
         Ok(s)
     }
 
-    pub fn rules(&self, transformers: bool) -> IdRules {
+    /// The model's M-RoPE, its id rules (`transformers`: as transformers 5.24 numbers them),
+    /// and whether a video is split into frames: the chosen model's, or a pasted config's.
+    pub fn plan(
+        &self,
+        custom: Option<&MropeConfig>,
+        transformers: bool,
+    ) -> Result<(Mrope, IdRules, bool), String> {
+        let advance = if transformers {
+            Advance::MaxSide
+        } else {
+            Advance::PastLargest
+        };
+        if let Some(c) = custom {
+            let time = match c.tokens_per_second {
+                Some(tokens_per_second) => Time::Seconds {
+                    second_per_grid_t: 1.0,
+                    tokens_per_second,
+                },
+                None => Time::Frame,
+            };
+            let rules = IdRules {
+                spatial_merge_size: c.merge,
+                time,
+                advance,
+            };
+            return Ok((c.mrope.clone(), rules, c.model.starts_with("qwen3")));
+        }
         let base = match self.grid.mrope {
             MropeModel::Qwen25Vl => IdRules::QWEN2_5_VL,
             _ => IdRules::QWEN2_VL,
         };
-        IdRules {
-            advance: if transformers {
-                Advance::MaxSide
-            } else {
-                Advance::PastLargest
-            },
-            ..base
-        }
-    }
-
-    pub fn mrope(&self) -> Result<Mrope, String> {
         let (section, layout) = match self.grid.mrope {
             MropeModel::Qwen3Vl => (QWEN3_VL_SECTION, Layout::Interleaved),
             _ => (QWEN2_VL_SECTION, Layout::Chunked),
         };
-        Mrope::new(HEAD_DIM, self.grid.mrope.theta(), section, layout)
+        let mrope = Mrope::new(HEAD_DIM, self.grid.mrope.theta(), section, layout)?;
+        Ok((
+            mrope,
+            IdRules { advance, ..base },
+            self.grid.mrope == MropeModel::Qwen3Vl,
+        ))
     }
 }
 
@@ -112,13 +133,18 @@ fn next_text(ids: &[TokenId]) -> i64 {
     ids.iter().find(|t| t.segment == last).map_or(0, |t| t.t)
 }
 
-/// The figures, or why the sequence cannot be laid out.
-pub fn mrope_figure(inputs: &MropeInputs) -> Result<MropeFigure, String> {
-    let segments = inputs.segments()?;
-    let mrope = inputs.mrope()?;
+/// The figures for the chosen model, or a pasted config (`custom`), or why the sequence
+/// cannot be laid out.
+pub fn mrope_figure(
+    inputs: &MropeInputs,
+    custom: Option<&MropeConfig>,
+) -> Result<MropeFigure, String> {
     let transformers = inputs.grid.transformers_rule;
-    let ids = position_ids(&segments, &inputs.rules(transformers))?;
-    let other = position_ids(&segments, &inputs.rules(!transformers))?;
+    let (mrope, rules, per_frame) = inputs.plan(custom, transformers)?;
+    let (_, other_rules, _) = inputs.plan(custom, !transformers)?;
+    let segments = inputs.segments(rules.spatial_merge_size, per_frame)?;
+    let ids = position_ids(&segments, &rules)?;
+    let other = position_ids(&segments, &other_rules)?;
     let (reference, latest) = if transformers {
         (&other, &ids)
     } else {
@@ -172,7 +198,10 @@ pub fn mrope_figure(inputs: &MropeInputs) -> Result<MropeFigure, String> {
         ],
         x: LineAxis::linear("token", 0.0, (n.max(2) - 1) as f64),
         y: LineAxis::linear("position id", 0.0, top.max(1.0) * 1.08),
-        caption: format!("{} · {rule} · {n} tokens", inputs.grid.mrope.label()),
+        caption: format!(
+            "{} · {rule} · {n} tokens",
+            custom.map_or(inputs.grid.mrope.label(), |c| c.model.as_str())
+        ),
         guides: Vec::new(),
     });
     let pairs = mrope.pair_count();

@@ -22,6 +22,7 @@ use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::main_chart::PATCHES;
 use crate::math::grid::{AXIAL_THETA, MIXED_THETA};
 use crate::math::mrope::Layout;
+use crate::mrope_config::MropeConfig;
 use crate::schemes::grid::{GridScheme, MropeModel};
 
 /// What each scheme's similarity map shows, in a sentence or two.
@@ -323,7 +324,57 @@ pub fn patches_view(props: &ViewProps) -> Html {
 fn mrope_panel(props: &ViewProps) -> Html {
     let s = &props.settings;
     let inputs = MropeInputs::of(s);
-    let figure = use_memo(inputs.clone(), |i| mrope_figure(i).map(Rc::new));
+    let custom = use_state(|| None::<MropeConfig>);
+    let message = use_state(|| None::<(bool, String)>);
+    let area = use_node_ref();
+    let figure = use_memo((inputs.clone(), (*custom).clone()), |(i, c)| {
+        mrope_figure(i, c.as_ref()).map(Rc::new)
+    });
+    let on_apply = {
+        let (custom, message, area) = (custom.clone(), message.clone(), area.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(text) = area
+                .cast::<web_sys::HtmlTextAreaElement>()
+                .map(|a| a.value())
+            else {
+                return;
+            };
+            match MropeConfig::from_json(&text) {
+                Ok(c) => {
+                    message.set(Some((true, c.report())));
+                    custom.set(Some(c));
+                }
+                Err(e) => message.set(Some((false, format!("{e} Nothing was changed.")))),
+            }
+        })
+    };
+    let on_clear = {
+        let (custom, message) = (custom.clone(), message.clone());
+        Callback::from(move |_: MouseEvent| {
+            custom.set(None);
+            message.set(None);
+        })
+    };
+    let paste = html! {
+        <details class="control rope-paste mrope-paste">
+            <summary>{ "Paste a Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json" }</summary>
+            <label for="mrope-config" class="control-label">{ "config.json" }</label>
+            <textarea id="mrope-config" ref={area} rows="6" spellcheck="false" autocomplete="off"
+                maxlength={crate::rope_config::MAX_TEXT.to_string()} class="rope-config-text"
+                placeholder={r#"{"model_type": "qwen2_vl", "rope_scaling": {"mrope_section": [16, 24, 24]}, ...}"#} />
+            <div class="code-tools">
+                <button type="button" class="button" onclick={on_apply}>{ "Apply" }</button>
+                if custom.is_some() {
+                    <button type="button" class="button" onclick={on_clear}>{ "Back to the model list" }</button>
+                }
+            </div>
+            <p class={classes!("note", if message.as_ref().is_some_and(|m| !m.0) { "note-error" } else { "note-info" })}
+                role="status" aria-live="polite" id="mrope-config-note">
+                { message.as_ref().map(|m| m.1.clone()).unwrap_or_default() }
+                { if custom.is_some() { " The pasted config is not kept in the link." } else { "" } }
+            </p>
+        </details>
+    };
     let cursor = use_state(|| None::<f64>);
     let on_model = {
         let cb = props.on_action.clone();
@@ -350,6 +401,7 @@ fn mrope_panel(props: &ViewProps) -> Html {
                 selected={grid.mrope.id()} on_change={on_model} />
             <NumberControl id="mrope-frames" limit={FRAMES} value={grid.frames as f64}
                 on_change={on_frames} hint="frames of the video (0: no video)" />
+            { paste }
             <Segmented name="mrope-rule" legend="Ids as numbered by"
                 options={vec![("reference".into(), "the reference code".into()), ("transformers".into(), "transformers 5.24".into())]}
                 selected={if grid.transformers_rule { "transformers" } else { "reference" }} on_change={on_rule} />

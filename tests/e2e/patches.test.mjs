@@ -171,3 +171,28 @@ test('the NumPy code under the view rebuilds each scheme\'s CSV, as MAE and RoPE
   }
   fs.rmSync(file, { force: true });
 });
+
+test('M-RoPE: a pasted Qwen2-VL config.json sets the T/H/W split and the ids; a bad paste is refused out loud', async () => {
+  const { page, errors, context } = await open('?view=patches&mrope=qwen3_vl&grid_h=3&grid_w=3&frames=0');
+  const config = JSON.stringify({
+    architectures: ['Qwen2VLForConditionalGeneration'], model_type: 'qwen2_vl', hidden_size: 3584,
+    num_attention_heads: 28, rope_theta: 1000000.0, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+    vision_config: { spatial_merge_size: 2 },
+  });
+  await page.getByText('Paste a Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json').click();
+  const box = page.locator('#mrope-config');
+  await box.fill('{"rope_scaling": {"mrope_section": [16, 24]}}');
+  await page.locator('.mrope-paste').getByRole('button', { name: 'Apply' }).click();
+  assert.match(await page.locator('#mrope-config-note').textContent(), /three whole numbers.*Nothing was changed/);
+  assert.equal((await page.locator('.mrope-bands li').allTextContents()).slice(0, 3).join(''), 'THW', 'still Qwen3-VL');
+  await box.fill(config);
+  await page.locator('.mrope-paste').getByRole('button', { name: 'Apply' }).click();
+  assert.match(await page.locator('#mrope-config-note').textContent(), /Read qwen2_vl: head_dim 128, θ = 1000000, mrope_section \[16, 24, 24\] in blocks/);
+  const bands = (await page.locator('.mrope-bands li').allTextContents()).join('');
+  assert.equal(bands, 'T'.repeat(16) + 'H'.repeat(24) + 'W'.repeat(24));
+  // Text, a 3 × 3-token image, text: t = h = w for text; the image starts at 2; text after at 5.
+  const rows = (await figureDownload(page, 'mrope-ids')).slice(1).map((l) => l.split(','));
+  assert.deepEqual(rows.map((r) => r[2]).join(' '), '0 1 ' + '2 '.repeat(9) + '5 6');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
