@@ -1112,3 +1112,51 @@ fn a_pasted_config_applies_its_method_as_the_method_of_the_same_name_does() {
     );
     assert!(s.apply("rope_config", &long).is_err());
 }
+
+/// A finished run with one held-out cell at the longest length: `correct` of 500 answers.
+fn finished(scheme: TrainScheme, correct: usize) -> pe_explorer::train::protocol::RunView {
+    let mut r = pe_explorer::train::protocol::RunView::new(scheme);
+    r.status = pe_explorer::train::experiment::Status::Done;
+    r.cells = vec![pe_explorer::train::experiment::Cell {
+        length: 96,
+        correct,
+        counted: 500,
+        examples: 50,
+        rival: 0,
+        missing: None,
+        depths: Vec::new(),
+    }];
+    r
+}
+
+// `extension::summary` names no winner the run cannot tell apart (issue 29 #2): at 500 answers
+// each, 79.2 % and 78.5 % differ by 0.7 points against twice the standard error of the
+// difference, 2·√(0.792·0.208/500 + 0.785·0.215/500) ≈ 5.2 points: level. And a scheme trained
+// without RoPE that beats every extension by more than that is said to.
+#[test]
+fn the_extension_summary_names_ties_and_a_baseline_that_beats_every_extension() {
+    use pe_explorer::train::extension::summary;
+    let progress = Progress {
+        runs: vec![
+            finished(TrainScheme::of(Scheme::Kerple), 489),
+            finished(TrainScheme::extended(Method::LongRope, true), 396),
+            finished(TrainScheme::extended(Method::Llama3, true), 392),
+            finished(TrainScheme::extended(Method::Pi, true), 300),
+            finished(TrainScheme::extended(Method::Pi, false), 150),
+            finished(TrainScheme::extended(Method::Yarn, false), 200),
+        ],
+        ..Progress::default()
+    };
+    let text = summary(&progress, &tiny()).expect("a summary");
+    assert!(text.contains("best RoPE + LongRoPE, tuned (79.2 %)"), "{text}");
+    assert!(text.contains("level within sampling noise with"), "{text}");
+    assert!(text.contains("llama3"), "{text}");
+    assert!(
+        !text.contains("noise with PI"),
+        "PI is clearly behind: {text}"
+    );
+    assert!(
+        text.contains("more than every RoPE extension here"),
+        "{text}"
+    );
+}

@@ -330,7 +330,21 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
             } else {
                 (None, None)
             };
+            let first = |r: &RunView| {
+                r.curve
+                    .iter()
+                    .find(|pt| pt.accuracy.is_some())
+                    .map(|pt| pt.step)
+            };
             let here = match (sy, sp) {
+                // Above the level at the curve's first point: that is where it started, not a
+                // number of steps it took.
+                (Some(a), Some(b)) if Some(a) == first(y) => format!(
+                    "At length {}, YaRN is already at {} or above at its curve's first point \
+                     (step {a}), before fine-tuning could do much; PI gets there at step {b}.",
+                    s.tune_len(),
+                    percent(level)
+                ),
                 (Some(a), Some(b)) => format!(
                     "Steps to reach {} at length {}: YaRN {a}, PI {b}.",
                     percent(level),
@@ -391,58 +405,82 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
     out
 }
 
+/// The finished runs with their accuracy at the longest length.
+fn scored(runs: Vec<&RunView>) -> Vec<(&RunView, (f64, usize))> {
+    runs.into_iter()
+        .filter(|r| r.status == Status::Done)
+        .filter_map(|r| at_longest(r).map(|a| (r, a)))
+        .collect()
+}
+
+/// "best X (a %)", and the runs level with it within sampling noise, named beside it: a
+/// difference smaller than twice its standard error does not make a winner.
+fn best_of(runs: &[(&RunView, (f64, usize))]) -> Option<String> {
+    let (top, a) = runs
+        .iter()
+        .copied()
+        .max_by(|x, y| x.1 .0.total_cmp(&y.1 .0))?;
+    let level: Vec<String> = runs
+        .iter()
+        .filter(|(r, b)| r.scheme != top.scheme && compare(a, *b) == std::cmp::Ordering::Equal)
+        .map(|(r, b)| format!("{} ({})", label(r.scheme), percent(b.0)))
+        .collect();
+    let mut text = format!("best {} ({})", label(top.scheme), percent(a.0));
+    if !level.is_empty() {
+        text.push_str(&format!(
+            ", level within sampling noise with {}",
+            level.join(", ")
+        ));
+    }
+    Some(text)
+}
+
 /// The zero-shot ranking at the longest length, in one sentence: the best and worst method and
-/// plain extrapolation, beside the best trained baseline.
+/// plain extrapolation, beside the best trained baseline. A "best" names every run level with
+/// it within sampling noise, and a baseline that beats every extension is said to.
 pub fn summary(p: &Progress, s: &TrainSettings) -> Option<String> {
     let longest = LENGTH_FACTORS[LENGTH_FACTORS.len() - 1] * s.train_len;
-    let mut zero: Vec<(&RunView, f64)> = extension_runs(p, false)
-        .into_iter()
-        .filter(|r| r.status == Status::Done)
-        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
-        .collect();
+    let mut zero = scored(extension_runs(p, false));
     if zero.is_empty() {
         return None;
     }
-    zero.sort_by(|a, b| b.1.total_cmp(&a.1));
+    zero.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0));
     let (best, worst) = (zero[0], zero[zero.len() - 1]);
-    let mut text = if best.1 == worst.1 {
+    let mut text = if best.1 .0 == worst.1 .0 {
         format!(
             "With no fine-tuning, at length {longest}: every method scores {}.",
-            percent(best.1)
+            percent(best.1 .0)
         )
     } else {
         format!(
-            "With no fine-tuning, at length {longest}: best {} ({}), worst {} ({}).",
-            label(best.0.scheme),
-            percent(best.1),
+            "With no fine-tuning, at length {longest}: {}; worst {} ({}).",
+            best_of(&zero).unwrap_or_default(),
             label(worst.0.scheme),
-            percent(worst.1)
+            percent(worst.1 .0)
         )
     };
-    let base = baselines(p)
+    let tuned = scored(extension_runs(p, true));
+    let base = scored(baselines(p))
         .into_iter()
-        .filter(|r| r.status == Status::Done)
-        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
-        .max_by(|a, b| a.1.total_cmp(&b.1));
+        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
     if let Some((r, a)) = base {
+        let beats_all = zero
+            .iter()
+            .chain(&tuned)
+            .all(|(_, b)| compare(a, *b) == std::cmp::Ordering::Greater);
         text.push_str(&format!(
-            " The best scheme trained without RoPE reaches {} ({}).",
-            percent(a),
-            label(r.scheme)
+            " The best scheme trained without RoPE reaches {} ({}){}.",
+            percent(a.0),
+            label(r.scheme),
+            if beats_all {
+                ", more than every RoPE extension here, fine-tuned or not"
+            } else {
+                ""
+            }
         ));
     }
-    let tuned: Vec<(&RunView, f64)> = extension_runs(p, true)
-        .into_iter()
-        .filter(|r| r.status == Status::Done)
-        .filter_map(|r| at_longest(r).map(|a| (r, a.0)))
-        .collect();
-    if let Some((r, a)) = tuned.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
-        text.push_str(&format!(
-            " After {} fine-tuning steps: best {} ({}).",
-            s.tune_steps,
-            label(r.scheme),
-            percent(*a)
-        ));
+    if let Some(b) = best_of(&tuned) {
+        text.push_str(&format!(" After {} fine-tuning steps: {b}.", s.tune_steps));
     }
     Some(text)
 }
