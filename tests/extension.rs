@@ -1148,7 +1148,10 @@ fn the_extension_summary_names_ties_and_a_baseline_that_beats_every_extension() 
         ..Progress::default()
     };
     let text = summary(&progress, &tiny()).expect("a summary");
-    assert!(text.contains("best RoPE + LongRoPE, tuned (79.2 %)"), "{text}");
+    assert!(
+        text.contains("best RoPE + LongRoPE, tuned (79.2 %)"),
+        "{text}"
+    );
     assert!(text.contains("level within sampling noise with"), "{text}");
     assert!(text.contains("llama3"), "{text}");
     assert!(

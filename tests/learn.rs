@@ -13,6 +13,7 @@ use pe_explorer::learn::quiz::{
 use pe_explorer::math::alibi::slopes;
 use pe_explorer::math::sinusoidal::{Sinusoidal, Variant};
 use pe_explorer::math::t5::T5Buckets;
+use pe_explorer::schemes::grid::GridScheme;
 use pe_explorer::schemes::Scheme;
 use pe_explorer::state::{Settings, View};
 use pe_explorer::url::{parse, to_query};
@@ -36,6 +37,15 @@ fn task(id: &str, change: impl FnOnce(&mut Settings)) -> Settings {
     s
 }
 
+/// The number of the step about the bugs worth recognising.
+fn bugs_step() -> usize {
+    STEPS
+        .iter()
+        .position(|s| s.title == "Bugs worth recognising")
+        .expect("the bugs step")
+        + 1
+}
+
 #[test]
 fn the_lesson_has_eight_to_twelve_steps_each_a_valid_linkable_view() {
     assert!((8..=12).contains(&STEPS.len()));
@@ -45,15 +55,23 @@ fn the_lesson_has_eight_to_twelve_steps_each_a_valid_linkable_view() {
         // The step's settings are inside every limit: they survive the URL unchanged.
         assert_eq!(parse(&to_query(&s, None)).settings, s, "step {n}");
         assert!(!matches!(lesson::step(n).view, View::Lesson | View::Quiz));
-        assert!(lesson::step(n).text.len() > 150, "step {n} says too little");
+        assert!(
+            lesson::step(n).text(&s).len() > 150,
+            "step {n} says too little"
+        );
     }
-    // The story starts with order and the dog/man demo, and ends with the bugs.
+    // The story starts with order and the dog/man demo, reaches the bugs, and ends on a grid
+    // of image patches under 2-D sin-cos.
     assert_eq!(STEPS[0].view, View::Attention);
     assert!(!lesson::preset(1, &Settings::default()).attention_position);
     assert_eq!(
-        lesson::preset(STEPS.len(), &Settings::default()).variant,
+        lesson::preset(bugs_step(), &Settings::default()).variant,
         Variant::TutorialBug
     );
+    let last = lesson::preset(STEPS.len(), &Settings::default());
+    assert_eq!(lesson::step(STEPS.len()).view, View::Patches);
+    assert_eq!(last.grid.scheme, GridScheme::SinCos);
+    assert_eq!((last.grid.rows, last.grid.cols), (14, 14));
     // Out of range is clamped, not a panic.
     assert_eq!(lesson::preset(0, &Settings::default()).lesson, 1);
     assert_eq!(
@@ -407,16 +425,16 @@ fn compare_opens_on_another_scheme() {
     assert!(!parse("with=nonsense").notices.is_empty());
 }
 
-/// Lesson step 11 opens on the tutorial bug, so nothing on its screen suggests switching to it.
+/// The bugs step opens on the tutorial bug, so nothing on its screen suggests switching to it.
 #[test]
 fn try_it_suggests_a_change_not_the_current_state() {
     use pe_explorer::learn::lesson::matrix_try_it;
-    let last = lesson::preset(STEPS.len(), &Settings::default());
-    assert_eq!(last.variant, Variant::TutorialBug);
-    let hint = matrix_try_it(last.base, last.variant);
+    let bugs = lesson::preset(bugs_step(), &Settings::default());
+    assert_eq!(bugs.variant, Variant::TutorialBug);
+    let hint = matrix_try_it(bugs.base, bugs.variant);
     assert!(!hint.contains("to tutorial-bug"), "{hint}");
     assert!(hint.contains("to paper"), "{hint}");
-    assert!(!lesson::step(STEPS.len()).try_this.contains("tutorial-bug"));
+    assert!(!lesson::step(bugs_step()).try_this.contains("tutorial-bug"));
     let plain = matrix_try_it(10_000.0, Variant::Paper);
     assert!(
         plain.contains("to tutorial-bug") && plain.contains("down to 10"),
@@ -616,4 +634,89 @@ fn practice_opened_during_an_exam_is_said_in_the_summary() {
     let mut done = Exam::new(started);
     done.submit(started, &grade);
     assert!(!done.practice_opened(started + 1.0), "not after submission");
+}
+
+/// The last step and questions 18–19 are about image patches: the step's numbers follow the
+/// grid and the width on screen, and what question 18 calls right is what MAE's 2-D sin-cos
+/// measures on the step's own 14 × 14 grid.
+#[test]
+fn the_patches_step_and_questions_say_what_the_grid_shows() {
+    use pe_explorer::learn::quiz::see_preset;
+    use pe_explorer::math::grid::{GridEncoding, Similarity, SinCos2d};
+    use pe_explorer::schemes::grid::GridSettings;
+
+    let n = STEPS.len();
+    let s = lesson::preset(n, &Settings::default());
+    let (rows, cols, width) = (s.grid.rows, s.grid.cols, GridSettings::width(s.d_model));
+    let text = lesson::step(n).text(&s);
+    for said in [
+        format!("{rows} × {cols} here"),
+        format!("below another is {cols} positions away"),
+        format!("of its {width} numbers, {} encode the column", width / 2),
+    ] {
+        assert!(text.contains(&said), "{said}\n in: {text}");
+    }
+    // Row-major numbering: the patch below is a row's length further on, and the last patch of
+    // a row is next to the first of the next.
+    let g = s.grid.grid();
+    assert_eq!(g.patch(5, 3) - g.patch(4, 3), cols);
+    assert_eq!(g.patch(5, 0) - g.patch(4, cols - 1), 1);
+    // The numbers follow the settings on screen.
+    let mut other = s.clone();
+    (other.grid.cols, other.d_model) = (9, 66);
+    let text = lesson::step(n).text(&other);
+    assert!(text.contains("below another is 9 positions away"), "{text}");
+    assert!(text.contains("of its 64 numbers, 32 encode"), "{text}");
+    other.grid.cols = 1;
+    assert!(lesson::step(n).text(&other).contains("1 position away"));
+
+    // Question 18: near neighbours first; far out, the centre's row and column beat every
+    // patch off both; equal Euclidean distances differ; a diagonal patch loses on both halves.
+    let q = QUESTIONS.iter().find(|q| q.id == "patch-cross").unwrap();
+    let seen = see_preset(q, &Settings::default());
+    assert_eq!(
+        (seen.view, seen.grid.scheme),
+        (View::Patches, GridScheme::SinCos)
+    );
+    let sim = Similarity::of(&GridEncoding::SinCos(
+        SinCos2d::new(width, g, s.base).unwrap(),
+    ));
+    let (cr, cc) = (rows / 2, cols / 2);
+    let centre = g.patch(cr, cc);
+    let at = |dr: i64, dc: i64| {
+        let p = g.patch((cr as i64 + dr) as usize, (cc as i64 + dc) as usize);
+        sim.between(centre, p)
+    };
+    let others = || (0..g.patches()).filter(|&p| p != centre);
+    let best = others()
+        .map(|p| sim.between(centre, p))
+        .fold(f64::MIN, f64::max);
+    for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+        assert!((at(dr, dc) - best).abs() < 1e-12, "({dr}, {dc})");
+    }
+    let (on_cross, far_off): (Vec<usize>, Vec<usize>) = others().partition(|&p| {
+        let (r, c) = g.cell(p);
+        r == cr || c == cc
+    });
+    let weakest_on_cross = on_cross
+        .iter()
+        .map(|&p| sim.between(centre, p))
+        .fold(f64::MAX, f64::min);
+    for p in far_off {
+        let (r, c) = g.cell(p);
+        if r.abs_diff(cr).min(c.abs_diff(cc)) >= 4 {
+            assert!(
+                sim.between(centre, p) < weakest_on_cross,
+                "patch ({r}, {c})"
+            );
+        }
+    }
+    assert!((at(0, 5) - at(3, 4)).abs() > 0.01, "not rotation-invariant");
+    for k in 1..=5 {
+        assert!(at(k, k) < at(0, k), "diagonal {k}");
+    }
+
+    // Question 19 opens the Image patches view too.
+    let q = QUESTIONS.iter().find(|q| q.id == "mrope-row").unwrap();
+    assert_eq!(see_preset(q, &Settings::default()).view, View::Patches);
 }

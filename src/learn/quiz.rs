@@ -9,6 +9,7 @@ use crate::math::alibi::{slopes, steepest};
 use crate::math::attention::Relation;
 use crate::math::offsets::closed_form;
 use crate::math::sinusoidal::{Sinusoidal, Variant};
+use crate::schemes::grid::GridScheme;
 use crate::schemes::{Registered, Scheme};
 use crate::state::{Settings, View};
 
@@ -361,6 +362,53 @@ pub const QUESTIONS: &[Question] = &[
                       slowest wavelength is 2π·base^(2 − 4/d), close to 2π·base², instead of \
                       2π·base^(1 − 2/d).",
         see: (View::Matrix, |s| s.variant = Variant::TutorialBug),
+    },
+    Question {
+        id: "patch-cross",
+        prompt: "Under 2-D sin-cos, which patches are most similar to the centre patch, and why \
+                 is the pattern a cross?",
+        kind: Kind::Choice {
+            options: &[
+                "Its near neighbours and, out to the edges, those in its own row and column: \
+                 half of each vector encodes the column and half the row, so a patch in the same \
+                 row or column matches on a whole half",
+                "All the patches at the same Euclidean distance from it, whatever the direction: \
+                 the encoding is rotation-invariant",
+                "The patches on its diagonals: there both the row and the column change, so both \
+                 halves of the vector move together",
+                "None: every patch is equally similar to the centre, and the cross comes from the \
+                 colour scale",
+            ],
+            answer: 0,
+        },
+        explanation: "MAE's 2-D sin-cos spends half of each vector on the patch's column and half \
+                      on its row, so the similarity of two patches is the mean of a column term \
+                      and a row term. A patch in the centre's row keeps its row term at 1, the \
+                      largest there is, however far along the row it lies, and a patch in its \
+                      column keeps its column term: similarity falls with distance, but least \
+                      along the row and the column, so the map is a cross. A diagonal patch \
+                      loses on both terms, and nothing in the table is rotation-invariant.",
+        see: (View::Patches, |s| s.grid.scheme = GridScheme::SinCos),
+    },
+    Question {
+        id: "mrope-row",
+        prompt: "In Qwen2-VL's M-RoPE, which section changes as you move along a row of an \
+                 image?",
+        kind: Kind::Choice {
+            options: &[
+                "The time (T) section",
+                "The height (H) section",
+                "The width (W) section",
+                "All three: every id moves on by one per token, as in 1-D RoPE",
+            ],
+            answer: 2,
+        },
+        explanation: "Every token has three ids, time, height and width (t, h, w), and each turns \
+                      its own section of the rotary pairs. Along a row of an image only the \
+                      column changes, so only w does: t and h stay, and so do the angles of \
+                      their sections. Down a column only h changes, and from one frame of a \
+                      video to the next only t.",
+        see: (View::Patches, |_| {}),
     },
 ];
 

@@ -115,7 +115,7 @@ pub fn lesson_view(props: &ViewProps) -> Html {
                         aria-labelledby="lesson-count" />
                 </div>
                 <h2 id="lesson-title">{ current.title }</h2>
-                <p class="lesson-text">{ current.text }</p>
+                <p class="lesson-text">{ current.text(s) }</p>
                 <p class="lesson-try"><strong>{ "Try this: " }</strong>{ current.try_this }</p>
                 <div class="lesson-nav">
                     <button type="button" class="button" id="lesson-back" aria-disabled={(n == 1).then_some("true")} onclick={back}>

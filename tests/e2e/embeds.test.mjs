@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, DIST } from './lib.mjs';
 import { PHONES, phone, coursePage, hostServer, embedCode, layout, settle, swipe } from './embedhost.mjs';
+import { STEPS } from './lesson_steps.mjs';
 
 const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'lesson', 'quiz', 'train'];
 const env = {};
@@ -290,8 +291,8 @@ test('buttons that lead to another view open the whole app in a new tab, or give
   const cases = [
     ['?view=attention', 'Train small models and see →', /view=train/],
     ['?lesson=1', 'Train it yourself →', /view=train/],
-    ['?lesson=11', 'Take the quiz →', /view=quiz/],
-    ['?lesson=11', 'Train it yourself →', /view=train/],
+    [`?lesson=${STEPS.length}`, 'Take the quiz →', /view=quiz/],
+    [`?lesson=${STEPS.length}`, 'Train it yourself →', /view=train/],
   ];
   for (const [query, name, target] of cases) {
     // The copied code allows new tabs: the app opens there.

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { useApp, openApp, waitForDraws, figureDownload, appTakenOver } from './lib.mjs';
 import { swipe } from './embedhost.mjs';
+import { STEPS } from './lesson_steps.mjs';
 
 const app = useApp();
 
@@ -285,7 +286,7 @@ test('on a phone, a tap on a line chart reads it, and the reading stays when the
 
 test('on a phone the lesson reads in order: each step\'s chart, then its text and Back/Next, then the rest of the view', async () => {
   const { page, errors, context } = await onPhone('?lesson=1');
-  for (let step = 1; step <= 11; step++) {
+  for (let step = 1; step <= STEPS.length; step++) {
     await page.goto(app.server.url + `?lesson=${step}`);
     await appTakenOver(page);
     const y = await page.evaluate(() => {

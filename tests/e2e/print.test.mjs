@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, openApp, pdfFacts } from './lib.mjs';
+import { STEPS } from './lesson_steps.mjs';
 
 const app = useApp();
 const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'train', 'quiz'];
@@ -39,7 +40,7 @@ test('every view prints on one page, with its chart as an image, its sources and
 });
 
 test('every lesson step prints on one page, its text above its chart', async () => {
-  for (let step = 1; step <= 11; step++) {
+  for (let step = 1; step <= STEPS.length; step++) {
     const { pages, images, text } = await printed(`?lesson=${step}`);
     assert.equal(pages, 1, `lesson step ${step} printed on ${pages} pages`);
     assert.ok(images >= 1, `lesson step ${step}: no chart`);

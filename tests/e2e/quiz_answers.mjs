@@ -15,6 +15,8 @@ export const RIGHT = {
   't5-far': 'same bucket',
   'add-or-concat': 'The width d_model',
   'exponent-bug': 'fall twice as fast',
+  'patch-cross': 'out to the edges',
+  'mrope-row': 'The width (W) section',
 };
 
 /** An offset k with Σ cos(k·ωᵢ) < 0 at d_model 64, base 10000: computed here, independently. */
@@ -43,3 +45,6 @@ export const SOLVE = {
   'steepest-head': async (page) => setField(page, '#alibi-head-value', 0),
   'reordered-variant': async (page) => page.selectOption('#variant', 'split'),
 };
+
+/** How many questions the quiz has: one right answer or way to solve each (learn.test.mjs checks it against the app). */
+export const QUESTIONS = Object.keys(RIGHT).length + Object.keys(SOLVE).length;

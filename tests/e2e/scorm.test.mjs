@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, launch } from './lib.mjs';
-import { RIGHT, SOLVE } from './quiz_answers.mjs';
+import { RIGHT, SOLVE, QUESTIONS } from './quiz_answers.mjs';
+import { STEPS } from './lesson_steps.mjs';
 
 const RELEASE = process.env.RELEASE ?? path.resolve(import.meta.dirname, '../../release');
 const RUNTIME = path.resolve(import.meta.dirname, 'node_modules/scorm-again/dist/scorm12.min.js');
@@ -119,7 +120,7 @@ async function answer(frame, n) {
 
 const TIMESPAN = /^\d{2,4}:\d\d:\d\d(\.\d{1,2})?$/;
 
-test('the exam package: half done, left, resumed where it was, submitted; the LMS records a pass with 17 interactions', async () => {
+test(`the exam package: half done, left, resumed where it was, submitted; the LMS records a pass with ${QUESTIONS} interactions`, async () => {
   const mastery = masteryOf('exam');
   assert.equal(mastery, '80');
   const data = { core: { student_id: 's1', student_name: 'Student, A' }, student_data: { mastery_score: mastery } };
@@ -129,7 +130,7 @@ test('the exam package: half done, left, resumed where it was, submitted; the LM
   assert.equal(await frame.locator('#quiz-title').textContent(), 'Quiz · exam');
   assert.match(await frame.locator('#quiz-lms').textContent(), /keeps each answer as you record it/);
   const total = await frame.locator('.quiz-map li').count();
-  assert.equal(total, 17);
+  assert.equal(total, QUESTIONS);
   let now = await cmi(first.page);
   assert.equal(now.status, 'incomplete', 'the attempt is under way from the launch');
 
@@ -162,7 +163,7 @@ test('the exam package: half done, left, resumed where it was, submitted; the LM
     suspend_data: now.suspend,
   });
   frame = second.frame();
-  await frame.waitForFunction((n) => document.getElementById('quiz-answered')?.textContent === `Answered: ${n} of 17`, HALF);
+  await frame.waitForFunction(([n, of]) => document.getElementById('quiz-answered')?.textContent === `Answered: ${n} of ${of}`, [HALF, QUESTIONS]);
   await frame.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), HALF);
   for (let n = HALF + 1; n <= total; n += 1) {
     await frame.click('#quiz-next');
@@ -171,11 +172,11 @@ test('the exam package: half done, left, resumed where it was, submitted; the LM
   await frame.click('#quiz-submit');
   await frame.click('#quiz-submit-yes');
   await frame.waitForSelector('#quiz-score');
-  assert.match(await frame.locator('#quiz-score').textContent(), /^Score: 17 of 17/);
+  assert.match(await frame.locator('#quiz-score').textContent(), new RegExp(`^Score: ${QUESTIONS} of ${QUESTIONS}`));
   now = await cmi(second.page);
   assert.equal(now.status, 'passed');
   assert.deepEqual([now.raw, now.min, now.max], ['100', '0', '100']);
-  assert.equal(now.interactions.length, 17);
+  assert.equal(now.interactions.length, QUESTIONS);
   for (const [i, x] of now.interactions.entries()) {
     assert.match(x.id, new RegExp(`^q${String(i + 1).padStart(2, '0')}-[a-z0-9-]+$`));
     assert.ok(['choice', 'numeric', 'performance'].includes(x.type), x.type);
@@ -216,7 +217,7 @@ test('the exam package: an LMS that refuses the interactions still gets the scor
   await frame().click('#quiz-submit-yes');
   await frame().waitForSelector('#quiz-score');
   const now = await cmi(page);
-  assert.equal(now.raw, String(Math.round(100 / 17)));
+  assert.equal(now.raw, String(Math.round(100 / QUESTIONS)));
   assert.equal(now.status, 'failed');
   assert.equal(now.interactions.length, 0);
   assert.match(await frame().locator('#quiz-lms-problem').textContent(), /^The LMS refused cmi\.interactions\.0\.id = “q01-order” \(error 401: Not implemented error\)\. The data model element .* optional for an LMS to implement\. It refused \d+ more values as well\./);
@@ -267,12 +268,12 @@ test('the exam package: what the LMS refuses is said to the student, and a later
 test('the lesson package: completed once every step was seen, resumed on the step left', async () => {
   const { page, frame, errors, context } = await openLms('lesson');
   await frame().waitForSelector('#lesson-lms');
-  const total = 11;
+  const total = STEPS.length;
   for (let n = 1; n < 6; n += 1) {
     await frame().waitForFunction((n) => document.getElementById('lesson-count')?.textContent.includes(`step ${n} of`), n);
     await frame().click('#lesson-next');
   }
-  await frame().locator('#lesson-lms', { hasText: '6 of 11' }).waitFor();
+  await frame().locator('#lesson-lms', { hasText: `6 of ${total}` }).waitFor();
   let now = await cmi(page);
   assert.equal(now.status, 'incomplete');
   assert.equal(now.location, '6');
