@@ -146,6 +146,7 @@ impl Settings {
         self.rope_m = self.rope_m.min(self.length - 1);
         self.rope_n = self.rope_n.min(self.length - 1);
         self.grid.settle();
+        self.mrope.frames = FRAMES.accept(self.mrope.frames as f64).value as usize;
     }
 }
 
@@ -258,9 +259,9 @@ impl Reducible for Settings {
             Action::SetGridTrained(v) => next.grid.trained = GRID_TRAINED.accept(v).value as usize,
             Action::SetGridInterpolate(v) => next.grid.interpolate = v,
             Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,
-            Action::SetMropeModel(m) => next.grid.mrope = m,
-            Action::SetMropeRule(t) => next.grid.transformers_rule = t,
-            Action::SetFrames(v) => next.grid.frames = FRAMES.accept(v).value as usize,
+            Action::SetMropeModel(m) => next.mrope.model = m,
+            Action::SetMropeRule(t) => next.mrope.transformers_rule = t,
+            Action::SetFrames(v) => next.mrope.frames = FRAMES.accept(v).value as usize,
         }
         next.settle();
         if next == *self {

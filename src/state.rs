@@ -7,7 +7,7 @@ use crate::math::rotation::Pairing;
 use crate::math::sinusoidal::{Sinusoidal, Variant, Wave};
 use crate::math::t5::T5Bias;
 use crate::plot::colormap::Palette;
-use crate::schemes::grid::GridSettings;
+use crate::schemes::grid::{GridSettings, MropeSettings};
 use crate::schemes::kind::{Scheme, SchemeSettings};
 use crate::train::settings::TrainSettings;
 
@@ -248,6 +248,8 @@ pub struct Settings {
     pub rope_n: usize,
     /// The Image patches view: its 2-D scheme, the grid, and the schemes' own settings.
     pub grid: GridSettings,
+    /// Its M-RoPE panel: the model, the id rule and the video's frames.
+    pub mrope: MropeSettings,
 }
 
 impl Default for Settings {
@@ -290,6 +292,7 @@ impl Default for Settings {
             rope_m: 5,
             rope_n: 2,
             grid: GridSettings::default(),
+            mrope: MropeSettings::new(),
         }
     }
 }

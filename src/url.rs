@@ -300,14 +300,14 @@ macro_rules! number {
 
 /// One of an enum's values, by its id.
 macro_rules! choice {
-    ($key:literal, $kind:ident, $set:ident, $field:ident) => {
+    ($key:literal, $kind:ident, $set:ident, $($field:ident).+) => {
         Param {
             key: $key,
             read: |v, _| {
                 let names = $kind::ALL.map($kind::id);
                 Ok((Action::$set(pick($key, v, $kind::from_id, &names)?), None))
             },
-            write: |s| Value::from(s.$field.id()),
+            write: |s| Value::from(s.$($field).+.id()),
         }
     };
 }
@@ -382,29 +382,15 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     Param { key: "kv", read: |v, _| read_vector("kv", v, Action::SetRopeK), write: |s| vector_value(&s.rope_k) },
     number!("m", |s| s.rope_m_limit(), SetRopeM, rope_m),
     number!("n", |s| s.rope_n_limit(), SetRopeN, rope_n),
-    Param {
-        key: "grid",
-        read: |v, _| {
-            let names = GridScheme::ALL.map(GridScheme::id);
-            Ok((Action::SetGridScheme(pick("grid", v, GridScheme::from_id, &names)?), None))
-        },
-        write: |s| Value::from(s.grid.scheme.id()),
-    },
+    choice!("grid", GridScheme, SetGridScheme, grid.scheme),
     number!("grid_h", GRID_ROWS, SetGridRows, grid.rows),
     number!("grid_w", GRID_COLS, SetGridCols, grid.cols),
     number!("grid_trained", GRID_TRAINED, SetGridTrained, grid.trained),
     flag!("interpolate", SetGridInterpolate, grid.interpolate),
     number!("grid_head", GRID_HEAD, SetGridHead, grid.head),
-    Param {
-        key: "mrope",
-        read: |v, _| {
-            let names = MropeModel::ALL.map(MropeModel::id);
-            Ok((Action::SetMropeModel(pick("mrope", v, MropeModel::from_id, &names)?), None))
-        },
-        write: |s| Value::from(s.grid.mrope.id()),
-    },
-    word!("mrope_rule", MROPE_RULES, SetMropeRule, grid.transformers_rule),
-    number!("frames", FRAMES, SetFrames, grid.frames),
+    choice!("mrope", MropeModel, SetMropeModel, mrope.model),
+    word!("mrope_rule", MROPE_RULES, SetMropeRule, mrope.transformers_rule),
+    number!("frames", FRAMES, SetFrames, mrope.frames),
 ];
 
 /// Keys applied later than they are written, each just after another key of its table: the

@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::math::grid::{
-    bicubic_resize, cosine, cubic_weights, Axial, Grid, GridEncoding, Learned2d, Mixed, Similarity,
-    SinCos2d, AXIAL_THETA, MAX_SIDE, MIXED_THETA,
+    bicubic_resize, cosine, cubic_weights, rotary_score, Axial, Grid, GridEncoding, Learned2d,
+    Mixed, Similarity, SinCos2d, AXIAL_THETA, MAX_SIDE, MIXED_THETA,
 };
 
 /// The references compute in float32: agreement is to float32 rounding.
@@ -78,15 +78,17 @@ fn sincos_similarity_depends_on_the_offset_only() {
 // and the row term is 1 (its largest) for a patch in the same row.
 #[test]
 fn sincos_similarity_is_a_cross() {
-    let e = GridEncoding::SinCos(SinCos2d::new(64, grid(9, 9), 10_000.0).unwrap());
+    let e = Similarity::of(&GridEncoding::SinCos(
+        SinCos2d::new(64, grid(9, 9), 10_000.0).unwrap(),
+    ));
     for dx in -8..=8i64 {
-        let same_row = e.offset_similarity(dx, 0).unwrap();
+        let same_row = e.at_offset(dx, 0).unwrap();
         for dy in -8..=8i64 {
-            let other = e.offset_similarity(dx, dy).unwrap();
+            let other = e.at_offset(dx, dy).unwrap();
             assert!(same_row >= other - 1e-12, "Δ = ({dx}, {dy})");
         }
     }
-    assert!((e.offset_similarity(0, 0).unwrap() - 1.0).abs() < 1e-12);
+    assert!((e.at_offset(0, 0).unwrap() - 1.0).abs() < 1e-12);
 }
 
 // PyTorch's cubic weights (`get_cubic_upsample_coefficients`, A = −0.75). By hand at t = 0.5:
@@ -201,25 +203,40 @@ fn mixed_at_angle_zero_is_axial_and_at_45_degrees_diagonal() {
     };
     // Pair 0 (mag 1): the angle at (col 1, row 1) is 2·cos 45° = √2, and at (col 1, row −1) … 0.
     assert!((m.angle(g.patch(1, 1), 0) - 2f64.sqrt()).abs() < F32);
-    assert!(diag.offset_similarity(1, -1).unwrap() > diag.offset_similarity(1, 1).unwrap());
+    // The two diagonals (1, ±1) tie at any head angle (their projections on the head's two
+    // directions are the same up to sign), but mixed RoPE tells (2, 1) from (2, −1), which axial
+    // RoPE (a column term plus a row term) cannot.
+    let tilted = Similarity::of(&GridEncoding::Mixed(
+        Mixed::new(16, g, MIXED_THETA, 0.3).unwrap(),
+    ));
+    let straight = Similarity::of(&GridEncoding::Axial(axial));
+    let gap = |s: &Similarity| (s.at_offset(2, 1).unwrap() - s.at_offset(2, -1).unwrap()).abs();
+    assert!(gap(&tilted) > 1e-3, "{}", gap(&tilted));
+    assert!(gap(&straight) < 1e-12);
 }
 
 // A query and key of ones: each pair scores |q_pair|² cos φ = 2 cos φ, so the normalised score
-// is the mean cosine, the similarity the views draw; a random q scores 1 at offset 0.
+// is the mean cosine, the similarity the views draw (axial: a column table plus a row table;
+// mixed: by angle addition); a random q scores 1 at offset 0.
 #[test]
 fn rope_offset_score_of_ones_is_the_similarity() {
     let g = grid(8, 8);
-    let e = GridEncoding::Axial(Axial::new(32, g, AXIAL_THETA).unwrap());
-    let ones = vec![1.0; 32];
-    for (dx, dy) in [(0, 0), (1, 0), (3, -2), (-7, 7)] {
-        let a = e.offset_score(&ones, dx, dy).unwrap();
-        let b = e.offset_similarity(dx, dy).unwrap();
-        assert!((a - b).abs() < 1e-12);
+    for e in [
+        GridEncoding::Axial(Axial::new(32, g, AXIAL_THETA).unwrap()),
+        GridEncoding::Mixed(Mixed::new(32, g, MIXED_THETA, 0.7).unwrap()),
+    ] {
+        let (freqs, sim) = (e.pair_frequencies().unwrap(), Similarity::of(&e));
+        let ones = vec![1.0; 32];
+        for (dx, dy) in [(0, 0), (1, 0), (3, -2), (-7, 7)] {
+            let a = rotary_score(&freqs, &ones, dx as f64, dy as f64);
+            let b = sim.at_offset(dx, dy).unwrap();
+            assert!((a - b).abs() < 1e-12);
+        }
+        let q: Vec<f64> = (0..32)
+            .map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0)
+            .collect();
+        assert!((rotary_score(&freqs, &q, 0.0, 0.0) - 1.0).abs() < 1e-12);
     }
-    let q: Vec<f64> = (0..32)
-        .map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0)
-        .collect();
-    assert!((e.offset_score(&q, 0, 0).unwrap() - 1.0).abs() < 1e-12);
 }
 
 #[test]

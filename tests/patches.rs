@@ -144,15 +144,15 @@ fn mrope_sequence_and_where_the_rules_part() {
     use pe_explorer::figures::mrope::{mrope_figure, MropeInputs};
     use pe_explorer::schemes::grid::MropeModel;
     let mut s = settings(GridScheme::SinCos, 2, 2);
-    s.grid.frames = 3;
+    s.mrope.frames = 3;
     for (model, transformers, last_t, next) in [
         (MropeModel::Qwen2Vl, false, 6, 7),
         (MropeModel::Qwen2Vl, true, 6, 6),
         (MropeModel::Qwen25Vl, false, 8, 9),
         (MropeModel::Qwen25Vl, true, 8, 6),
     ] {
-        s.grid.mrope = model;
-        s.grid.transformers_rule = transformers;
+        s.mrope.model = model;
+        s.mrope.transformers_rule = transformers;
         let f = mrope_figure(&MropeInputs::of(&s), None).unwrap();
         assert_eq!(f.ids.len(), 2 + 4 + 12 + 2);
         assert_eq!(f.seams.vision_last_t, last_t, "{model:?} {transformers}");
@@ -174,8 +174,8 @@ fn mrope_sequence_and_where_the_rules_part() {
         }
     }
     // Qwen3-VL: interleaved sections, each frame its own block with time id 0 inside it.
-    s.grid.mrope = MropeModel::Qwen3Vl;
-    s.grid.transformers_rule = false;
+    s.mrope.model = MropeModel::Qwen3Vl;
+    s.mrope.transformers_rule = false;
     let f = mrope_figure(&MropeInputs::of(&s), None).unwrap();
     let axes: String = f.mrope.axes()[..6].iter().map(|a| a.letter()).collect();
     assert_eq!(axes, "THWTHW");
@@ -203,7 +203,7 @@ fn pasted_mrope_configs_are_read_or_refused() {
     assert_eq!(c.mrope.layout(), Layout::Chunked);
     assert!(c.report().contains("qwen2_vl"));
     let mut s = settings(GridScheme::SinCos, 3, 2);
-    s.grid.mrope = MropeModel::Qwen2Vl;
+    s.mrope.model = MropeModel::Qwen2Vl;
     let listed = mrope_figure(&MropeInputs::of(&s), None).unwrap();
     let pasted = mrope_figure(&MropeInputs::of(&s), Some(&c)).unwrap();
     assert_eq!(listed.ids, pasted.ids);
@@ -213,7 +213,7 @@ fn pasted_mrope_configs_are_read_or_refused() {
         "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
         "vision_config": {"spatial_merge_size": 2, "tokens_per_second": 2}}"#;
     let c = MropeConfig::from_json(qwen25).unwrap();
-    s.grid.mrope = MropeModel::Qwen25Vl;
+    s.mrope.model = MropeModel::Qwen25Vl;
     let listed = mrope_figure(&MropeInputs::of(&s), None).unwrap();
     assert_eq!(
         listed.ids,

@@ -401,7 +401,7 @@ fn valid(s: &Settings) -> bool {
         && (1..=64).contains(&s.grid.cols)
         && (1..=64).contains(&s.grid.trained)
         && s.grid.head <= 15
-        && s.grid.frames <= 16
+        && s.mrope.frames <= 16
 }
 
 proptest! {

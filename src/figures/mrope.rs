@@ -14,7 +14,7 @@ use crate::mrope_config::MropeConfig;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis as HeatAxis, HeatmapData};
 use crate::plot::lines::{LineAxis, LineChartData, Points, Series, Stroke, SERIES_COLORS};
-use crate::schemes::grid::{GridSettings, MropeModel};
+use crate::schemes::grid::{MropeModel, MropeSettings};
 
 /// The largest merged image grid the sequence uses along a side (a 16 × 16 image is already
 /// 256 tokens, and a video repeats it per frame).
@@ -27,29 +27,25 @@ pub const HEAD_DIM: usize = 128;
 crate::figure_inputs! {
     /// The model, the id rule, the image's merged grid and the video's frames.
     MropeInputs {
-        grid: GridSettings = |s| s.grid.clone(),
+        mrope: MropeSettings = |s| s.mrope.clone(),
+        merged: (usize, usize) = |s| (
+            s.grid.rows.clamp(1, MAX_MERGED_SIDE),
+            s.grid.cols.clamp(1, MAX_MERGED_SIDE),
+        ),
         palette: Palette = |s| s.palette,
     }
 }
 
 impl MropeInputs {
-    /// Merged tokens of the image along each side: the view's grid, at most 16 a side.
-    pub fn merged(&self) -> (usize, usize) {
-        (
-            self.grid.rows.clamp(1, MAX_MERGED_SIDE),
-            self.grid.cols.clamp(1, MAX_MERGED_SIDE),
-        )
-    }
-
     /// The sequence: text, an image, a video (when it has frames), text; vision sizes in
     /// patches before the `merge` × `merge` merge. Qwen3-VL gives each frame its own block.
     pub fn segments(&self, merge: usize, per_frame: bool) -> Result<Vec<Segment>, String> {
-        let (r, c) = self.merged();
+        let (r, c) = self.merged;
         let (h, w) = (merge * r, merge * c);
         let mut s = vec![Segment::Text(TEXT_RUN), Segment::Image { h, w }];
-        if self.grid.frames > 0 {
+        if self.mrope.frames > 0 {
             s.push(Segment::Video {
-                frames: self.grid.frames,
+                frames: self.mrope.frames,
                 h,
                 w,
             });
@@ -88,19 +84,19 @@ impl MropeInputs {
             };
             return Ok((c.mrope.clone(), rules, c.model.starts_with("qwen3")));
         }
-        let base = match self.grid.mrope {
+        let base = match self.mrope.model {
             MropeModel::Qwen25Vl => IdRules::QWEN2_5_VL,
             _ => IdRules::QWEN2_VL,
         };
-        let (section, layout) = match self.grid.mrope {
+        let (section, layout) = match self.mrope.model {
             MropeModel::Qwen3Vl => (QWEN3_VL_SECTION, Layout::Interleaved),
             _ => (QWEN2_VL_SECTION, Layout::Chunked),
         };
-        let mrope = Mrope::new(HEAD_DIM, self.grid.mrope.theta(), section, layout)?;
+        let mrope = Mrope::new(HEAD_DIM, self.mrope.model.theta(), section, layout)?;
         Ok((
             mrope,
             IdRules { advance, ..base },
-            self.grid.mrope == MropeModel::Qwen3Vl,
+            self.mrope.model == MropeModel::Qwen3Vl,
         ))
     }
 }
@@ -139,7 +135,7 @@ pub fn mrope_figure(
     inputs: &MropeInputs,
     custom: Option<&MropeConfig>,
 ) -> Result<MropeFigure, String> {
-    let transformers = inputs.grid.transformers_rule;
+    let transformers = inputs.mrope.transformers_rule;
     let (mrope, rules, per_frame) = inputs.plan(custom, transformers)?;
     let (_, other_rules, _) = inputs.plan(custom, !transformers)?;
     let segments = inputs.segments(rules.spatial_merge_size, per_frame)?;
@@ -200,7 +196,7 @@ pub fn mrope_figure(
         y: LineAxis::linear("position id", 0.0, top.max(1.0) * 1.08),
         caption: format!(
             "{} · {rule} · {n} tokens",
-            custom.map_or(inputs.grid.mrope.label(), |c| c.model.as_str())
+            custom.map_or(inputs.mrope.model.label(), |c| c.model.as_str())
         ),
         guides: Vec::new(),
     });
@@ -230,7 +226,7 @@ pub fn mrope_figure(
         rule: None,
     });
     Ok(MropeFigure {
-        model: inputs.grid.mrope,
+        model: inputs.mrope.model,
         csv: ids_csv(&ids),
         mrope,
         ids,

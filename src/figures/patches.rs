@@ -352,23 +352,11 @@ pub fn snippet(inputs: &PatchInputs) -> String {
             )
         }
         GridScheme::Learned => format!(
-            "# The app's untrained ViT table for a {t} × {t} grid: every cell N(0, 0.02²) from its own\n\
-             # SplitMix64 stream, seeded by (seed, patch·D + dimension).\n\
+            "# The app's untrained ViT table for a {t} × {t} grid: the 1-D learned table's first\n\
+             # {t}·{t} rows, one per patch in row-major order, N(0, 0.02²) from the seed.\n\
              trained, seed, interpolate = {t}, {seed}, {interp}\n\
-             def splitmix(state):\n    \
-                 state = state + np.uint64(0x9E3779B97F4A7C15)\n    \
-                 z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)\n    \
-                 z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)\n    \
-                 return state, z ^ (z >> np.uint64(31))\n\
-             def unit(bits):  # 53 random bits, never exactly 0\n    \
-                 return ((bits >> np.uint64(11)).astype(np.float64) + 0.5) / 2.0**53\n\
-             with np.errstate(over=\"ignore\"):  # 64-bit arithmetic wraps, as intended\n    \
-                 cell = np.arange(trained * trained * D, dtype=np.uint64)\n    \
-                 key = np.uint64(((seed << 23) | (seed >> 41)) & 0xFFFFFFFFFFFFFFFF)  # rotate left 23\n    \
-                 _, hashed = splitmix(cell)\n    \
-                 state, a = splitmix(key ^ hashed)\n    \
-                 state, b = splitmix(state)\n\
-             table = (0.02 * np.sqrt(-2.0 * np.log(unit(a))) * np.cos(2.0 * np.pi * unit(b))).reshape(trained, trained, D)\n\
+             {table}\
+             table = learned_table(trained * trained, D, seed).reshape(trained, trained, D)\n\
              def cubic(t, A=-0.75):  # PyTorch's get_cubic_upsample_coefficients\n    \
                  near = lambda x: ((A + 2) * x - (A + 3)) * x * x + 1\n    \
                  far = lambda x: ((A * x - 5 * A) * x + 8 * A) * x - 4 * A\n    \
@@ -395,6 +383,7 @@ pub fn snippet(inputs: &PatchInputs) -> String {
             t = g.trained,
             seed = inputs.seed,
             interp = if g.interpolate { "True" } else { "False" },
+            table = crate::schemes::learned::NUMPY_TABLE,
         ),
     };
     head + &body

@@ -21,6 +21,7 @@
 //! The references compute in float32, and so does this module where it matters (angles up to
 //! 63 rad lose 4·10⁻⁶ in float32): a CSV of ours equals theirs to float32 rounding.
 
+use super::learned::Learned;
 use super::rng::SplitMix64;
 
 /// The most rows or columns of patches (a 1,024-px image in 16-px patches).
@@ -134,18 +135,13 @@ pub struct Learned2d {
     pub seed: u64,
 }
 
-/// The standard deviation ViT's position table starts from (timm: `trunc_normal_(std=.02)`).
-pub const LEARNED_STD: f64 = 0.02;
-
 impl Learned2d {
-    /// The trained table's entry at (row, col), each cell its own seeded stream (so any part
-    /// of the table is drawn without the rest).
+    /// The trained table's entry at (row, col): the 1-D learned table's row for the patch's
+    /// row-major index (each cell its own seeded stream, so any part is drawn without the rest).
     pub fn value(&self, row: usize, col: usize, dim: usize) -> f64 {
-        let index = (self.trained.patch(row, col) as u64)
-            .wrapping_mul(self.d_model as u64)
-            .wrapping_add(dim as u64);
-        let cell = SplitMix64::new(index).next_u64();
-        LEARNED_STD * SplitMix64::new(self.seed.rotate_left(23) ^ cell).next_normal()
+        Learned::new(self.trained.patches(), self.d_model, self.seed)
+            .get(self.trained.patch(row, col), dim)
+            .unwrap_or(f64::NAN)
     }
 
     /// The table as `[row][col][dim]`, row-major.
@@ -347,12 +343,6 @@ impl Mixed {
         let (fx, fy) = self.freqs[j];
         ((col as f32 * fx) + (row as f32 * fy)) as f64
     }
-
-    /// Pair `j`'s angle at the offset (dx, dy), exact.
-    fn offset_angle(&self, j: usize, dx: f64, dy: f64) -> f64 {
-        let (fx, fy) = self.frequency(j);
-        dx * fx + dy * fy
-    }
 }
 
 /// One of the four grid encodings, with what the patch views ask of it.
@@ -388,54 +378,6 @@ impl GridEncoding {
     /// the learned table).
     pub fn shift_invariant(&self) -> bool {
         !matches!(self, GridEncoding::Learned { .. })
-    }
-
-    /// Similarity at offset (dx, dy) of a shift-invariant scheme: the cosine of the two
-    /// position vectors (sin-cos), or the score of q = k = 1 over its value at offset 0
-    /// (RoPE: the mean of cos over the pairs). `None` for the learned table.
-    pub fn offset_similarity(&self, dx: i64, dy: i64) -> Option<f64> {
-        let (dx, dy) = (dx as f64, dy as f64);
-        match self {
-            // PE(p)·PE(q) = Σ_k cos(Δx ω_k) + Σ_k cos(Δy ω_k), and |PE|² = D/2.
-            GridEncoding::SinCos(e) => {
-                let quarter = e.d_model / 4;
-                let sum: f64 = (0..quarter)
-                    .map(|k| {
-                        let w = e.omega(k) as f64;
-                        (dx * w).cos() + (dy * w).cos()
-                    })
-                    .sum();
-                Some(sum / (2 * quarter) as f64)
-            }
-            GridEncoding::Axial(e) => {
-                let quarter = e.head_dim / 4;
-                let sum: f64 = (0..quarter)
-                    .map(|k| {
-                        let f = e.frequency(k) as f64;
-                        (dx * f).cos() + (dy * f).cos()
-                    })
-                    .sum();
-                Some(sum / (2 * quarter) as f64)
-            }
-            GridEncoding::Mixed(e) => {
-                let sum: f64 = (0..e.pairs())
-                    .map(|j| e.offset_angle(j, dx, dy).cos())
-                    .sum();
-                Some(sum / e.pairs() as f64)
-            }
-            GridEncoding::Learned { .. } => None,
-        }
-    }
-
-    /// The score of a query and key both equal to `q` (one entry per dimension, pairs adjacent
-    /// for RoPE) at offset (dx, dy), over its value at offset 0. For an additive scheme the
-    /// offset acts on the position vectors alone, so `q` does not enter: it is
-    /// [`GridEncoding::offset_similarity`]. `None` for the learned table.
-    pub fn offset_score(&self, q: &[f64], dx: i64, dy: i64) -> Option<f64> {
-        let Some(freqs) = self.pair_frequencies() else {
-            return self.offset_similarity(dx, dy);
-        };
-        Some(rotary_score(&freqs, q, dx as f64, dy as f64))
     }
 
     /// Each rotation pair's (x, y) frequency, for a 2-D RoPE: an axial pair turns with one
@@ -482,20 +424,14 @@ impl GridEncoding {
 
     /// The angle of every pair at every patch (RoPE), one row per patch.
     pub fn angles(&self) -> Option<Vec<Vec<f64>>> {
-        let n = self.grid().patches();
-        match self {
-            GridEncoding::Axial(e) => Some(
-                (0..n)
-                    .map(|p| (0..e.pairs()).map(|j| e.angle(p, j)).collect())
-                    .collect(),
-            ),
-            GridEncoding::Mixed(e) => Some(
-                (0..n)
-                    .map(|p| (0..e.pairs()).map(|j| e.angle(p, j)).collect())
-                    .collect(),
-            ),
-            _ => None,
-        }
+        let angle: &dyn Fn(usize, usize) -> f64 = match self {
+            GridEncoding::Axial(e) => &|p, j| e.angle(p, j),
+            GridEncoding::Mixed(e) => &|p, j| e.angle(p, j),
+            _ => return None,
+        };
+        let pairs = self.width() / 2;
+        let rows = (0..self.grid().patches()).map(|p| (0..pairs).map(|j| angle(p, j)).collect());
+        Some(rows.collect())
     }
 }
 

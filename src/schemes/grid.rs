@@ -2,7 +2,7 @@
 //! share (the grid, the learned table's trained grid, the mixed head), and the encoding the
 //! settings describe (`math::grid`). Like `kind.rs`, a floor below the settings.
 
-use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
+use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::grid::{
     Axial, Grid, GridEncoding, Learned2d, Mixed, SinCos2d, AXIAL_THETA, MIXED_THETA,
 };
@@ -131,11 +131,26 @@ pub struct GridSettings {
     pub interpolate: bool,
     /// Mixed RoPE: the head whose angle is drawn.
     pub head: usize,
-    /// M-RoPE: the model, whether ids follow transformers 5.24 (rather than the reference
-    /// `get_rope_index`), and the frames of the video in the sequence.
-    pub mrope: MropeModel,
+}
+
+/// What the Image patches view's M-RoPE panel is set to (its image is the view's grid).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct MropeSettings {
+    pub model: MropeModel,
+    /// Ids as transformers 5.24 numbers them, rather than the reference `get_rope_index`.
     pub transformers_rule: bool,
+    /// Frames of the video in the sequence (0: none).
     pub frames: usize,
+}
+
+impl MropeSettings {
+    /// Qwen2-VL, the reference rule, a video of 3 frames.
+    pub fn new() -> MropeSettings {
+        MropeSettings {
+            frames: 3,
+            ..MropeSettings::default()
+        }
+    }
 }
 
 impl Default for GridSettings {
@@ -147,9 +162,6 @@ impl Default for GridSettings {
             trained: 14,
             interpolate: true,
             head: 0,
-            mrope: MropeModel::Qwen2Vl,
-            transformers_rule: false,
-            frames: 3,
         }
     }
 }
@@ -162,7 +174,6 @@ impl GridSettings {
         self.cols = fit(self.cols, GRID_COLS);
         self.trained = fit(self.trained, GRID_TRAINED);
         self.head = fit(self.head, GRID_HEAD);
-        self.frames = fit(self.frames, FRAMES);
     }
 
     pub fn grid(&self) -> Grid {

@@ -111,28 +111,33 @@ fn code(s: &Settings, library: Library) -> String {
         "# The app's untrained table: every cell is N(0, 0.02²) from its own SplitMix64 stream,\n\
          # seeded by (seed, position·d_model + dimension). Positions ≥ max_len do not exist (NaN).\n\
          max_len, d_model, length, seed = {}, {}, {}, {}\n\
-         def splitmix(state):\n    \
-             state = state + np.uint64(0x9E3779B97F4A7C15)\n    \
-             z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)\n    \
-             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)\n    \
-             return state, z ^ (z >> np.uint64(31))\n\
-         def unit(bits):  # 53 random bits, never exactly 0\n    \
-             return ((bits >> np.uint64(11)).astype(np.float64) + 0.5) / 2.0**53\n\
+         {NUMPY_TABLE}\
          rows = min(length, max_len)\n\
-         with np.errstate(over=\"ignore\"):  # 64-bit arithmetic wraps, as intended\n    \
-             cell = (np.arange(rows, dtype=np.uint64)[:, None] * np.uint64(d_model)\n            \
-                     + np.arange(d_model, dtype=np.uint64)[None, :])\n    \
-             key = np.uint64(((seed << 17) | (seed >> 47)) & 0xFFFFFFFFFFFFFFFF)  # rotate left 17\n    \
-             _, hashed = splitmix(cell)  # hash the cell index first\n    \
-             state = key ^ hashed\n    \
-             state, a = splitmix(state)\n    \
-             state, b = splitmix(state)\n\
-         normal = np.sqrt(-2.0 * np.log(unit(a))) * np.cos(2.0 * np.pi * unit(b))  # Box–Muller\n\
          matrix = np.full((length, d_model), np.nan)\n\
-         matrix[:rows] = 0.02 * normal\n",
+         matrix[:rows] = learned_table(rows, d_model, seed)\n",
         t.max_len, t.d_model, s.length, t.seed
     )
 }
+
+/// NumPy's `learned_table(rows, d_model, seed)`: the first `rows` rows of the app's seeded
+/// table ([`crate::math::learned::Learned::get`]), every cell from its own SplitMix64 stream.
+/// The 1-D table's snippet and the 2-D table's (a trained grid's patches, row-major) share it.
+pub const NUMPY_TABLE: &str = "def splitmix(state):
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+def unit(bits):  # 53 random bits, never exactly 0
+    return ((bits >> np.uint64(11)).astype(np.float64) + 0.5) / 2.0**53
+def learned_table(rows, d_model, seed):
+    with np.errstate(over=\"ignore\"):  # 64-bit arithmetic wraps, as intended
+        cell = np.arange(rows * d_model, dtype=np.uint64).reshape(rows, d_model)
+        key = np.uint64(((seed << 17) | (seed >> 47)) & 0xFFFFFFFFFFFFFFFF)  # rotate left 17
+        _, hashed = splitmix(cell)  # hash the cell index first
+        state, a = splitmix(key ^ hashed)
+        state, b = splitmix(state)
+    return 0.02 * np.sqrt(-2.0 * np.log(unit(a))) * np.cos(2.0 * np.pi * unit(b))  # Box–Muller
+";
 
 /// Where the scheme enters the model the Train view trains.
 pub fn trained(_t: &TrainSettings) -> Position {

@@ -1,4 +1,6 @@
-//! "Copy code": NumPy or PyTorch that rebuilds the matrix on screen with the current settings.
+//! "Copy code": NumPy or PyTorch that rebuilds the matrix on screen with the current settings,
+//! and the section every view's code is shown in ([`CodeSection`]: title, lead, the code and a
+//! copy button).
 
 use yew::prelude::*;
 
@@ -9,28 +11,27 @@ use crate::snippets::Library;
 use crate::state::Settings;
 
 #[derive(Properties, PartialEq)]
-pub struct CodePanelProps {
-    pub settings: Settings,
+pub struct CodeSectionProps {
+    pub title: AttrValue,
+    pub lead: AttrValue,
+    pub code: AttrValue,
+    /// Controls shown before the copy button (a library switch).
+    #[prop_or_default]
+    pub children: Html,
 }
 
-#[function_component(CodePanel)]
-pub fn code_panel(props: &CodePanelProps) -> Html {
-    let library = use_state(|| Library::NumPy);
+/// A panel with code to copy: its title and lead, the tools, the copy button and its status,
+/// and the code (`#code-snippet`, which the tests run).
+#[function_component(CodeSection)]
+pub fn code_section(props: &CodeSectionProps) -> Html {
     let status = use_state(String::new);
-    let code = snippet(&props.settings, *library);
-    let on_library = {
-        let (library, status) = (library.clone(), status.clone());
-        Callback::from(move |v: String| {
-            library.set(if v == "pytorch" {
-                Library::PyTorch
-            } else {
-                Library::NumPy
-            });
-            status.set(String::new());
-        })
-    };
+    // A new snippet clears the last copy's status.
+    {
+        let status = status.clone();
+        use_effect_with(props.code.clone(), move |_| status.set(String::new()));
+    }
     let on_copy = {
-        let (status, code) = (status.clone(), code.clone());
+        let (status, code) = (status.clone(), props.code.to_string());
         Callback::from(move |_: MouseEvent| {
             browser::copy_with_status(
                 code.clone(),
@@ -43,22 +44,47 @@ pub fn code_panel(props: &CodePanelProps) -> Html {
     html! {
         <section class="panel code-panel" aria-labelledby="code-title">
             <header class="panel-head">
-                <h2 id="code-title">{ "The same matrix in your own code" }</h2>
-                <p class="panel-lead">
-                    { "This code rebuilds the matrix above with the current settings; its `matrix` \
-                       has the same rows and columns as the chart's CSV. The NumPy version is run \
-                       by the app's test suite and checked against the CSV." }
-                </p>
+                <h2 id="code-title">{ props.title.clone() }</h2>
+                <p class="panel-lead">{ props.lead.clone() }</p>
             </header>
             <div class="code-tools">
-                <Segmented name="code-library" legend="Library"
-                    options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
-                    selected={if *library == Library::NumPy { "numpy" } else { "pytorch" }}
-                    on_change={on_library} />
+                { props.children.clone() }
                 <button type="button" class="button" onclick={on_copy}>{ "Copy code" }</button>
                 <p class="note" role="status" aria-live="polite">{ (*status).clone() }</p>
             </div>
-            <pre class="code" id="code-snippet" tabindex="0" aria-label="Code"><code>{ code }</code></pre>
+            <pre class="code" id="code-snippet" tabindex="0" aria-label="Code"><code>{ props.code.clone() }</code></pre>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CodePanelProps {
+    pub settings: Settings,
+}
+
+#[function_component(CodePanel)]
+pub fn code_panel(props: &CodePanelProps) -> Html {
+    let library = use_state(|| Library::NumPy);
+    let code = snippet(&props.settings, *library);
+    let on_library = {
+        let library = library.clone();
+        Callback::from(move |v: String| {
+            library.set(if v == "pytorch" {
+                Library::PyTorch
+            } else {
+                Library::NumPy
+            });
+        })
+    };
+    html! {
+        <CodeSection title="The same matrix in your own code" code={code}
+            lead="This code rebuilds the matrix above with the current settings; its `matrix` \
+                  has the same rows and columns as the chart's CSV. The NumPy version is run \
+                  by the app's test suite and checked against the CSV.">
+            <Segmented name="code-library" legend="Library"
+                options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
+                selected={if *library == Library::NumPy { "numpy" } else { "pytorch" }}
+                on_change={on_library} />
+        </CodeSection>
     }
 }

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::chart::{csv_export, Shared};
+use super::code::CodeSection;
 use super::controls::{options, Choice, NumberControl, Segmented, Toggle};
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
@@ -392,19 +393,19 @@ fn mrope_panel(props: &ViewProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |v: f64| cb.emit(Action::SetFrames(v)))
     };
-    let grid = &inputs.grid;
-    let (r, c) = inputs.merged();
+    let m = &inputs.mrope;
+    let (r, c) = inputs.merged;
     let controls = html! {
         <div class="patch-controls">
             <Choice id="mrope-model" label="Model"
                 options={options(&MropeModel::ALL, MropeModel::id, MropeModel::label)}
-                selected={grid.mrope.id()} on_change={on_model} />
-            <NumberControl id="mrope-frames" limit={FRAMES} value={grid.frames as f64}
+                selected={m.model.id()} on_change={on_model} />
+            <NumberControl id="mrope-frames" limit={FRAMES} value={m.frames as f64}
                 on_change={on_frames} hint="frames of the video (0: no video)" />
             { paste }
             <Segmented name="mrope-rule" legend="Ids as numbered by"
                 options={vec![("reference".into(), "the reference code".into()), ("transformers".into(), "transformers 5.24".into())]}
-                selected={if grid.transformers_rule { "transformers" } else { "reference" }} on_change={on_rule} />
+                selected={if m.transformers_rule { "transformers" } else { "reference" }} on_change={on_rule} />
         </div>
     };
     let body = match &*figure {
@@ -412,7 +413,7 @@ fn mrope_panel(props: &ViewProps) -> Html {
             html! { <p class="note error" role="alert">{ format!("This sequence cannot be laid out: {e}") }</p> }
         }
         Ok(f) => {
-            let stem = format!("{}_{}x{}_f{}", grid.mrope.id(), r, c, grid.frames);
+            let stem = format!("{}_{}x{}_f{}", m.model.id(), r, c, m.frames);
             let ids_export = {
                 let text = f.csv.clone();
                 csv_export(format!("{stem}_ids"), move || Ok(text.clone()))
@@ -431,12 +432,12 @@ fn mrope_panel(props: &ViewProps) -> Html {
             let seams = &f.seams;
             let overlap = seams.next_transformers <= seams.vision_last_t;
             let side = r.max(c);
-            let seam_text = if grid.frames > 0 && seams.next_reference == seams.next_transformers {
+            let seam_text = if m.frames > 0 && seams.next_reference == seams.next_transformers {
                 format!("Both rules start the closing text at t = {}. transformers 5.24 moves on by \
                          the block's larger side ({side} tokens) where the reference moves past the \
                          block's largest id; the two part when the video's time ids run past its \
                          side: more frames, or a smaller grid.", seams.next_reference)
-            } else if grid.frames == 0 {
+            } else if m.frames == 0 {
                 format!(
                     "With no video, both rules start the closing text at t = {}: for an image \
                          they agree.",
@@ -469,7 +470,7 @@ fn mrope_panel(props: &ViewProps) -> Html {
                     </ol>
                     <p class="explain">{ format!("{} splits the {} frequencies of a {}-wide head {layout}. \
                         Text has t = h = w, so for text alone every frequency turns by the same position: \
-                        plain 1-D RoPE.", grid.mrope.label(), f.mrope.pair_count(), HEAD_DIM) }</p>
+                        plain 1-D RoPE.", m.model.label(), f.mrope.pair_count(), HEAD_DIM) }</p>
                     <Heatmap
                         id="mrope-cos"
                         data={Shared::new(f.cos.clone())}
@@ -492,7 +493,7 @@ fn mrope_panel(props: &ViewProps) -> Html {
                        height and width, and split each head's frequencies between them. The \
                        sequence here: {TEXT_RUN} text tokens, an image of {} × {} patches (merged \
                        2 × 2 into {r} × {c} tokens), a video of {} frames of the same size, and \
-                       {TEXT_RUN} more text tokens.", 2 * r, 2 * c, grid.frames) }
+                       {TEXT_RUN} more text tokens.", 2 * r, 2 * c, m.frames) }
                 </p>
             </header>
             { controls }
@@ -509,34 +510,11 @@ struct PatchCodeProps {
 /// The NumPy code that rebuilds the first chart's CSV.
 #[function_component(PatchCode)]
 fn patch_code(props: &PatchCodeProps) -> Html {
-    let status = use_state(String::new);
     let code = use_memo(props.inputs.clone(), snippet);
-    let on_copy = {
-        let (status, code) = (status.clone(), code.clone());
-        Callback::from(move |_: MouseEvent| {
-            super::browser::copy_with_status(
-                (*code).clone(),
-                status.clone(),
-                "Copied to the clipboard.".into(),
-                "The clipboard is not available here: select the code and copy it.",
-            );
-        })
-    };
     html! {
-        <section class="panel code-panel" aria-labelledby="code-title">
-            <header class="panel-head">
-                <h2 id="code-title">{ "The same numbers in your own code" }</h2>
-                <p class="panel-lead">
-                    { "This NumPy code rebuilds the first chart's CSV with the current settings, \
-                       computed as the reference code computes it; its matrix has one row per \
-                       patch. The app's test suite runs it and checks it against the CSV." }
-                </p>
-            </header>
-            <div class="code-tools">
-                <button type="button" class="button" onclick={on_copy}>{ "Copy code" }</button>
-                <p class="note" role="status" aria-live="polite">{ (*status).clone() }</p>
-            </div>
-            <pre class="code" id="code-snippet" tabindex="0" aria-label="Code"><code>{ (*code).clone() }</code></pre>
-        </section>
+        <CodeSection title="The same numbers in your own code" code={(*code).clone()}
+            lead="This NumPy code rebuilds the first chart's CSV with the current settings, \
+                  computed as the reference code computes it; its matrix has one row per \
+                  patch. The app's test suite runs it and checks it against the CSV." />
     }
 }
