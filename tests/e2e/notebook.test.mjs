@@ -149,20 +149,20 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
     if (source.trim() === 'offsets.base') assert.equal((await output(i)).trim(), '2000.0');
     if (source.trim() === 'offsets.base = 500') {
       // Set in Python: the panel's field and chart follow.
-      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '500', null, { timeout: 20000 });
-      await offsets.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before);
+      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '500', null, { timeout: 20000, polling: 100 });
+      await offsets.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before, { polling: 100 });
       await page.waitForTimeout(1000);
     }
     // Back to a state the frame had before (the slider's 2000): the frame follows again.
     if (source.trim() === 'offsets.base = 2000') {
-      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '2000', null, { timeout: 20000 });
+      await offsets.waitForFunction(() => document.getElementById('quick-base-value')?.value === '2000', null, { timeout: 20000, polling: 100 });
     }
     // Another view, then back to the one the widget started on.
     if (source.trim() === 'offsets.view = "waves"') {
-      await offsets.waitForSelector('#waves-chart, #waves-picker', { timeout: 20000 });
+      await offsets.waitForSelector('#waves-chart, #waves-picker', { timeout: 20000, polling: 100 });
     }
     if (source.trim() === 'offsets.view = "offsets"') {
-      await offsets.waitForSelector('#offsets-chart', { timeout: 20000 });
+      await offsets.waitForSelector('#offsets-chart', { timeout: 20000, polling: 100 });
       await page.waitForTimeout(1200);
     }
     // A cell that shows a widget: wait for its chart (and its numbers, sent a moment later).
@@ -173,7 +173,7 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
       const frame = await (await page.locator('iframe.pe-explorer-frame').nth(shown - 1).elementHandle()).contentFrame();
       if (/view="train"/.test(source)) {
         // Training runs in the widget, in its own worker.
-        await frame.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 120000 });
+        await frame.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 120000, polling: 100 });
         await page.waitForTimeout(1500);
         continue;
       }
@@ -204,10 +204,12 @@ test('JupyterLab: the example notebook runs cell by cell, and the widget moves b
   assert.match(said, /LINK \?view=offsets&d_model=64&base=2000/);
   assert.match(said, /RESULTS \['scheme', 'test_length', 'trained_length', 'accuracy', 'correct', 'counted', 'examples', 'note'\] \['none', 'none', 'none', 'none', 'alibi', 'alibi', 'alibi', 'alibi'\] float64/);
   // JupyterLab's dark theme: every panel follows it.
+  // The first panel is scrolled far up by now: Chromium runs no animation frames in an off-screen
+  // cross-origin frame, so these waits poll on a timer (the default polls once a frame).
   await page.evaluate(() => { document.body.dataset.jpThemeLight = 'false'; });
-  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { polling: 100 });
   await page.evaluate(() => { document.body.dataset.jpThemeLight = 'true'; });
-  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  await offsets.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { polling: 100 });
   // figure() is the panel's Download CSV, number for number.
   const csvOut = (await output(total - 1)).trim().split('\n');
   const figureEl = offsets.locator('figure', { has: offsets.locator('#offsets-chart') });
@@ -234,18 +236,18 @@ test('marimo: the example app follows the panel, and the panel follows marimo', 
   const frame = await (await page.waitForSelector('iframe.pe-explorer-frame', { timeout: 60000 })).contentFrame();
   await frame.waitForSelector('#main canvas[data-draws]:not([data-early])', { timeout: 60000 });
   console.log(`# marimo: first chart ${Date.now() - t0} ms after opening the app`);
-  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 10000"), null, { timeout: 20000 });
+  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 10000"), null, { timeout: 20000, polling: 100 });
   // The panel moves: marimo's cell that reads it runs again.
   await frame.fill('#quick-base-value', '500');
   await frame.press('#quick-base-value', 'Enter');
-  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 500 "), null, { timeout: 20000 });
+  await page.waitForFunction(() => document.body.innerText.includes("The panel's base is 500 "), null, { timeout: 20000, polling: 100 });
   // marimo's slider moves: the cell that sets the trait runs, and the panel redraws.
   const before = await draws(frame);
   const slider = page.getByRole('slider', { name: /base, set from Python/ });
   await slider.focus();
   await page.keyboard.press('End');
-  await frame.waitForFunction(() => document.getElementById('quick-base-value')?.value === '100000', null, { timeout: 20000 });
-  await frame.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before);
+  await frame.waitForFunction(() => document.getElementById('quick-base-value')?.value === '100000', null, { timeout: 20000, polling: 100 });
+  await frame.waitForFunction((n) => Math.max(...[...document.querySelectorAll('#main canvas[data-draws]')].map((c) => Number(c.dataset.draws))) > n, before, { polling: 100 });
   assert.deepEqual(offline, []);
   await context.close();
 });
