@@ -8,6 +8,7 @@ pub mod mrope;
 pub mod norms;
 pub mod offsets;
 pub mod patches;
+pub mod resolution;
 pub mod rope;
 pub mod rotations;
 pub mod schemes;

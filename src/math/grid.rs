@@ -125,6 +125,22 @@ impl SinCos2d {
     pub fn row(&self, patch: usize) -> Vec<f64> {
         (0..self.d_model).map(|d| self.value(patch, d)).collect()
     }
+
+    /// Every patch's vector, row-major: [`SinCos2d::value`] with each ω computed once.
+    pub fn table(&self) -> Vec<f64> {
+        let quarter = self.d_model / 4;
+        let omegas: Vec<f32> = (0..quarter).map(|k| self.omega(k)).collect();
+        let mut out = Vec::with_capacity(self.grid.patches() * self.d_model);
+        for patch in 0..self.grid.patches() {
+            let (row, col) = self.grid.cell(patch);
+            for p in [col, row] {
+                let angles = omegas.iter().map(|w| (p as f32 * w) as f64);
+                out.extend(angles.clone().map(|a| a.sin() as f32 as f64));
+                out.extend(angles.map(|a| a.cos() as f32 as f64));
+            }
+        }
+        out
+    }
 }
 
 /// A learned 2-D table drawn N(0, 0.02²) from a seed for the grid it was trained on.
@@ -187,7 +203,7 @@ pub fn cubic_weights(t: f64) -> [f64; 4] {
 /// Where output index `dst` samples the input, and its four input indices and weights:
 /// `area_pixel_compute_source_index` with `align_corners=False` (not clamped for cubic), the
 /// input index clamped at the edges (`upsample_get_value_bounded`).
-fn cubic_taps(dst: usize, input: usize, output: usize) -> ([usize; 4], [f64; 4]) {
+pub fn cubic_taps(dst: usize, input: usize, output: usize) -> ([usize; 4], [f64; 4]) {
     let scale = input as f64 / output as f64;
     let real = scale * (dst as f64 + 0.5) - 0.5;
     let floor = real.floor();
@@ -402,7 +418,7 @@ impl GridEncoding {
     /// Position vectors of every patch, row-major (additive schemes), or `None` (RoPE).
     pub fn vectors(&self) -> Option<Vec<f64>> {
         match self {
-            GridEncoding::SinCos(e) => Some((0..e.grid.patches()).flat_map(|p| e.row(p)).collect()),
+            GridEncoding::SinCos(e) => Some(e.table()),
             GridEncoding::Learned {
                 table,
                 grid,

@@ -15,6 +15,7 @@ pub mod learned;
 pub mod matrix;
 pub mod mrope;
 pub mod offsets;
+pub mod resolution;
 pub mod rng;
 pub mod rope;
 pub mod rotation;

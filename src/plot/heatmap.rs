@@ -24,6 +24,9 @@ pub struct Axis {
     pub unit: String,
     /// Names of the rows or columns (tokens); `None` labels them by index.
     pub names: Option<Vec<String>>,
+    /// The only rows or columns that get a tick, when a figure chooses them (small multiples:
+    /// each map's first, middle and last); `None` lets the axis choose.
+    pub marks: Option<Vec<usize>>,
 }
 
 impl Axis {
@@ -32,6 +35,7 @@ impl Axis {
             title: title.to_string(),
             unit: unit.to_string(),
             names: None,
+            marks: None,
         }
     }
 
@@ -40,10 +44,24 @@ impl Axis {
             title: title.to_string(),
             unit: unit.to_string(),
             names: Some(names),
+            marks: None,
         }
     }
 
+    /// The axis with ticks at `marks` only.
+    pub fn with_marks(mut self, marks: Vec<usize>) -> Axis {
+        self.marks = Some(marks);
+        self
+    }
+
     fn ticks(&self, window: &Range<usize>, max_ticks: usize) -> Vec<usize> {
+        if let Some(marks) = &self.marks {
+            return marks
+                .iter()
+                .copied()
+                .filter(|m| window.contains(m))
+                .collect();
+        }
         match &self.names {
             Some(_) if window.len() <= max_ticks * 2 => window.clone().collect(),
             _ => index_ticks(window.start, window.end.saturating_sub(1), max_ticks),

@@ -18,13 +18,14 @@ use crate::figures::mrope::{mrope_figure, MropeInputs, HEAD_DIM, TEXT_RUN};
 use crate::figures::patches::{
     encoding_csv, map_csv, offset_map, patch_map, patches, random_query, snippet, PatchInputs,
 };
+use crate::figures::resolution::{how_name, resolution, resolution_csv, ResolutionInputs};
 use crate::format::significant;
 use crate::limit::{FRAMES, GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::main_chart::PATCHES;
 use crate::math::grid::{AXIAL_THETA, MIXED_THETA};
 use crate::math::mrope::Layout;
 use crate::mrope_config::MropeConfig;
-use crate::schemes::grid::{GridScheme, MropeModel};
+use crate::schemes::grid::{GridScheme, GridSettings, MropeModel};
 
 /// What each scheme's similarity map shows, in a sentence or two.
 fn explanation(
@@ -312,10 +313,108 @@ pub fn patches_view(props: &ViewProps) -> Html {
                     </p>
                 </aside>
             </div>
+            <Resolution settings={props.settings.clone()} on_action={props.on_action.clone()} />
         </section>
         <PatchCode inputs={inputs.clone()} />
         <MropePanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
         </>
+    }
+}
+
+/// What each scheme does on a grid larger than the one it was trained on, in a sentence.
+fn resolution_explanation(scheme: GridScheme) -> &'static str {
+    match scheme {
+        GridScheme::SinCos => {
+            "Interpolated, MAE's interpolate_pos_embed resizes the trained \
+            table by bicubic interpolation, as it does for fine-tuning at a higher resolution. \
+            Extrapolated, the formula gives every new position a vector of its own."
+        }
+        GridScheme::Learned => {
+            "Interpolated, MAE's interpolate_pos_embed resizes the trained \
+            table by bicubic interpolation. A learned table has no formula to extrapolate: past \
+            its grid there is nothing."
+        }
+        GridScheme::Axial | GridScheme::Mixed => {
+            "Interpolated, positions are scaled by trained \
+            / new, as EVA-02's VisionRotaryEmbeddingFast scales them. Extrapolated, RoPE-ViT \
+            computes its angles for the new grid: the same frequencies at positions it never \
+            trained on."
+        }
+    }
+}
+
+/// The same scheme on its trained grid and on grids 2× and 4× as large: interpolated against
+/// extrapolated.
+#[function_component(Resolution)]
+fn resolution_section(props: &ViewProps) -> Html {
+    let inputs = ResolutionInputs::of(&props.settings);
+    let figure = use_memo(inputs.clone(), resolution);
+    let cell = use_state(|| None::<(usize, usize)>);
+    let on_cell = {
+        let cell = cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
+    let on_trained = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: f64| cb.emit(Action::SetGridTrained(v)))
+    };
+    let scheme = inputs.scheme;
+    let t = figure.trained;
+    let stem = format!(
+        "{}_trained{t}_d{}_resolution",
+        scheme.id(),
+        GridSettings::width(inputs.d_model)
+    );
+    let export = {
+        let f = figure.clone();
+        csv_export(stem.clone(), move || {
+            resolution_csv(&f).map_err(|e| e.message())
+        })
+    };
+    let reading = cell.and_then(|(r, c)| figure.cell(r, c)).map(|(m, p)| {
+        let (pr, pc) = m.grid.cell(p);
+        let (fr, fc) = m.grid.cell(m.from);
+        format!(
+            "{} × {} grid, {}: patch (row {pr}, column {pc}) against patch (row {fr}, column {fc}): {}",
+            m.grid.rows, m.grid.cols, how_name(m.how), significant(m.values[p], 4)
+        )
+    });
+    let sizes = figure
+        .sides
+        .iter()
+        .map(|s| format!("{s} × {s}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        <div class="panel-body resolution">
+            <div class="panel-main">
+                <h3 class="section-title">{ "At a higher resolution: interpolate or extrapolate?" }</h3>
+                <NumberControl id="resolution-trained" limit={GRID_TRAINED} value={t as f64}
+                    on_change={on_trained} hint="the square grid the model was trained on" />
+                <Heatmap
+                    id="patch-resolution"
+                    data={Shared::new(figure.figure.clone())}
+                    description={format!(
+                        "{} small heatmaps in two rows: the centre patch's similarity on grids of \
+                         {sizes} under {}, interpolated in the top row and extrapolated in the bottom row.",
+                        2 * figure.sides.len(), scheme.label())}
+                    file_stem={stem}
+                    cursor={*cell}
+                    on_cell={on_cell}
+                    csv={Some(export)}
+                    aspect={2.0 / figure.sides.len() as f64}
+                    min_height={200.0}
+                    max_height={520.0}
+                />
+                <p class="readout-line" aria-live="polite">
+                    { reading.unwrap_or_else(|| "Hover, tap or use the arrow keys on a map for its number.".into()) }
+                </p>
+            </div>
+            <aside class="panel-side">
+                <p class="explain">{ resolution_explanation(scheme) }</p>
+                <p class="explain">{ figure.summary(scheme) }</p>
+            </aside>
+        </div>
     }
 }
 

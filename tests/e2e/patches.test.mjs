@@ -196,3 +196,39 @@ test('M-RoPE: a pasted Qwen2-VL config.json sets the T/H/W split and the ids; a 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('resolution: axial RoPE at 1×, 2× and 4× its trained grid, interpolated and extrapolated, is the formula with positions scaled or kept', async () => {
+  const { page, errors, context } = await open('?view=patches&grid=rope_axial&grid_trained=4&d_model=16');
+  await waitForDraws(page, 'patch-resolution');
+  // Axial RoPE, D = 16: 4 pairs per axis at 1/100^(4k/16); a query and key of ones score the
+  // mean over all 8 pairs of cos(angle difference).
+  const f = [0, 1, 2, 3].map((k) => 1 / 100 ** ((4 * k) / 16));
+  const score = (dx, dy) => f.reduce((s, w) => s + Math.cos(dx * w) + Math.cos(dy * w), 0) / 8;
+  const lines = await figureDownload(page, 'patch-resolution');
+  assert.equal(lines[0], 'resize,side,row,column,similarity');
+  const rows = lines.slice(1).map((l) => l.split(','));
+  assert.equal(rows.length, 2 * (16 + 64 + 256), 'every patch of the 4, 8 and 16 grids, both ways');
+  let worst = 0;
+  for (const [how, side, row, col, v] of rows) {
+    const n = Number(side);
+    // Interpolated: from the grid's centre, positions scaled by 4 / side (EVA-02). Extrapolated:
+    // from the trained grid's centre, positions as they are (RoPE-ViT).
+    const [from, scale] = how === 'interpolated' || n === 4 ? [Math.floor(n / 2), 4 / n] : [2, 1];
+    const want = score((Number(col) - from) * scale, (Number(row) - from) * scale);
+    worst = Math.max(worst, Math.abs(Number(v) - want));
+  }
+  assert.ok(worst < 1e-6, `largest difference from the formula: ${worst}`);
+  // The sentence's numbers are the CSV's: the right-hand neighbour at 4× interpolated and 1×.
+  const said = await page.locator('.resolution .panel-side').textContent();
+  const at = (how, side, r, c) => Number(rows.find((x) => x[0] === how && Number(x[1]) === side && Number(x[2]) === r && Number(x[3]) === c)[4]);
+  assert.ok(said.includes(`scores ${at('interpolated', 16, 8, 9).toPrecision(3)} against ${at('interpolated', 4, 2, 3).toPrecision(3)}`), said);
+  // Hovering a map reads its own patch, and the trained side moves the figure with the keyboard.
+  const box = await page.locator('#patch-resolution').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.75);
+  await page.waitForFunction(() => /^\d+ × \d+ grid, (interpolated|extrapolated): patch/.test(document.querySelector('.resolution .readout-line')?.textContent ?? ''));
+  await press(page, /^trained grid side /, 'ArrowRight', 'patch-resolution');
+  await page.waitForFunction(() => location.search.includes('grid_trained=5'));
+  assert.match(await page.locator('.resolution .panel-side').textContent(), /20 × 20 grid maps onto the trained 5 × 5/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
