@@ -319,6 +319,20 @@ source!(
     "self-attn/rope_self_attn.py: compute_axial_cis, init_2d_freqs, compute_mixed_cis",
     "https://github.com/naver-ai/rope-vit/blob/main/self-attn/rope_self_attn.py"
 );
+source!(
+    EVA02,
+    Paper,
+    "Fang et al., 2024",
+    "EVA-02: A Visual Representation for Neon Genesis",
+    "https://arxiv.org/abs/2303.11331"
+);
+source!(
+    EVA02_CODE,
+    Code,
+    "baaivision/EVA",
+    "EVA-02/asuka/rope.py: VisionRotaryEmbeddingFast (positions scaled by pt_seq_len / ft_seq_len)",
+    "https://github.com/baaivision/EVA/blob/master/EVA-02/asuka/rope.py"
+);
 
 /// Every source, papers first (the list in `docs/engineers.md`).
 pub const ALL: &[&Source] = &[
@@ -326,6 +340,7 @@ pub const ALL: &[&Source] = &[
     &DOSOVITSKIY,
     &MAE,
     &ROPE_VIT,
+    &EVA02,
     &DENK,
     &GEHRING,
     &BERT,
@@ -367,6 +382,7 @@ pub const ALL: &[&Source] = &[
     &SAFETENSORS_CODE,
     &MAE_CODE,
     &ROPE_VIT_CODE,
+    &EVA02_CODE,
 ];
 
 /// A scheme's own sources, the first its paper (each scheme's module lists them).
@@ -412,7 +428,15 @@ pub fn sources(
             &TF_TUTORIAL_CODE,
         ]),
         View::Rotations => add(&[&VASWANI, &DENK]),
-        View::Patches => add(&[&DOSOVITSKIY, &MAE, &MAE_CODE, &ROPE_VIT, &ROPE_VIT_CODE]),
+        View::Patches => add(&[
+            &DOSOVITSKIY,
+            &MAE,
+            &MAE_CODE,
+            &ROPE_VIT,
+            &ROPE_VIT_CODE,
+            &EVA02,
+            &EVA02_CODE,
+        ]),
         View::Norms | View::Addition => add(&[&VASWANI, &ANNOTATED_CODE]),
         View::Compare => {
             for s in Scheme::ALL {

@@ -2,7 +2,7 @@
 //! (`math::resolution`, `figures::resolution`): MAE's `interpolate_pos_embed` (bicubic,
 //! facebookresearch/mae `util/pos_embed.py`, commit a9f5c70) against extrapolation, and RoPE
 //! positions scaled as EVA-02's `VisionRotaryEmbeddingFast` scales them (baaivision/EVA
-//! `EVA-02/asuka/rope.py`: `t = arange(ft_seq_len) / ft_seq_len * pt_seq_len`).
+//! `EVA-02/asuka/rope.py`, commit 006ca79: `t = arange(ft_seq_len) / ft_seq_len * pt_seq_len`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_explorer::figures::resolution::{resolution, resolution_csv, ResolutionInputs};

@@ -6,7 +6,7 @@
 //!   does when it fine-tunes at a higher resolution (facebookresearch/mae `util/pos_embed.py`,
 //!   commit a9f5c70). A 2-D RoPE's positions are scaled by trained / new, as EVA-02's
 //!   `VisionRotaryEmbeddingFast` computes `t = arange(ft_seq_len) / ft_seq_len * pt_seq_len`
-//!   (baaivision/EVA `EVA-02/asuka/rope.py`).
+//!   (baaivision/EVA `EVA-02/asuka/rope.py`, commit 006ca79).
 //! - [`Resize::Extrapolate`] keeps the positions: a formula is evaluated past the trained grid
 //!   (RoPE-ViT computes its angles for the new grid this way), and a learned table has no
 //!   vector past it.
