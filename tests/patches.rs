@@ -248,3 +248,28 @@ fn pasted_mrope_configs_are_read_or_refused() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+// The tables a query and key are turned by (`apply_multimodal_rotary_pos_emb`: q·cos +
+// rotate_half(q)·sin). Qwen2-VL, chunked [16, 24, 24], θ = 10⁶: the first image token after two
+// text tokens has (t, h, w) = (2, 2, 2), and frequency 16 is the first H one, at
+// 10⁶^(−32/128) = 1/31.6227766: angle 0.0632455532, sin 0.0632034, cos 0.9980007.
+#[test]
+fn mrope_sin_and_cos_tables_turn_by_each_tokens_own_id() {
+    use pe_explorer::figures::mrope::{mrope_figure, MropeInputs};
+    let s = settings(GridScheme::SinCos, 2, 2);
+    let f = mrope_figure(&MropeInputs::of(&s), None).unwrap();
+    let a = f.angle(2, 16).unwrap();
+    assert!((a - 0.0632455532).abs() < 1e-9, "{a}");
+    assert!((f.sin.matrix.value(2, 16) - 0.0632034).abs() < 1e-6);
+    assert!((f.cos.matrix.value(2, 16) - 0.9980007).abs() < 1e-6);
+    // Every cell: sin² + cos² = 1, and each is its own token's angle.
+    for token in 0..f.ids.len() {
+        for j in 0..64 {
+            let (c, sn) = (f.cos.matrix.value(token, j), f.sin.matrix.value(token, j));
+            assert!((c * c + sn * sn - 1.0).abs() < 1e-12);
+            let want = f.mrope.angles(&f.ids[token])[j];
+            assert_eq!(f.angle(token, j), Some(want));
+        }
+    }
+    assert_eq!(f.angle(0, 64), None, "no frequency 64 in a 128-wide head");
+}

@@ -120,7 +120,20 @@ pub struct MropeFigure {
     pub seams: Seams,
     pub chart: Rc<LineChartData>,
     pub cos: Rc<HeatmapData>,
+    pub sin: Rc<HeatmapData>,
+    /// Every token's angle per frequency, radians (row-major: token, then frequency).
+    pub angles: Vec<f64>,
     pub csv: String,
+}
+
+impl MropeFigure {
+    /// Token `token`'s angle at frequency `j`, radians.
+    pub fn angle(&self, token: usize, j: usize) -> Option<f64> {
+        let pairs = self.mrope.pair_count();
+        (j < pairs)
+            .then(|| self.angles.get(token * pairs + j).copied())
+            .flatten()
+    }
 }
 
 /// The ids of the text after the vision blocks start at (the last segment's first token).
@@ -201,30 +214,35 @@ pub fn mrope_figure(
         guides: Vec::new(),
     });
     let pairs = mrope.pair_count();
-    let mut cells = Vec::with_capacity(n * pairs);
+    let mut angles = Vec::with_capacity(n * pairs);
     for t in &ids {
-        cells.extend(mrope.angles(t).iter().map(|a| a.cos()));
+        angles.extend(mrope.angles(t));
     }
     let axes = mrope.axes();
-    let cos = Rc::new(HeatmapData {
-        matrix: Rc::new(Dense::new(n, pairs, cells)),
-        x: HeatAxis::named(
-            "frequency j (its axis: T, H or W), fast to slow",
-            "j",
-            (0..pairs)
-                .map(|j| format!("{j} {}", axes[j].letter()))
-                .collect(),
-        ),
-        y: HeatAxis::indexed("token", "token"),
-        scale: ColorScale::symmetric(inputs.palette, 1.0),
-        colorbar_title: "cos(angle)".into(),
-        caption: format!(
-            "cos of each token's angle per frequency, θ = {}",
-            crate::format::plain(mrope.theta())
-        ),
-        nouns: ("tokens".into(), "frequencies".into()),
-        rule: None,
-    });
+    // The cos and sin tables `apply_multimodal_rotary_pos_emb` multiplies a query and key by:
+    // q' = q·cos + rotate_half(q)·sin, per frequency.
+    let table = |f: fn(f64) -> f64, name: &str| {
+        Rc::new(HeatmapData {
+            matrix: Rc::new(Dense::new(n, pairs, angles.iter().map(|a| f(*a)).collect())),
+            x: HeatAxis::named(
+                "frequency j (its axis: T, H or W), fast to slow",
+                "j",
+                (0..pairs)
+                    .map(|j| format!("{j} {}", axes[j].letter()))
+                    .collect(),
+            ),
+            y: HeatAxis::indexed("token", "token"),
+            scale: ColorScale::symmetric(inputs.palette, 1.0),
+            colorbar_title: format!("{name}(angle)"),
+            caption: format!(
+                "{name} of each token's angle per frequency, θ = {}",
+                crate::format::plain(mrope.theta())
+            ),
+            nouns: ("tokens".into(), "frequencies".into()),
+            rule: None,
+        })
+    };
+    let (cos, sin) = (table(f64::cos, "cos"), table(f64::sin, "sin"));
     Ok(MropeFigure {
         model: inputs.mrope.model,
         csv: ids_csv(&ids),
@@ -233,5 +251,7 @@ pub fn mrope_figure(
         seams,
         chart,
         cos,
+        sin,
+        angles,
     })
 }

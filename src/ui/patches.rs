@@ -476,6 +476,16 @@ fn mrope_panel(props: &ViewProps) -> Html {
         </details>
     };
     let cursor = use_state(|| None::<f64>);
+    let show_sin = use_state(|| false);
+    let on_table = {
+        let show_sin = show_sin.clone();
+        Callback::from(move |v: String| show_sin.set(v == "sin"))
+    };
+    let table_cell = use_state(|| None::<(usize, usize)>);
+    let on_table_cell = {
+        let cell = table_cell.clone();
+        Callback::from(move |c| cell.set(c))
+    };
     let on_model = {
         let cb = props.on_action.clone();
         Callback::from(move |id: String| {
@@ -516,6 +526,17 @@ fn mrope_panel(props: &ViewProps) -> Html {
             let ids_export = {
                 let text = f.csv.clone();
                 csv_export(format!("{stem}_ids"), move || Ok(text.clone()))
+            };
+            let table_export = {
+                let data = if *show_sin {
+                    f.sin.clone()
+                } else {
+                    f.cos.clone()
+                };
+                let name = format!("{stem}_{}", if *show_sin { "sin" } else { "cos" });
+                csv_export(name, move || {
+                    map_csv(&data, "token").map_err(|e| e.message())
+                })
             };
             let section = f.mrope.section();
             let layout = match f.mrope.layout() {
@@ -570,15 +591,32 @@ fn mrope_panel(props: &ViewProps) -> Html {
                     <p class="explain">{ format!("{} splits the {} frequencies of a {}-wide head {layout}. \
                         Text has t = h = w, so for text alone every frequency turns by the same position: \
                         plain 1-D RoPE.", m.model.label(), f.mrope.pair_count(), HEAD_DIM) }</p>
+                    <h3 class="section-title">{ "What rotates each token's query and key" }</h3>
+                    <Segmented name="mrope-table" legend="Table"
+                        options={vec![("cos".into(), "cos".into()), ("sin".into(), "sin".into())]}
+                        selected={if *show_sin { "sin" } else { "cos" }} on_change={on_table} />
                     <Heatmap
                         id="mrope-cos"
-                        data={Shared::new(f.cos.clone())}
-                        description="Heatmap of the cosine of every token's rotation angle at every frequency: rows are tokens, columns frequencies."
-                        file_stem={format!("{stem}_cos")}
-                        show_value={true}
+                        data={Shared::new(if *show_sin { f.sin.clone() } else { f.cos.clone() })}
+                        description={format!("Heatmap of the {} of every token's rotation angle at every frequency: rows are tokens, columns frequencies.", if *show_sin { "sine" } else { "cosine" })}
+                        file_stem={format!("{stem}_{}", if *show_sin { "sin" } else { "cos" })}
+                        cursor={*table_cell}
+                        on_cell={on_table_cell}
+                        csv={Some(table_export)}
                         min_height={220.0}
                         max_height={480.0}
                     />
+                    <p class="readout-line" aria-live="polite">
+                        { table_cell.and_then(|(token, j)| {
+                            let id = f.ids.get(token)?;
+                            let a = f.angle(token, j)?;
+                            Some(format!(
+                                "Token {token} ({}, t = {}, h = {}, w = {}), frequency {j} ({}): angle {} rad, cos {}, sin {}. \
+                                 Its query and key become q·cos + rotate_half(q)·sin.",
+                                id.kind.id(), id.t, id.h, id.w, f.mrope.axis_of(j).letter(),
+                                significant(a, 6), significant(a.cos(), 6), significant(a.sin(), 6)))
+                        }).unwrap_or_else(|| "Hover, tap or use the arrow keys on the table for a token's angle, cos and sin.".into()) }
+                    </p>
                 </>
             }
         }

@@ -232,3 +232,34 @@ test('resolution: axial RoPE at 1×, 2× and 4× its trained grid, interpolated 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('M-RoPE: the sin table turns each token by its own id, and a cell reads its angle, cos and sin', async () => {
+  const { page, errors, context } = await open('?view=patches&grid_h=4&grid_w=4&frames=0');
+  await waitForDraws(page, 'mrope-cos');
+  const [before, drawn] = [await plotHash(page, 'mrope-cos'), await draws(page, 'mrope-cos')];
+  await page.getByRole('radio', { name: 'sin', exact: true }).check();
+  await waitForDraws(page, 'mrope-cos', drawn + 1);
+  assert.notEqual(await plotHash(page, 'mrope-cos'), before, 'the sin table looks like the cos table');
+  // Keyboard: focus the table and step to a cell; its readout is that token's ids and angle.
+  await page.locator('#mrope-cos').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  const line = page.locator('.readout-line', { hasText: /^Token \d+/ });
+  await line.waitFor();
+  const m = (await line.textContent()).match(/^Token (\d+) \((\w+), t = (\d+), h = (\d+), w = (\d+)\), frequency (\d+) \(([THW])\): angle (\S+) rad, cos (\S+), sin (\S+)\./);
+  assert.ok(m, await line.textContent());
+  const [angle, cos, sin] = [Number(m[8]), Number(m[9]), Number(m[10])];
+  // Qwen2-VL: frequency j turns at 10⁶^(−2j/128), by the id of its section's axis.
+  const j = Number(m[6]);
+  const id = { T: Number(m[3]), H: Number(m[4]), W: Number(m[5]) }[m[7]];
+  assert.ok(Math.abs(angle - id * 1e6 ** (-2 * j / 128)) < 1e-5 * Math.max(1, angle), `${angle} vs id ${id}, j ${j}`);
+  assert.ok(Math.abs(cos - Math.cos(angle)) < 1e-5 && Math.abs(sin - Math.sin(angle)) < 1e-5);
+  // The table's CSV is the sin table shown: one row per token, one column per frequency.
+  const lines = await figureDownload(page, 'mrope-cos');
+  assert.match(lines[0], /^token,j_0 T,j_1 T,/);
+  assert.equal(lines[0].split(',').length, 1 + 64);
+  const cell = Number(lines[1 + Number(m[1])].split(',')[1 + j]);
+  assert.ok(Math.abs(cell - sin) < 1e-5, `CSV ${cell} vs readout ${sin}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
