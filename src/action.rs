@@ -89,6 +89,8 @@ pub enum Action {
     SetGridInterpolate(bool),
     /// Mixed RoPE's head.
     SetGridHead(f64),
+    /// Start the matrix CSV with the CLS token's row.
+    SetGridCls(bool),
     /// M-RoPE: the model, the id rule (transformers 5.24 or the reference), the video's frames.
     SetMropeModel(MropeModel),
     SetMropeRule(bool),
@@ -259,6 +261,7 @@ impl Reducible for Settings {
             Action::SetGridTrained(v) => next.grid.trained = GRID_TRAINED.accept(v).value as usize,
             Action::SetGridInterpolate(v) => next.grid.interpolate = v,
             Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,
+            Action::SetGridCls(v) => next.grid.cls = v,
             Action::SetMropeModel(m) => next.mrope.model = m,
             Action::SetMropeRule(t) => next.mrope.transformers_rule = t,
             Action::SetFrames(v) => next.mrope.frames = FRAMES.accept(v).value as usize,

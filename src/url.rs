@@ -388,6 +388,7 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     number!("grid_trained", GRID_TRAINED, SetGridTrained, grid.trained),
     flag!("interpolate", SetGridInterpolate, grid.interpolate),
     number!("grid_head", GRID_HEAD, SetGridHead, grid.head),
+    flag!("grid_cls", SetGridCls, grid.cls),
     choice!("mrope", MropeModel, SetMropeModel, mrope.model),
     word!("mrope_rule", MROPE_RULES, SetMropeRule, mrope.transformers_rule),
     number!("frames", FRAMES, SetFrames, mrope.frames),

@@ -71,7 +71,7 @@ fn large_grids_draw_at_most_sixteen_maps_a_side() {
 fn csvs_are_the_encodings_numbers() {
     let s = settings(GridScheme::SinCos, 2, 3);
     let f = patches(&PatchInputs::of(&s));
-    let csv = encoding_csv(&f.encoding).unwrap();
+    let csv = encoding_csv(&f.encoding, false).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 6);
     assert!(lines[0].starts_with("patch,dim_0,dim_1,"));
@@ -87,7 +87,7 @@ fn csvs_are_the_encodings_numbers() {
 
     let s = settings(GridScheme::Axial, 3, 4);
     let f = patches(&PatchInputs::of(&s));
-    let csv = encoding_csv(&f.encoding).unwrap();
+    let csv = encoding_csv(&f.encoding, false).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("patch,pair_0,"));
     assert_eq!(lines[0].split(',').count(), 1 + 16);
@@ -272,4 +272,49 @@ fn mrope_sin_and_cos_tables_turn_by_each_tokens_own_id() {
         }
     }
     assert_eq!(f.angle(0, 64), None, "no frequency 64 in a 128-wide head");
+}
+
+// `get_2d_sincos_pos_embed(…, cls_token=True)` puts a row of zeros before the patches; the
+// learned table's CLS row is its own (the table's row after the trained grid's patches) and
+// `interpolate_pos_embed` keeps it as it is; RoPE-ViT turns only the patches (angles 0).
+#[test]
+fn cls_row_comes_first_as_each_reference_writes_it() {
+    use pe_explorer::math::learned::Learned;
+    for (scheme, header) in [
+        (GridScheme::SinCos, "dim_0"),
+        (GridScheme::Learned, "dim_0"),
+        (GridScheme::Axial, "pair_0"),
+    ] {
+        let mut s = settings(scheme, 3, 5);
+        s.grid.trained = 2;
+        let f = patches(&PatchInputs::of(&s));
+        let with = encoding_csv(&f.encoding, true).unwrap();
+        let without = encoding_csv(&f.encoding, false).unwrap();
+        let (w, wo): (Vec<&str>, Vec<&str>) = (with.lines().collect(), without.lines().collect());
+        assert_eq!(w.len(), wo.len() + 1, "{scheme:?}: one more row");
+        assert!(w[0].starts_with(&format!("patch,{header},")));
+        assert_eq!(
+            &w[2..],
+            &wo[1..],
+            "{scheme:?}: the patches follow unchanged"
+        );
+        let cls: Vec<f64> = w[1]
+            .split(',')
+            .skip(1)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(w[1].starts_with("cls,"));
+        match scheme {
+            GridScheme::Learned => {
+                // Row 4 of the seeded table (after the 2 × 2 trained grid's patches 0–3),
+                // the same when the table is resized to 3 × 5.
+                let t = Learned::new(5, s.d_model / 4 * 4, s.learned_seed as u64);
+                for (d, v) in cls.iter().enumerate() {
+                    assert!((v - t.get(4, d).unwrap()).abs() < 1e-9);
+                }
+                assert!(cls.iter().any(|v| *v != 0.0));
+            }
+            _ => assert!(cls.iter().all(|v| *v == 0.0), "{scheme:?}: {cls:?}"),
+        }
+    }
 }

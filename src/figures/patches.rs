@@ -270,23 +270,31 @@ pub fn offset_map(
     })
 }
 
-/// The encoding as CSV, one row per patch in row-major order: an additive scheme's vectors
-/// (one column per dimension, `dim_0` …), or a 2-D RoPE's angles in radians (one column per
-/// pair, `pair_0` …).
-pub fn encoding_csv(e: &GridEncoding) -> Result<String, TooLarge> {
+/// The encoding as CSV, one row per patch in row-major order (after the CLS token's row, named
+/// `cls`, when `cls`): an additive scheme's vectors (one column per dimension, `dim_0` …), or a
+/// 2-D RoPE's angles in radians (one column per pair, `pair_0` …).
+pub fn encoding_csv(e: &GridEncoding, cls: bool) -> Result<String, TooLarge> {
     let patches = e.grid().patches();
-    let (m, column): (Dense, fn(usize) -> String) = match e.angles() {
+    let mut flat = if cls { e.cls_row() } else { Vec::new() };
+    let (columns, column): (usize, fn(usize) -> String) = match e.angles() {
         Some(angles) => {
             let pairs = angles.first().map_or(0, Vec::len);
-            let flat = angles.into_iter().flatten().collect();
-            (Dense::new(patches, pairs, flat), |j| format!("pair_{j}"))
+            flat.extend(angles.into_iter().flatten());
+            (pairs, |j| format!("pair_{j}"))
         }
-        None => (
-            Dense::new(patches, e.width(), e.vectors().unwrap_or_default()),
-            |d| format!("dim_{d}"),
-        ),
+        None => {
+            flat.extend(e.vectors().unwrap_or_default());
+            (e.width(), |d| format!("dim_{d}"))
+        }
     };
-    labelled_csv(&m, "patch", |p| p.to_string(), column)
+    let rows = patches + usize::from(cls);
+    let m = Dense::new(rows, columns, flat);
+    let name = |r: usize| match (cls, r) {
+        (true, 0) => "cls".to_string(),
+        (true, r) => (r - 1).to_string(),
+        (false, r) => r.to_string(),
+    };
+    labelled_csv(&m, "patch", name, column)
 }
 
 /// A map as CSV: one row per row, one column per column.
@@ -386,5 +394,18 @@ pub fn snippet(inputs: &PatchInputs) -> String {
             table = crate::schemes::learned::NUMPY_TABLE,
         ),
     };
-    head + &body
+    let cls = match (g.cls, g.scheme) {
+        (false, _) => String::new(),
+        (true, GridScheme::SinCos) => "# MAE's cls_token=True: a row of zeros first.\n\
+             matrix = np.concatenate([np.zeros([1, D], dtype=np.float32), matrix], axis=0)\n"
+            .into(),
+        (true, GridScheme::Learned) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
+             # (interpolate_pos_embed keeps it as it is).\n\
+             matrix = np.concatenate([learned_table(trained * trained + 1, D, seed)[-1:], matrix], axis=0)\n"
+            .into(),
+        (true, _) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
+             matrix = np.concatenate([np.zeros([1, matrix.shape[1]], dtype=np.float32), matrix], axis=0)\n"
+            .into(),
+    };
+    head + &body + &cls
 }

@@ -39,6 +39,7 @@ impl ResolutionInputs {
             trained: self.trained,
             interpolate: true,
             head: self.head,
+            cls: false,
         };
         settings.encoding(self.d_model, self.base, self.seed)
     }

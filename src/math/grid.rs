@@ -428,6 +428,24 @@ impl GridEncoding {
         }
     }
 
+    /// The CLS token's row of the matrix CSV (MAE's `cls_token=True`): zeros for sin-cos
+    /// (`np.zeros([1, embed_dim])`), the learned table's row after the trained grid's patches
+    /// (kept as it is when the table is resized, as `interpolate_pos_embed` keeps it), and
+    /// angles of 0 for 2-D RoPE (RoPE-ViT turns the patches only).
+    pub fn cls_row(&self) -> Vec<f64> {
+        match self {
+            GridEncoding::Learned { table, .. } => {
+                let rows = table.trained.patches();
+                let t = Learned::new(rows + 1, table.d_model, table.seed);
+                (0..table.d_model)
+                    .map(|d| t.get(rows, d).unwrap_or(f64::NAN))
+                    .collect()
+            }
+            GridEncoding::Axial(_) | GridEncoding::Mixed(_) => vec![0.0; self.width() / 2],
+            GridEncoding::SinCos(e) => vec![0.0; e.d_model],
+        }
+    }
+
     /// The width of a position vector, or of a head.
     pub fn width(&self) -> usize {
         match self {

@@ -131,6 +131,9 @@ pub struct GridSettings {
     pub interpolate: bool,
     /// Mixed RoPE: the head whose angle is drawn.
     pub head: usize,
+    /// The matrix CSV starts with the CLS token's row (MAE's `cls_token=True`): zeros for
+    /// sin-cos, its own learned row, and no rotation (angles 0) for 2-D RoPE.
+    pub cls: bool,
 }
 
 /// What the Image patches view's M-RoPE panel is set to (its image is the view's grid).
@@ -162,6 +165,7 @@ impl Default for GridSettings {
             trained: 14,
             interpolate: true,
             head: 0,
+            cls: false,
         }
     }
 }

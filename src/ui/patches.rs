@@ -128,6 +128,10 @@ pub fn patches_view(props: &ViewProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |v: bool| cb.emit(Action::SetGridInterpolate(v)))
     };
+    let on_cls = {
+        let cb = props.on_action.clone();
+        Callback::from(move |v: bool| cb.emit(Action::SetGridCls(v)))
+    };
     let on_figure_cell = {
         let (cell, selected, fig) = (figure_cell.clone(), selected.clone(), figure.clone());
         Callback::from(move |c: Option<(usize, usize)>| {
@@ -150,9 +154,9 @@ pub fn patches_view(props: &ViewProps) -> Html {
     let width = inputs.width();
     let stem = |what: &str| format!("{}_{}x{}_d{}_{what}", scheme.id(), g.rows, g.cols, width);
     let encoding_export = {
-        let e = figure.encoding.clone();
+        let (e, cls) = (figure.encoding.clone(), inputs.grid.cls);
         csv_export(stem(if rotary { "angles" } else { "vectors" }), move || {
-            encoding_csv(&e).map_err(|e| e.message())
+            encoding_csv(&e, cls).map_err(|e| e.message())
         })
     };
     let map_export = {
@@ -228,6 +232,8 @@ pub fn patches_view(props: &ViewProps) -> Html {
                     <NumberControl id="grid-head" limit={GRID_HEAD} value={inputs.grid.head as f64}
                         on_change={act(Action::SetGridHead)} hint="each head draws its own direction" />
                 }
+                <Toggle id="grid-cls" label="Start the CSV with the CLS token's row"
+                    checked={inputs.grid.cls} on_change={on_cls} />
             </div>
             <div class="panel-body">
                 <div class="panel-main">
@@ -306,10 +312,16 @@ pub fn patches_view(props: &ViewProps) -> Html {
                         } }
                     </p>
                     <p class="muted small">
-                        { format!("Width {width} ({} pairs per axis). The CSV of the first chart holds {}.",
+                        { format!("Width {width} ({} pairs per axis). The CSV of the first chart holds {}{}.",
                             width / 4,
                             if rotary { "each patch's rotation angles in radians, one column per pair" }
-                            else { "each patch's position vector, one row per patch in row-major order" }) }
+                            else { "each patch's position vector, one row per patch in row-major order" },
+                            match (inputs.grid.cls, rotary) {
+                                (false, _) => "",
+                                (true, true) => ", after the CLS token's row of zeros (RoPE-ViT does not turn it)",
+                                (true, false) if scheme == GridScheme::Learned => ", after the CLS token's own row (resizing keeps it as it is)",
+                                (true, false) => ", after the CLS token's row of zeros (MAE's cls_token=True)",
+                            }) }
                     </p>
                 </aside>
             </div>

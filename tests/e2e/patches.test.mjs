@@ -139,18 +139,21 @@ test('M-RoPE: a text–image–video–text sequence\'s ids, where transformers 
   await context.close();
 });
 
-test('the NumPy code under the view rebuilds each scheme\'s CSV, as MAE and RoPE-ViT compute it', async () => {
+test('the NumPy code under the view rebuilds each scheme\'s CSV, with or without the CLS row, as MAE and RoPE-ViT compute it', async () => {
   const cases = [
-    '?view=patches&grid_h=5&grid_w=7&d_model=24&base=100',
+    '?view=patches&grid_h=5&grid_w=7&d_model=24&base=100&grid_cls=1',
     '?view=patches&grid=rope_axial&grid_h=9&grid_w=6&d_model=32',
-    '?view=patches&grid=rope_mixed&grid_h=6&grid_w=8&d_model=16&seed=11&grid_head=3',
-    '?view=patches&grid=vit_learned&grid_h=7&grid_w=9&grid_trained=4&d_model=12&seed=5',
+    '?view=patches&grid=rope_mixed&grid_h=6&grid_w=8&d_model=16&seed=11&grid_head=3&grid_cls=1',
+    '?view=patches&grid=vit_learned&grid_h=7&grid_w=9&grid_trained=4&d_model=12&seed=5&grid_cls=1',
     '?view=patches&grid=vit_learned&grid_h=7&grid_w=9&grid_trained=4&d_model=12&seed=5&interpolate=0',
   ];
   const file = path.join(os.tmpdir(), `pe-patch-snippet-${process.pid}.py`);
   for (const query of cases) {
     const { page, errors, context } = await open(query);
-    const csv = (await figureDownload(page, 'patches-chart')).slice(1).map((l) => l.split(',').slice(1).map(Number));
+    const lines = await figureDownload(page, 'patches-chart');
+    // With the CLS token, its row comes first (MAE's cls_token=True), then the patches.
+    assert.equal(lines[1].split(',')[0], query.includes('grid_cls=1') ? 'cls' : '0', query);
+    const csv = lines.slice(1).map((l) => l.split(',').slice(1).map(Number));
     const code = await page.locator('#code-snippet').textContent();
     fs.writeFileSync(file, `${code}\nimport sys\nnp.savetxt(sys.stdout, np.asarray(matrix, dtype=np.float64), delimiter=",", fmt="%.12g")\n`);
     const numpy = execFileSync('python3', [file], { encoding: 'utf8' }).trim().split('\n').map((l) => l.split(',').map(Number));
