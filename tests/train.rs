@@ -323,10 +323,10 @@ fn progress_reports_rebuild_the_runs_on_the_page() {
         pieces += 1;
         pieces % 97 != 0
     }) {
-        page.apply(&reporter.report(&e, Phase::Training, 1.0, &answers));
+        page.apply(&reporter.report(&e, Phase::Training, (1.0, 0.0), &answers));
     }
     answers = e.dog_and_man();
-    page.apply(&reporter.report(&e, Phase::Done, 2.0, &answers));
+    page.apply(&reporter.report(&e, Phase::Done, (2.0, 0.0), &answers));
     assert_eq!(page.phase, Phase::Done);
     assert_eq!(page.runs.len(), e.runs.len());
     for (seen, r) in page.runs.iter().zip(&e.runs) {
@@ -348,7 +348,7 @@ fn the_views_figures_say_what_the_runs_measured() {
     e.run_to_end();
     let answers = e.dog_and_man();
     let mut page = Progress::default();
-    page.apply(&Reporter::default().report(&e, Phase::Done, 1.0, &answers));
+    page.apply(&Reporter::default().report(&e, Phase::Done, (1.0, 0.0), &answers));
     // Without position both sentences get the same answer.
     let rows = figures::dog_and_man_rows(&page.runs);
     assert_eq!(

@@ -170,7 +170,7 @@ fn a_real_run_below_chance_names_the_other_noun() {
     eprintln!("{below} cells below chance");
     let mut reporter = Reporter::default();
     let mut seen = Progress::default();
-    seen.apply(&reporter.report(&e, Phase::Done, 1.0, &[]));
+    seen.apply(&reporter.report(&e, Phase::Done, (1.0, 0.0), &[]));
     for (r, v) in e.runs.iter().zip(&seen.runs) {
         assert_eq!(r.cells, v.cells);
         for c in &v.cells {

@@ -27,6 +27,8 @@ struct State {
     reporter: Reporter,
     /// Training time so far, ms (pauses not counted).
     elapsed: f64,
+    /// The part of `elapsed` before the current command (an Extend's earlier training).
+    earlier: f64,
     last_report: f64,
     answers: Vec<Vec<Answer>>,
     /// A slice is queued on the channel.
@@ -88,7 +90,9 @@ fn queue_slice() {
 
 fn report(s: &mut State) {
     if let Some(e) = &s.experiment {
-        let text = s.reporter.report(e, s.phase, s.elapsed, &s.answers);
+        let text = s
+            .reporter
+            .report(e, s.phase, (s.elapsed, s.earlier), &s.answers);
         post("progress", &text, None);
     }
     s.last_report = now();
@@ -182,6 +186,7 @@ fn handle(text: &str, rope: Option<(Vec<f32>, bool)>) {
                 // Every point again: the page starts a new picture for the new settings.
                 reporter: Reporter::default(),
                 elapsed: if kept { s.elapsed } else { 0.0 },
+                earlier: if kept { s.elapsed } else { 0.0 },
                 rope_sent: kept && s.rope_sent,
                 ..State::default()
             };

@@ -191,6 +191,9 @@ pub struct Progress {
     pub runs: Vec<RunView>,
     /// Training time so far (paused time not counted), milliseconds.
     pub elapsed_ms: f64,
+    /// The part of `elapsed_ms` spent before this command: the training an Extend run
+    /// continues from (0 for a run that started from scratch).
+    pub earlier_ms: f64,
     /// Work done and to do, in token passes (a training token counts three: forward and
     /// backward).
     pub work_done: f64,
@@ -245,6 +248,7 @@ impl Progress {
         self.work_done = num(fields[3]);
         self.work_total = num(fields[4]);
         self.steps_done = fields[5].parse().unwrap_or(0);
+        self.earlier_ms = fields.get(6).map_or(0.0, |f| num(f)).max(0.0);
         for line in lines {
             let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
             let mut parts = rest.splitn(2, ' ');
@@ -375,6 +379,7 @@ pub fn merge(parts: &[Progress], settings: &str) -> Progress {
         phase,
         runs,
         elapsed_ms: mine().map(|p| p.elapsed_ms).fold(0.0, f64::max),
+        earlier_ms: mine().map(|p| p.earlier_ms).fold(0.0, f64::max),
         work_done: mine().map(|p| p.work_done).sum(),
         work_total: mine().map(|p| p.work_total).sum(),
         steps_done: mine().map(|p| p.steps_done).sum(),
@@ -392,19 +397,20 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// A progress report: the header, the settings line, then per run its status, new curve
-    /// points, held-out cells and (when known) its dog/man answers.
+    /// A progress report: the header (with the time so far, and the part of it spent before
+    /// this command), the settings line, then per run its status, new curve points, held-out
+    /// cells and (when known) its dog/man answers.
     pub fn report(
         &mut self,
         e: &Experiment,
         phase: Phase,
-        elapsed_ms: f64,
+        (elapsed_ms, earlier_ms): (f64, f64),
         answers: &[Vec<Answer>],
     ) -> String {
         let (done, total) = e.work();
         let steps: usize = e.shown().map(|r| r.step).sum();
         let mut out = format!(
-            "progress {} {elapsed_ms:.1} {done} {total} {steps}\n{}\n",
+            "progress {} {elapsed_ms:.1} {done} {total} {steps} {earlier_ms:.1}\n{}\n",
             phase.id(),
             e.settings.to_message()
         );

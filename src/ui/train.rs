@@ -309,8 +309,8 @@ pub fn train_view(props: &ViewProps) -> Html {
             if !started {
                 <p class="muted" id="train-estimate">{ format!("Press Train: {} × {} steps, then each \
                     model is tested on {} held-out {} at {} lengths. Estimated time: about {} (from the \
-                    models' size and the speed measured on a 2-core laptop; yours may be faster or \
-                    slower). The curves appear below as they are trained.",
+                    models' size and the speed measured on an idle 2-core laptop; a busy machine or a \
+                    phone can take two or three times as long). The curves appear below as they are trained.",
                     if ts.schemes.len() == 1 { "one scheme".to_string() } else { format!("{} schemes", ts.schemes.len()) },
                     crate::format::group_thousands(ts.steps as u64),
                     crate::format::group_thousands(heldout_size(ts.task) as u64),
@@ -404,6 +404,12 @@ fn progress_line(props: &ProgressProps) -> Html {
     }
     match (p.phase, p.seconds_left()) {
         (Phase::Training, Some(left)) => parts.push(format!("about {} left", duration(left))),
+        // An Extend run counts from its own start: the training it continues is said apart.
+        (Phase::Done, _) if p.earlier_ms > 0.0 => parts.push(format!(
+            "took {}, after {} of training",
+            duration((p.elapsed_ms - p.earlier_ms).max(0.0) / 1000.0),
+            duration(p.earlier_ms / 1000.0)
+        )),
         (Phase::Done, _) => parts.push(format!("took {}", duration(p.elapsed_ms / 1000.0))),
         _ => {}
     }
@@ -1079,7 +1085,7 @@ fn extension(props: &ExtensionProps) -> Html {
                         disabled={!(finished && rope_done)} onclick={extend}>
                         { if zero.is_empty() { "Extend" } else { "Extend again" } }
                     </button>
-                    <p class="muted small" id="train-extend-estimate">{ format!("Estimated time: {} for {} {} (on the 2-core laptop the estimates are measured on).",
+                    <p class="muted small" id="train-extend-estimate">{ format!("Estimated time: {} for {} {} (measured on an idle 2-core laptop; a busy machine or a phone can take two or three times as long).",
                         if extend_estimate < 1.0 { "under a second".to_string() } else { format!("about {}", duration(extend_estimate)) },
                         method_count, if method_count == 1 { "method" } else { "methods" }) }</p>
                     if !(finished && rope_done) {

@@ -24,6 +24,7 @@ test('passkey: Train, then Extend shows every method zero-shot and fine-tuned, f
   });
   await page.click('#train-start');
   await done(page);
+  const trained = (await page.locator('.train-status').textContent()).match(/took (.+)$/)[1];
   // Before Extend: the button is on, and no extension row is in the main table.
   assert.equal(await page.locator('#train-extend').isEnabled(), true);
   assert.equal(await page.locator('#train-table tbody tr').count(), 2);
@@ -33,6 +34,8 @@ test('passkey: Train, then Extend shows every method zero-shot and fine-tuned, f
   await page.click('#train-extend');
   await page.waitForFunction(() => /Fine-tuning|Testing/.test(document.querySelector('.train-status')?.textContent ?? ''));
   await done(page);
+  // Extend's time is its own; the training it continued from is said apart, as it was shown.
+  assert.match(await page.locator('.train-status').textContent(), new RegExp(`took .+, after ${trained} of training$`));
   // The trained models stayed: the main table is the same.
   assert.equal(await page.locator('#train-table tbody tr').count(), 2);
   assert.deepEqual(await page.locator('#train-table tbody tr').nth(1).locator('.train-acc').allTextContents(), ropeRow);
