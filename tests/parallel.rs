@@ -98,7 +98,7 @@ fn train_reporting(e: &mut Experiment, progress: &mut Progress, every: usize) {
         pieces += 1;
         pieces % every != 0
     }) {
-        progress.apply(&reporter.report(e, Phase::Training, 0.0, &[]));
+        progress.apply(&reporter.report(e, Phase::Training, (0.0, 0.0), &[]));
     }
     let answers = e.dog_and_man();
     progress.apply(&reporter.report(e, Phase::Done, 0.0, &answers));
