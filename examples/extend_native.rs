@@ -27,7 +27,7 @@ fn main() {
         e.run_to_end();
         println!("native: {:.1} s\n", t0.elapsed().as_secs_f64());
         let mut p = Progress::default();
-        p.apply(&Reporter::default().report(&e, Phase::Done, 0.0, &[]));
+        p.apply(&Reporter::default().report(&e, Phase::Done, (0.0, 0.0), &[]));
         let heads = length_headings(&s).join(" | ");
         println!("| model | {heads} |");
         println!("|---|{}", "---|".repeat(4));

@@ -732,7 +732,7 @@ fn trained() -> Trained {
                 }
             }
             if pieces % 97 == 0 {
-                page.apply(&reporter.report(&e, Phase::Training, 1.0, &[]));
+                page.apply(&reporter.report(&e, Phase::Training, (1.0, 0.0), &[]));
                 reports += 1;
                 for (mine, theirs) in e.runs.iter().zip(&page.runs) {
                     assert_eq!(mine.scheme, theirs.scheme);
@@ -741,7 +741,7 @@ fn trained() -> Trained {
                 }
             }
         }
-        page.apply(&reporter.report(&e, Phase::Done, 2.0, &[]));
+        page.apply(&reporter.report(&e, Phase::Done, (2.0, 0.0), &[]));
         Trained {
             e,
             waiting_seen,
@@ -1000,7 +1000,7 @@ fn reports_with_depths_rebuild_the_same_cells_on_the_page(t: &Trained) {
     one.runs[0].cells[0].depths = (0..DEPTHS).map(|k| (k, 2 * k + 1)).collect();
     one.runs[0].cells[0].missing = Some("a reason, with commas, and/slashes".into());
     let mut p = Progress::default();
-    p.apply(&Reporter::default().report(&one, Phase::Done, 0.0, &[]));
+    p.apply(&Reporter::default().report(&one, Phase::Done, (0.0, 0.0), &[]));
     assert_eq!(p.runs[0].cells, one.runs[0].cells);
 }
 

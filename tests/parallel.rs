@@ -101,7 +101,7 @@ fn train_reporting(e: &mut Experiment, progress: &mut Progress, every: usize) {
         progress.apply(&reporter.report(e, Phase::Training, (0.0, 0.0), &[]));
     }
     let answers = e.dog_and_man();
-    progress.apply(&reporter.report(e, Phase::Done, 0.0, &answers));
+    progress.apply(&reporter.report(e, Phase::Done, (0.0, 0.0), &answers));
 }
 
 #[test]
@@ -163,14 +163,14 @@ fn a_merge_waits_for_every_part_and_shows_the_slowest_time() {
     let mut a = Experiment::start_part(s.clone(), Part::new(0, 2));
     a.run_to_end();
     let mut done = Progress::default();
-    done.apply(&Reporter::default().report(&a, Phase::Done, 900.0, &[]));
+    done.apply(&Reporter::default().report(&a, Phase::Done, (900.0, 0.0), &[]));
     // The other part has not reported on these settings yet: still training.
     let merged = merge(&[done.clone(), Progress::default()], &message);
     assert_eq!(merged.phase, Phase::Training);
     assert_eq!(merged.runs.len(), s.runs().len());
     let b = Experiment::start_part(s.clone(), Part::new(1, 2));
     let mut paused = Progress::default();
-    paused.apply(&Reporter::default().report(&b, Phase::Paused, 1500.0, &[]));
+    paused.apply(&Reporter::default().report(&b, Phase::Paused, (1500.0, 0.0), &[]));
     let merged = merge(&[done, paused], &message);
     assert_eq!(merged.phase, Phase::Paused);
     assert_eq!(merged.elapsed_ms, 1500.0);
