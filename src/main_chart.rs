@@ -447,65 +447,111 @@ pub fn early(query: &str) -> Option<Early> {
 /// action a new value makes.
 pub type MainControl = (&'static str, Limit, f64, fn(f64) -> Action);
 
-/// The settings a view's chart follows most directly, at most three.
+/// The view whose sliders the phone's strip shows, and the controls the lesson step or quiz
+/// task on screen names ("Set d_model to 16", "step through the heads"), which the strip shows
+/// first: a quiz task is done in its own view.
+pub fn strip_plan(s: &Settings) -> (View, &'static [&'static str]) {
+    match s.view {
+        View::Lesson => {
+            let step = crate::learn::lesson::step(s.lesson);
+            (step.view, step.strip)
+        }
+        View::Quiz => crate::learn::quiz::task_view(s.question).unwrap_or((View::Quiz, &[])),
+        v => (v, &[]),
+    }
+}
+
+/// The controls of the phone's strip: those the step or task on screen names, then the ones
+/// its view's chart follows most directly, at most two in all (more do not fit a phone's width
+/// beside "All settings"). These are the sliders; a named scheme setting is drawn by the strip.
 pub fn main_controls(s: &Settings) -> Vec<MainControl> {
-    let view = shown_view(s);
-    let d = (
-        "d-model",
-        D_MODEL,
-        s.d_model as f64,
-        Action::SetDModel as fn(f64) -> Action,
-    );
-    let l = (
-        "length",
-        LENGTH,
-        s.length as f64,
-        Action::SetLength as fn(f64) -> Action,
-    );
-    let b = ("base", BASE, s.base, Action::SetBase as fn(f64) -> Action);
+    let (view, named) = strip_plan(s);
+    let own = view_controls(view, s);
+    if named.is_empty() {
+        return own;
+    }
+    let mut out = pick(&catalogue(s), &named[..named.len().min(STRIP_MAX)]);
+    let others = named.len().min(STRIP_MAX) - out.len();
+    for c in own {
+        if out.len() + others >= STRIP_MAX {
+            break;
+        }
+        if !out.iter().any(|o| o.0 == c.0) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The most controls the phone's strip holds.
+pub const STRIP_MAX: usize = 2;
+
+/// Every slider the strip can show: d_model, the length, the base, the position and offset of
+/// the rotation view, the patch grid's rows and columns.
+fn catalogue(s: &Settings) -> Vec<MainControl> {
+    vec![
+        (
+            "d-model",
+            D_MODEL,
+            s.d_model as f64,
+            Action::SetDModel as fn(f64) -> Action,
+        ),
+        ("length", LENGTH, s.length as f64, Action::SetLength),
+        ("base", BASE, s.base, Action::SetBase),
+        (
+            "position",
+            s.position_limit(),
+            s.position as f64,
+            Action::SetPosition,
+        ),
+        (
+            "offset",
+            s.offset_limit(),
+            s.offset as f64,
+            Action::SetOffset,
+        ),
+        (
+            "grid-rows",
+            GRID_ROWS,
+            s.grid.rows as f64,
+            Action::SetGridRows,
+        ),
+        (
+            "grid-cols",
+            GRID_COLS,
+            s.grid.cols as f64,
+            Action::SetGridCols,
+        ),
+    ]
+}
+
+/// The settings a view's chart follows most directly, at most two.
+fn view_controls(view: View, s: &Settings) -> Vec<MainControl> {
     // Only what moves the chart: a bias on the scores has no width and no base.
     let (scheme, partner) = (s.scheme, s.compare_partner());
     let width_matters = scheme.is_absolute() || scheme.uses_base();
-    match view {
-        View::Matrix if !width_matters => vec![l],
-        View::Offsets if !scheme.uses_base() => vec![l],
-        View::Compare if !scheme.uses_base() && !partner.uses_base() => vec![l],
-        View::Matrix | View::Norms => vec![l, d],
-        View::Offsets | View::Compare => vec![l, b],
-        View::Waves => vec![b, d],
-        View::Rotations => vec![
-            (
-                "position",
-                s.position_limit(),
-                s.position as f64,
-                Action::SetPosition as fn(f64) -> Action,
-            ),
-            (
-                "offset",
-                s.offset_limit(),
-                s.offset as f64,
-                Action::SetOffset as fn(f64) -> Action,
-            ),
-        ],
-        View::Addition => vec![d],
-        View::Patches => vec![
-            (
-                "grid-rows",
-                GRID_ROWS,
-                s.grid.rows as f64,
-                Action::SetGridRows as fn(f64) -> Action,
-            ),
-            (
-                "grid-cols",
-                GRID_COLS,
-                s.grid.cols as f64,
-                Action::SetGridCols as fn(f64) -> Action,
-            ),
-        ],
+    let ids: &[&str] = match view {
+        View::Matrix if !width_matters => &["length"],
+        View::Offsets if !scheme.uses_base() => &["length"],
+        View::Compare if !scheme.uses_base() && !partner.uses_base() => &["length"],
+        View::Matrix | View::Norms => &["length", "d-model"],
+        View::Offsets | View::Compare => &["length", "base"],
+        View::Waves => &["base", "d-model"],
+        View::Rotations => &["position", "offset"],
+        View::Addition => &["d-model"],
+        View::Patches => &["grid-rows", "grid-cols"],
         // The demo's main setting is a switch (see the strip).
-        View::Attention => Vec::new(),
-        View::Lesson | View::Quiz | View::Train => Vec::new(),
-    }
+        View::Attention => &[],
+        View::Lesson | View::Quiz | View::Train => &[],
+    };
+    pick(&catalogue(s), ids)
+}
+
+/// The controls of `all` named by `ids`, in that order.
+fn pick(all: &[MainControl], ids: &[&str]) -> Vec<MainControl> {
+    ids.iter()
+        .filter_map(|id| all.iter().find(|c| c.0 == *id).copied())
+        .collect()
 }
 
 /// A slider of the first paint: the strip's control (id, limit, value, action) and the link's

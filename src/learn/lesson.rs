@@ -24,6 +24,9 @@ pub struct Step {
     pub try_this: &'static str,
     /// The view shown under the text.
     pub view: View,
+    /// The controls "Try this" names, which the phone's strip shows beside the chart (ids of
+    /// the strip's sliders or of the scheme's settings); empty: the view's own.
+    pub strip: &'static [&'static str],
     /// The settings the step starts from (applied to the defaults).
     setup: fn(&mut Settings),
 }
@@ -40,6 +43,7 @@ pub const STEPS: &[Step] = &[
         try_this: "Switch position information on in the demo and watch the two sentences come \
                    apart.",
         view: View::Attention,
+        strip: &[],
         setup: |s| {
             s.scheme = Scheme::Sinusoidal;
             s.attention_position = false;
@@ -54,6 +58,7 @@ pub const STEPS: &[Step] = &[
                quickly from row to row; the right ones hardly change at all."),
         try_this: "Drag d_model and the length and watch the stripes stretch and multiply.",
         view: View::Matrix,
+        strip: &[],
         setup: |s| {
             s.d_model = 64;
             s.length = 100;
@@ -70,6 +75,7 @@ pub const STEPS: &[Step] = &[
         try_this: "Lower the base to 30 and see even the slowest pair repeat within the 200 \
                    positions.",
         view: View::Waves,
+        strip: &[],
         setup: |s| {
             s.d_model = 64;
             s.length = 200;
@@ -84,6 +90,7 @@ pub const STEPS: &[Step] = &[
                express “k positions further”, which is why the paper chose sines and cosines."),
         try_this: "Change the position p and the offset k: the matrix M_k follows k only.",
         view: View::Rotations,
+        strip: &[],
         setup: |s| {
             s.d_model = 16;
             s.length = 64;
@@ -99,6 +106,7 @@ pub const STEPS: &[Step] = &[
         try_this: "Set d_model to 16 and find where the curve first dips below zero; then \
                    switch to comparing bases and see how the base stretches it.",
         view: View::Offsets,
+        strip: &["d-model", "length"],
         setup: |s| {
             s.d_model = 64;
             s.length = 256;
@@ -113,6 +121,7 @@ pub const STEPS: &[Step] = &[
                be truncated or split into pieces."),
         try_this: "Set the length below the trained length of 512 and the missing rows disappear.",
         view: View::Matrix,
+        strip: &[],
         setup: |s| {
             s.scheme = Scheme::Learned;
             s.d_model = 64;
@@ -129,6 +138,7 @@ pub const STEPS: &[Step] = &[
                it to 500,000 so the slow pairs turn less over long contexts."),
         try_this: "Set the base to 500000 and see the score fall off more slowly with distance.",
         view: View::Offsets,
+        strip: &[],
         setup: |s| {
             s.scheme = Scheme::Rope;
             s.d_model = 128;
@@ -148,6 +158,7 @@ pub const STEPS: &[Step] = &[
                    steepest head's penalty reaches −31.5 at distance 63, the gentlest's about \
                    −0.25.",
         view: View::Matrix,
+        strip: &["alibi-head"],
         setup: |s| {
             s.scheme = Scheme::Alibi;
             s.length = 64;
@@ -162,6 +173,7 @@ pub const STEPS: &[Step] = &[
                beyond. The model knows “near” exactly and “far” only roughly."),
         try_this: "Change the number of buckets and the max distance and watch the bands move.",
         view: View::Matrix,
+        strip: &["t5-buckets", "t5-max-distance"],
         setup: |s| {
             s.scheme = Scheme::T5;
             s.length = 256;
@@ -177,6 +189,7 @@ pub const STEPS: &[Step] = &[
                explanation is that this keeps the position signal from drowning the meaning."),
         try_this: "Toggle the √d_model scaling and compare the two inputs.",
         view: View::Addition,
+        strip: &[],
         setup: |s| s.d_model = 64,
     },
     Step {
@@ -191,6 +204,7 @@ pub const STEPS: &[Step] = &[
         try_this: "Switch the variant to paper and watch the frozen columns on the right come \
                    back to life; then try split and t2t, and compare each with the paper's.",
         view: View::Matrix,
+        strip: &["variant"],
         setup: |s| {
             s.variant = Variant::TutorialBug;
             s.d_model = 64;
@@ -204,6 +218,7 @@ pub const STEPS: &[Step] = &[
                    its own direction, so the cross tilts to the head's angle and diagonals get \
                    their own frequencies; change the head and watch the cross turn.",
         view: View::Patches,
+        strip: &[],
         setup: |s| {
             s.grid.scheme = GridScheme::SinCos;
             s.grid.rows = 14;

@@ -47,6 +47,9 @@ pub enum Kind {
     Task {
         /// The view the task is done in, shown under the question.
         view: View,
+        /// The controls the task needs beside the chart on a phone (as a lesson step's
+        /// `strip`); empty: the view's own.
+        strip: &'static [&'static str],
         /// The settings the task starts from (applied to the defaults).
         setup: fn(&mut Settings),
         /// The label of a number the student types, if the task needs one.
@@ -94,6 +97,7 @@ pub const QUESTIONS: &[Question] = &[
                  position information (keep the two sentences, and every word seeing every word).",
         kind: Kind::Task {
             view: View::Attention,
+            strip: &[],
             setup: |s| {
                 s.scheme = Scheme::Sinusoidal;
                 s.attention_position = false;
@@ -123,6 +127,7 @@ pub const QUESTIONS: &[Question] = &[
                  slowest pair's wavelength is under 1,000 positions.",
         kind: Kind::Task {
             view: View::Waves,
+            strip: &[],
             setup: |s| {
                 s.d_model = 128;
                 s.length = 400;
@@ -173,6 +178,7 @@ pub const QUESTIONS: &[Question] = &[
                  Set d_model to 64, read the chart, and type k.",
         kind: Kind::Task {
             view: View::Offsets,
+            strip: &[],
             setup: |s| {
                 s.d_model = 128;
                 s.length = 1024;
@@ -277,6 +283,7 @@ pub const QUESTIONS: &[Question] = &[
                  grows fastest with distance.",
         kind: Kind::Task {
             view: View::Matrix,
+            strip: &["alibi-head"],
             setup: |s| {
                 s.scheme = Scheme::Alibi;
                 s.schemes.alibi.heads = 8;
@@ -334,6 +341,7 @@ pub const QUESTIONS: &[Question] = &[
                  reordered.",
         kind: Kind::Task {
             view: View::Matrix,
+            strip: &["variant"],
             setup: |s| {
                 s.d_model = 32;
                 s.length = 64;
@@ -415,6 +423,15 @@ pub const QUESTIONS: &[Question] = &[
 /// The question numbered `n` (1-based, clamped).
 pub fn question(n: usize) -> &'static Question {
     &QUESTIONS[n.clamp(1, QUESTIONS.len()) - 1]
+}
+
+/// The view a task is done in and the controls it names, for the phone's strip; `None` for a
+/// multiple-choice question.
+pub fn task_view(n: usize) -> Option<(View, &'static [&'static str])> {
+    match question(n).kind {
+        Kind::Task { view, strip, .. } => Some((view, strip)),
+        Kind::Choice { .. } => None,
+    }
 }
 
 /// Whether question `n` (1-based) is a task.

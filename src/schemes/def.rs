@@ -133,6 +133,16 @@ pub enum Control {
 }
 
 impl Control {
+    /// The element id of a number, switch or choice (the strip names them by it).
+    pub fn id(&self) -> Option<&'static str> {
+        match self {
+            Control::Number { id, .. }
+            | Control::Toggle { id, .. }
+            | Control::Choice { id, .. } => Some(id),
+            Control::Presets { .. } | Control::Panel(_) => None,
+        }
+    }
+
     /// A number held to `limit`, set by `apply`.
     pub fn number(
         id: &'static str,

@@ -73,6 +73,17 @@ pub struct StripProps {
 pub fn quick_strip(props: &StripProps) -> Html {
     let controls = main_controls(&props.settings);
     let s = &props.settings;
+    // The scheme's own settings a lesson step or quiz task names ("step through the heads").
+    let (_, named) = crate::main_chart::strip_plan(s);
+    let named_scheme: Vec<&str> = named
+        .iter()
+        .take(crate::main_chart::STRIP_MAX)
+        .copied()
+        .filter(|id| !controls.iter().any(|c| c.0 == *id))
+        .collect();
+    let extra = (!named_scheme.is_empty())
+        .then(|| super::settings::scheme_controls(s, &props.on_action, Some(&named_scheme)));
+    let count = controls.len() + named_scheme.len();
     let switch = (crate::main_chart::shown_view(s) == View::Attention).then(|| {
         let cb = props.on_action.clone();
         html! {
@@ -84,7 +95,7 @@ pub fn quick_strip(props: &StripProps) -> Html {
     html! {
         <div class={classes!("quick-strip", props.inline.then_some("quick-inline"))}
             role="region" aria-label="Main settings of this view">
-            <div class="quick-controls" data-count={controls.len().to_string()}>
+            <div class="quick-controls" data-count={count.to_string()}>
                 { for controls.into_iter().map(|(id, limit, value, action)| {
                     let cb = props.on_action.clone();
                     html! {
@@ -93,6 +104,7 @@ pub fn quick_strip(props: &StripProps) -> Html {
                     }
                 }) }
                 { switch.unwrap_or_default() }
+                { extra.unwrap_or_default() }
             </div>
             <button type="button" class="button quick-settings" id="quick-settings"
                 aria-controls="settings-sheet" aria-expanded={props.expanded.to_string()}

@@ -147,8 +147,18 @@ pub(crate) fn choice<T: 'static>(
     })
 }
 
-/// The sidebar settings the chosen scheme declares, each turned into an [`Edit`] it defines.
-fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
+/// The sidebar settings the chosen scheme declares, each turned into an [`Edit`] it defines;
+/// with `only`, just those with these ids, compact (the phone's strip).
+pub(crate) fn scheme_controls(s: &Settings, cb: &Callback<Action>, only: Option<&[&str]>) -> Html {
+    let compact = only.is_some();
+    // In the strip, ids of their own (the sheet holds the same settings).
+    let el = |id: &'static str| -> AttrValue {
+        if compact {
+            format!("quick-{id}").into()
+        } else {
+            id.into()
+        }
+    };
     let edit = |key: &'static str, apply: fn(&mut Settings, f64)| {
         let cb = cb.clone();
         Callback::from(move |value: f64| cb.emit(Action::Edit(Edit { key, value, apply })))
@@ -163,6 +173,7 @@ fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
         .def()
         .controls(s)
         .into_iter()
+        .filter(|c| only.is_none_or(|ids| c.id().is_some_and(|id| ids.contains(&id))))
         .map(|c| match c {
             Control::Number {
                 id,
@@ -172,7 +183,7 @@ fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
                 hint,
                 apply,
             } => html! {
-                <NumberControl {id} {limit} {value} on_change={edit(key, apply)} hint={hint} />
+                <NumberControl id={el(id)} {limit} {value} on_change={edit(key, apply)} hint={hint} {compact} />
             },
             Control::Toggle {
                 id,
@@ -184,7 +195,7 @@ fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
                 let set = edit(key, apply);
                 html! {
                     <div class="control">
-                        <Toggle {id} {label} checked={on}
+                        <Toggle id={el(id)} {label} checked={on}
                             on_change={Callback::from(move |v: bool| set.emit(if v { 1.0 } else { 0.0 }))} />
                     </div>
                 }
@@ -213,13 +224,15 @@ fn scheme_controls(s: &Settings, cb: &Callback<Action>) -> Html {
                 if buttons {
                     html! {
                         <div class="control">
-                            <Segmented name={id} legend={label} {options} {selected} {on_change} />
-                            { help(&lines) }
+                            <Segmented name={el(id)} legend={label} {options} {selected} {on_change} />
+                            if !compact { { help(&lines) } }
                         </div>
                     }
                 } else {
                     html! {
-                        <Choice {id} {label} {selected} {options} {on_change}>{ help(&lines) }</Choice>
+                        <Choice id={el(id)} {label} {selected} {options} {on_change}>
+                            if !compact { { help(&lines) } }
+                        </Choice>
                     }
                 }
             }
@@ -290,7 +303,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
                 <NumberControl id="base" limit={BASE} value={s.base}
                     on_change={numeric(cb, Action::SetBase)} {hint} />
             }
-            { scheme_controls(s, cb) }
+            { scheme_controls(s, cb, None) }
             if let Some(hint) = def.trained_hint() {
                 <NumberControl id="trained-length" limit={TRAINED_LENGTH} value={s.trained_length as f64}
                     on_change={numeric(cb, Action::SetTrainedLength)} {hint} />

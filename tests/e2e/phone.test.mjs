@@ -125,3 +125,35 @@ test('a pinch still zooms a heatmap on a phone', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('on a phone, the controls a lesson step or quiz task names are in the strip beside the chart', async () => {
+  const cases = [
+    // [link, the strip's control the text names, how it is moved]
+    ['?view=lesson&lesson=5', '#quick-d-model-slider', 'slider'],
+    ['?view=lesson&lesson=8', '#quick-alibi-head-slider', 'slider'],
+    ['?view=lesson&lesson=9', '#quick-t5-buckets-slider', 'slider'],
+    ['?view=lesson&lesson=11', '#quick-variant', 'select'],
+    ['?view=quiz&question=4', '#quick-base-slider', 'slider'],
+    ['?view=quiz&question=13', '#quick-alibi-head-slider', 'slider'],
+    ['?view=quiz&question=16', '#quick-variant', 'select'],
+  ];
+  for (const [query, control, kind] of cases) {
+    const { page, errors, context } = await openApp(app, query, { context: phone(390, 844), ready: (p) => p.waitForSelector('.quick-strip') });
+    const strip = page.locator('.quick-strip');
+    await strip.locator(control).waitFor({ timeout: 15000 });
+    const before = new URL(page.url()).search;
+    if (kind === 'slider') {
+      const [value, max] = await strip.locator(control).evaluate((e) => [e.value, e.max]);
+      await strip.locator(control).focus();
+      await page.keyboard.press(value === max ? 'ArrowLeft' : 'ArrowRight');
+    } else {
+      const options = await strip.locator(`${control} option`).evaluateAll((o) => o.map((x) => x.value));
+      const current = await strip.locator(control).inputValue();
+      await strip.locator(control).selectOption(options.find((v) => v !== current));
+    }
+    // The setting moved (the link follows every setting), and nothing broke.
+    await page.waitForFunction((b) => location.search !== b, before, { timeout: 10000 });
+    assert.deepEqual(errors, [], query);
+    await context.close();
+  }
+});
