@@ -1163,3 +1163,15 @@ fn the_extension_summary_names_ties_and_a_baseline_that_beats_every_extension() 
         "{text}"
     );
 }
+
+// The fine-tuning chart's accuracy axis starts 10 points below its lowest point, on a multiple
+// of 10: curves that all sit in 76–100 % get 60–100 %, not 0–100 % (issue 29 #12).
+#[test]
+fn tune_chart_axis_starts_near_its_lowest_point() {
+    use pe_explorer::train::extension::tune_axis_start;
+    assert_eq!(tune_axis_start(76.0), 60.0);
+    assert_eq!(tune_axis_start(96.5), 80.0);
+    assert_eq!(tune_axis_start(100.0), 90.0);
+    assert_eq!(tune_axis_start(5.0), 0.0);
+    assert_eq!(tune_axis_start(f64::INFINITY), 0.0, "no points yet");
+}

@@ -117,7 +117,7 @@ pub fn needle_heatmap(r: &RunView, s: &TrainSettings, palette: Palette) -> Optio
 /// Held-out accuracy at the fine-tuning length against the fine-tuning step, one line per
 /// method.
 pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
-    let series = extension_runs(p, true)
+    let series: Vec<Series> = extension_runs(p, true)
         .into_iter()
         .map(|r| {
             let (color, marker, stroke) = style(r.scheme);
@@ -134,20 +134,56 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
             }
         })
         .collect();
+    // The axis starts 10 points below the lowest point, on a multiple of 10, so that methods
+    // that all end near the top are told apart; chance is marked when it is on the axis.
+    let lowest = series
+        .iter()
+        .flat_map(|c| match &c.points {
+            Points::Pairs(pts) => pts.iter().map(|p| p.1).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .filter(|v| v.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    let from = tune_axis_start(lowest);
+    let chance = 100.0 * s.task.chance();
+    let below = chance < from;
     LineChartData {
         series,
         x: LineAxis::linear("fine-tuning step", 0.0, s.tune_steps.max(1) as f64),
-        y: LineAxis::linear("held-out accuracy (%)", 0.0, 100.0),
+        y: LineAxis::linear("held-out accuracy (%)", from, 100.0),
         caption: format!(
-            "Held-out accuracy at length {} while fine-tuning ({} per point)",
+            "Held-out accuracy at length {} while fine-tuning ({} per point){}",
             s.tune_len(),
-            super::experiment::CURVE_EXAMPLES
+            super::experiment::CURVE_EXAMPLES,
+            if below {
+                format!(
+                    "; the axis starts at {} % (chance, {} %, is below it)",
+                    crate::format::plain(from),
+                    significant(chance, 3)
+                )
+            } else {
+                String::new()
+            }
         ),
-        guides: vec![Guide {
-            value: 100.0 * s.task.chance(),
-            label: format!("chance {} %", significant(100.0 * s.task.chance(), 3)),
-            vertical: false,
-        }],
+        guides: if below {
+            Vec::new()
+        } else {
+            vec![Guide {
+                value: chance,
+                label: format!("chance {} %", significant(chance, 3)),
+                vertical: false,
+            }]
+        },
+    }
+}
+
+/// Where the fine-tuning chart's accuracy axis starts: 10 points below the lowest point, down
+/// to a multiple of 10, and 0 when there are no points yet.
+pub fn tune_axis_start(lowest: f64) -> f64 {
+    if lowest.is_finite() {
+        (((lowest - 10.0) / 10.0).floor() * 10.0).clamp(0.0, 90.0)
+    } else {
+        0.0
     }
 }
 
