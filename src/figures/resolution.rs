@@ -8,7 +8,7 @@ use crate::export::{labelled_csv, TooLarge};
 use crate::format::significant;
 use crate::math::grid::{Grid, GridEncoding, MAX_SIDE};
 use crate::math::matrix::Dense;
-use crate::math::resolution::{resized_map, sides, Resize};
+use crate::math::resolution::{sides, Resize, Trained};
 use crate::plot::colormap::Palette;
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::schemes::grid::{GridScheme, GridSettings};
@@ -177,8 +177,9 @@ impl Resolution {
 /// extrapolated, from the centre patch (of the trained grid, when extrapolated), laid out two rows by up to three, each drawn at the
 /// largest side (a smaller grid's cells repeated).
 pub fn resolution(inputs: &ResolutionInputs) -> Resolution {
-    let trained = inputs.trained_encoding();
-    let t = trained.grid().rows;
+    let encoding = inputs.trained_encoding();
+    let trained = Trained::new(&encoding);
+    let t = encoding.grid().rows;
     let sides = sides(t, MAX_SIDE);
     let mut maps = Vec::new();
     for how in [Resize::Interpolate, Resize::Extrapolate] {
@@ -192,8 +193,7 @@ pub fn resolution(inputs: &ResolutionInputs) -> Resolution {
                 Resize::Extrapolate => grid.patch(t / 2, t / 2),
             };
             // At the trained size both ways are the encoding itself.
-            let values = resized_map(
-                &trained,
+            let values = trained.map(
                 grid,
                 if side == t { Resize::Extrapolate } else { how },
                 from,

@@ -177,28 +177,45 @@ fn table_map(
     }
 }
 
-/// Patch `from`'s similarity with every patch of `target` (row-major), for `trained`, an
-/// encoding built on the grid it was trained on, used on `target` as `how` says. The
-/// similarity is the one the patch views draw: the cosine of two added vectors, or a 2-D
-/// RoPE's mean over pairs of cos(angle difference) (a query and key of ones).
-pub fn resized_map(trained: &GridEncoding, target: Grid, how: Resize, from: usize) -> Vec<f64> {
-    let t = trained.grid();
-    let from = from.min(target.patches() - 1);
-    let scale = match how {
-        Resize::Interpolate => (
-            t.cols as f64 / target.cols as f64,
-            t.rows as f64 / target.rows as f64,
-        ),
-        Resize::Extrapolate => (1.0, 1.0),
-    };
-    match trained {
-        GridEncoding::Axial(_) | GridEncoding::Mixed(_) => {
-            let freqs = trained.pair_frequencies().unwrap_or_default();
-            rotary_map(&freqs, target, from, scale)
-        }
-        GridEncoding::SinCos(s) => match how {
+/// An encoding on the grid it was trained on, with its table of vectors drawn once (an added
+/// scheme's), ready to be used on larger grids.
+pub struct Trained<'a> {
+    encoding: &'a GridEncoding,
+    /// `[patch][dim]` on the trained grid (sin-cos and the learned table).
+    table: Vec<f64>,
+}
+
+impl<'a> Trained<'a> {
+    pub fn new(encoding: &'a GridEncoding) -> Trained<'a> {
+        let table = match encoding {
+            GridEncoding::SinCos(_) => encoding.vectors().unwrap_or_default(),
+            GridEncoding::Learned { table, .. } => table.table(),
+            GridEncoding::Axial(_) | GridEncoding::Mixed(_) => Vec::new(),
+        };
+        Trained { encoding, table }
+    }
+
+    /// Patch `from`'s similarity with every patch of `target` (row-major), the encoding used
+    /// on `target` as `how` says. The similarity is the one the patch views draw: the cosine
+    /// of two added vectors, or a 2-D RoPE's mean over pairs of cos(angle difference) (a
+    /// query and key of ones).
+    pub fn map(&self, target: Grid, how: Resize, from: usize) -> Vec<f64> {
+        let (e, t) = (self.encoding, self.encoding.grid());
+        let from = from.min(target.patches() - 1);
+        let scale = match how {
+            Resize::Interpolate => (
+                t.cols as f64 / target.cols as f64,
+                t.rows as f64 / target.rows as f64,
+            ),
+            Resize::Extrapolate => (1.0, 1.0),
+        };
+        match (e, how) {
+            (GridEncoding::Axial(_) | GridEncoding::Mixed(_), _) => {
+                let freqs = e.pair_frequencies().unwrap_or_default();
+                rotary_map(&freqs, target, from, scale)
+            }
             // sin a sin b + cos a cos b = cos(a − b): one pair per frequency and axis.
-            Resize::Extrapolate => {
+            (GridEncoding::SinCos(s), Resize::Extrapolate) => {
                 let quarter = s.d_model / 4;
                 let w = |k: usize| s.omega(k) as f64;
                 let freqs: Vec<(f64, f64)> = (0..quarter)
@@ -207,15 +224,14 @@ pub fn resized_map(trained: &GridEncoding, target: Grid, how: Resize, from: usiz
                     .collect();
                 rotary_map(&freqs, target, from, scale)
             }
-            Resize::Interpolate => {
-                let table = trained.vectors().unwrap_or_default();
-                table_map(&table, s.d_model, t, target, from, how)
-            }
-        },
-        GridEncoding::Learned { table, .. } => {
-            table_map(&table.table(), table.d_model, t, target, from, how)
+            _ => table_map(&self.table, e.width(), t, target, from, how),
         }
     }
+}
+
+/// [`Trained::map`] for one grid.
+pub fn resized_map(trained: &GridEncoding, target: Grid, how: Resize, from: usize) -> Vec<f64> {
+    Trained::new(trained).map(target, how, from)
 }
 
 /// The sides a resolution figure draws: the trained side at 1×, 2× and 4×, each held to
