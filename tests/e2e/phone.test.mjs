@@ -157,3 +157,31 @@ test('on a phone, the controls a lesson step or quiz task names are in the strip
     await context.close();
   }
 });
+
+test('on a 320 px phone, the tables wrap between words and never break one mid-letter', async () => {
+  for (const query of ['?view=attention', '?view=lesson&lesson=1', '?view=norms']) {
+    const { page, errors, context } = await openApp(app, query, { context: phone(320, 640), ready: (p) => p.waitForSelector('table.numbers') });
+    const broken = await page.evaluate(() => {
+      const out = [];
+      for (const cell of document.querySelectorAll('table.numbers th, table.numbers td')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const m of n.data.matchAll(/\S+/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index);
+            r.setEnd(n, m.index + m[0].length);
+            // A word on two lines has two boxes.
+            const rows = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+            if (rows.size > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(broken, [], `${query}: words broken across lines`);
+    const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.equal(sw, cw, `${query}: the page scrolls sideways`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
