@@ -470,10 +470,11 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
     if named.is_empty() {
         return own;
     }
-    let mut out = pick(&catalogue(s), &named[..named.len().min(STRIP_MAX)]);
-    let others = named.len().min(STRIP_MAX) - out.len();
+    let named = &named[..named.len().min(STRIP_MAX)];
+    let room = STRIP_MAX - strip_settings(s).len();
+    let mut out = pick(&catalogue(s), named);
     for c in own {
-        if out.len() + others >= STRIP_MAX {
+        if out.len() >= room {
             break;
         }
         if !out.iter().any(|o| o.0 == c.0) {
@@ -481,6 +482,19 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
         }
     }
     out
+}
+
+/// The scheme's own settings the step or task on screen names ("step through the heads"),
+/// which the strip draws beside [`main_controls`]' sliders: ids of `SchemeDef::controls`.
+pub fn strip_settings(s: &Settings) -> Vec<&'static str> {
+    let (_, named) = strip_plan(s);
+    let sliders = catalogue(s);
+    named
+        .iter()
+        .take(STRIP_MAX)
+        .copied()
+        .filter(|id| !sliders.iter().any(|c| c.0 == *id))
+        .collect()
 }
 
 /// The most controls the phone's strip holds.

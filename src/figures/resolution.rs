@@ -182,6 +182,9 @@ pub fn resolution(inputs: &ResolutionInputs) -> Resolution {
     let t = encoding.grid().rows;
     let sides = sides(t, MAX_SIDE);
     let mut maps = Vec::new();
+    // At the trained size both ways are the encoding itself: one map, in both bands.
+    let own = Grid { rows: t, cols: t };
+    let at_trained = trained.map(own, Resize::Extrapolate, own.patch(t / 2, t / 2));
     for how in [Resize::Interpolate, Resize::Extrapolate] {
         for &side in &sides {
             let grid = Grid {
@@ -192,12 +195,11 @@ pub fn resolution(inputs: &ResolutionInputs) -> Resolution {
                 Resize::Interpolate => grid.patch(side / 2, side / 2),
                 Resize::Extrapolate => grid.patch(t / 2, t / 2),
             };
-            // At the trained size both ways are the encoding itself.
-            let values = trained.map(
-                grid,
-                if side == t { Resize::Extrapolate } else { how },
-                from,
-            );
+            let values = if side == t {
+                at_trained.clone()
+            } else {
+                trained.map(grid, how, from)
+            };
             maps.push(ResizedMap {
                 how,
                 grid,

@@ -485,6 +485,31 @@ pub fn rotary_score(freqs: &[(f64, f64)], q: &[f64], dx: f64, dy: f64) -> f64 {
     }
 }
 
+/// Mean over pairs of cos(x·f_x + y·f_y), for every y of `ys` (rows) and x of `xs` (columns),
+/// row-major: by angle addition (cos(a + b) = cos a cos b − sin a sin b) from one (sin, cos)
+/// table per axis, so rows·cols·pairs multiply-adds but only (rows + cols)·pairs sines.
+pub fn mean_pair_cos(freqs: &[(f64, f64)], xs: &[f64], ys: &[f64]) -> Vec<f64> {
+    let pairs = freqs.len();
+    let table = |at: &[f64], axis: fn(&(f64, f64)) -> f64| -> Vec<(f64, f64)> {
+        at.iter()
+            .flat_map(|t| freqs.iter().map(move |f| (t * axis(f)).sin_cos()))
+            .collect()
+    };
+    let (xt, yt) = (table(xs, |f| f.0), table(ys, |f| f.1));
+    let mut out = Vec::with_capacity(xs.len() * ys.len());
+    for y in yt.chunks_exact(pairs.max(1)).take(ys.len()) {
+        for x in xt.chunks_exact(pairs.max(1)).take(xs.len()) {
+            let sum: f64 = x
+                .iter()
+                .zip(y)
+                .map(|((sa, ca), (sb, cb))| ca * cb - sa * sb)
+                .sum();
+            out.push(sum / pairs.max(1) as f64);
+        }
+    }
+    out
+}
+
 /// Σ_k cos(t·ω_k) for t in −(n − 1) … n − 1 (index t + n − 1).
 fn cos_sums(omegas: &[f64], n: usize) -> Vec<f64> {
     (0..2 * n - 1)
@@ -542,31 +567,17 @@ impl Similarity {
                 (0..a.head_dim / 4).map(|k| a.frequency(k) as f64).collect(),
             )),
             GridEncoding::Mixed(m) => {
-                // cos(a + b) = cos a cos b − sin a sin b, from one table per axis.
-                let pairs = m.pairs();
-                let table = |n: usize, axis: fn((f64, f64)) -> f64| -> Vec<(f64, f64)> {
-                    let mut out = Vec::with_capacity((2 * n - 1) * pairs);
-                    for i in 0..2 * n - 1 {
-                        let t = i as f64 - (n as f64 - 1.0);
-                        out.extend((0..pairs).map(|j| (t * axis(m.frequency(j))).sin_cos()));
-                    }
-                    out
+                let offsets = |n: usize| -> Vec<f64> {
+                    (0..2 * n - 1)
+                        .map(|i| i as f64 - (n as f64 - 1.0))
+                        .collect()
                 };
-                let (xs, ys) = (table(grid.cols, |f| f.0), table(grid.rows, |f| f.1));
-                let mut t = Vec::with_capacity(w * h);
-                for dy in 0..h {
-                    let y = &ys[dy * pairs..(dy + 1) * pairs];
-                    for dx in 0..w {
-                        let x = &xs[dx * pairs..(dx + 1) * pairs];
-                        let sum: f64 = x
-                            .iter()
-                            .zip(y)
-                            .map(|((sa, ca), (sb, cb))| ca * cb - sa * sb)
-                            .sum();
-                        t.push(sum / pairs as f64);
-                    }
-                }
-                Some(t)
+                let freqs: Vec<(f64, f64)> = (0..m.pairs()).map(|j| m.frequency(j)).collect();
+                Some(mean_pair_cos(
+                    &freqs,
+                    &offsets(grid.cols),
+                    &offsets(grid.rows),
+                ))
             }
             GridEncoding::Learned { .. } => None,
         };

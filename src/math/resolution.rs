@@ -11,8 +11,7 @@
 //!   (RoPE-ViT computes its angles for the new grid this way), and a learned table has no
 //!   vector past it.
 
-use super::grid::{cubic_taps, Grid, GridEncoding};
-use super::kernels::dot2;
+use super::grid::{cosine, cubic_taps, mean_pair_cos, Grid, GridEncoding};
 
 /// How an encoding trained on one grid meets a larger one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,35 +22,17 @@ pub enum Resize {
 
 /// Mean over pairs of cos(sx·dx·f_x + sy·dy·f_y): the similarity at offset (dx, dy) of a
 /// scheme whose pairs turn at `freqs` and whose positions are scaled by `scale`, for every
-/// patch of `grid` against patch `from`. By angle addition, from one table per axis.
+/// patch of `grid` against patch `from`.
 fn rotary_map(freqs: &[(f64, f64)], grid: Grid, from: usize, scale: (f64, f64)) -> Vec<f64> {
     let (fr, fc) = grid.cell(from);
-    let pairs = freqs.len().max(1) as f64;
-    let axis = |n: usize, at: usize, s: f64, pick: fn(&(f64, f64)) -> f64| -> Vec<(f64, f64)> {
-        let mut out = Vec::with_capacity(n * freqs.len());
-        for i in 0..n {
-            let d = (i as f64 - at as f64) * s;
-            out.extend(freqs.iter().map(|f| (d * pick(f)).sin_cos()));
-        }
-        out
+    let offsets = |n: usize, at: usize, s: f64| -> Vec<f64> {
+        (0..n).map(|i| (i as f64 - at as f64) * s).collect()
     };
-    let xs = axis(grid.cols, fc, scale.0, |f| f.0);
-    let ys = axis(grid.rows, fr, scale.1, |f| f.1);
-    let k = freqs.len();
-    let mut out = Vec::with_capacity(grid.patches());
-    for r in 0..grid.rows {
-        let y = &ys[r * k..(r + 1) * k];
-        for c in 0..grid.cols {
-            let x = &xs[c * k..(c + 1) * k];
-            let sum: f64 = x
-                .iter()
-                .zip(y)
-                .map(|((sa, ca), (sb, cb))| ca * cb - sa * sb)
-                .sum();
-            out.push(sum / pairs);
-        }
-    }
-    out
+    mean_pair_cos(
+        freqs,
+        &offsets(grid.cols, fc, scale.0),
+        &offsets(grid.rows, fr, scale.1),
+    )
 }
 
 /// v·a and v·v, four running sums each (a chunk's length is a multiple of 4).
@@ -78,20 +59,6 @@ fn table_map(
     from: usize,
     how: Resize,
 ) -> Vec<f64> {
-    // a·b and b·b (widths are a multiple of 4: two equal halves for the SIMD kernel).
-    let half = dims / 2;
-    let cosine = |a: &[f64], b: &[f64]| -> (f64, f64) {
-        let (a0, a1, b0, b1) = (&a[..half], &a[half..], &b[..half], &b[half..]);
-        (dot2(a0, b0, a1, b1), dot2(b0, b0, b1, b1))
-    };
-    let finish = |dot: f64, norm: f64, anchor: f64| {
-        let den = (norm * anchor).sqrt();
-        if den > 0.0 && den.is_finite() {
-            dot / den
-        } else {
-            f64::NAN
-        }
-    };
     let (ar, ac) = target.cell(from);
     match how {
         Resize::Extrapolate => {
@@ -104,14 +71,10 @@ fn table_map(
             let Some(anchor) = row(ar, ac) else {
                 return vec![f64::NAN; target.patches()];
             };
-            let a = cosine(anchor, anchor).0;
             (0..target.patches())
                 .map(|p| {
                     let (r, c) = target.cell(p);
-                    row(r, c).map_or(f64::NAN, |v| {
-                        let (dot, norm) = cosine(anchor, v);
-                        finish(dot, norm, a)
-                    })
+                    row(r, c).map_or(f64::NAN, |v| cosine(anchor, v))
                 })
                 .collect()
         }
@@ -170,8 +133,16 @@ fn table_map(
                     }
                 }
             }
+            // The cosine from its two sums, NaN where a vector is zero (as `grid::cosine`).
             (0..n)
-                .map(|p| finish(dot[p], norm[p], anchor_norm))
+                .map(|p| {
+                    let den = (norm[p] * anchor_norm).sqrt();
+                    if den > 0.0 && den.is_finite() {
+                        dot[p] / den
+                    } else {
+                        f64::NAN
+                    }
+                })
                 .collect()
         }
     }

@@ -117,6 +117,7 @@ pub fn needle_heatmap(r: &RunView, s: &TrainSettings, palette: Palette) -> Optio
 /// Held-out accuracy at the fine-tuning length against the fine-tuning step, one line per
 /// method.
 pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
+    let mut lowest = f64::INFINITY;
     let series: Vec<Series> = extension_runs(p, true)
         .into_iter()
         .map(|r| {
@@ -126,6 +127,7 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
                 .iter()
                 .filter_map(|pt| pt.accuracy.map(|a| (pt.step as f64, 100.0 * a)))
                 .collect();
+            lowest = pts.iter().map(|p| p.1).fold(lowest, f64::min);
             Series {
                 stroke,
                 width: 2.0,
@@ -136,14 +138,6 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
         .collect();
     // The axis starts 10 points below the lowest point, on a multiple of 10, so that methods
     // that all end near the top are told apart; chance is marked when it is on the axis.
-    let lowest = series
-        .iter()
-        .flat_map(|c| match &c.points {
-            Points::Pairs(pts) => pts.iter().map(|p| p.1).collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
-        .filter(|v| v.is_finite())
-        .fold(f64::INFINITY, f64::min);
     let from = tune_axis_start(lowest);
     let chance = 100.0 * s.task.chance();
     let below = chance < from;

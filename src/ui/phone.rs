@@ -74,13 +74,7 @@ pub fn quick_strip(props: &StripProps) -> Html {
     let controls = main_controls(&props.settings);
     let s = &props.settings;
     // The scheme's own settings a lesson step or quiz task names ("step through the heads").
-    let (_, named) = crate::main_chart::strip_plan(s);
-    let named_scheme: Vec<&str> = named
-        .iter()
-        .take(crate::main_chart::STRIP_MAX)
-        .copied()
-        .filter(|id| !controls.iter().any(|c| c.0 == *id))
-        .collect();
+    let named_scheme = crate::main_chart::strip_settings(s);
     let extra = (!named_scheme.is_empty())
         .then(|| super::settings::scheme_controls(s, &props.on_action, Some(&named_scheme)));
     let count = controls.len() + named_scheme.len();
