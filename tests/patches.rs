@@ -318,3 +318,22 @@ fn cls_row_comes_first_as_each_reference_writes_it() {
         }
     }
 }
+
+// A narrow chart says its averaging note in fewer words (it shares a line with the colour
+// bar's title), with the same numbers.
+#[test]
+fn averaging_note_has_a_compact_form() {
+    use pe_explorer::plot::heatmap::compact_note;
+    assert_eq!(
+        compact_note("Each pixel is the mean of 1–2 rows × 2 columns."),
+        "Pixel: mean of 1–2 rows × 2 columns."
+    );
+    assert_eq!(
+        compact_note("Each pixel row is the mean of 2 tokens."),
+        "Pixel row: mean of 2 tokens."
+    );
+    assert_eq!(
+        compact_note("Each pixel column shows the first of 3 keys."),
+        "Pixel column: first of 3 keys."
+    );
+}

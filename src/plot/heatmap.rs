@@ -355,6 +355,15 @@ pub fn draw(
         }
     }
     if let Some(note) = layout.block_note(spec.nouns.0, spec.nouns.1, spec.matrix.summary()) {
+        // The note shares its line with the colour bar's title: on a narrow chart it is said
+        // in fewer words rather than run into it.
+        let title = surface.text_width(spec.colorbar_title, TICK_FONT);
+        let room = (width - colorbar_area + 2.0).min(width - title - 2.0) - 16.0;
+        let note = if surface.text_width(&note, TICK_FONT) > room {
+            compact_note(&note)
+        } else {
+            note
+        };
         surface.text(
             &note,
             8.0,
@@ -374,6 +383,15 @@ pub fn draw(
     };
     draw_colorbar(&surface, bar, spec, theme)?;
     Ok(layout)
+}
+
+/// An averaging note in fewer words: "Pixel: mean of 2 rows × 3 columns."
+pub fn compact_note(note: &str) -> String {
+    note.replacen("Each pixel row", "Pixel row", 1)
+        .replacen("Each pixel column", "Pixel column", 1)
+        .replacen("Each pixel", "Pixel", 1)
+        .replacen(" is the mean of ", ": mean of ", 1)
+        .replacen(" shows the first of ", ": first of ", 1)
 }
 
 /// The colour bar: the scale's colours from max (top) to min, its ticks, and its title.
@@ -408,9 +426,11 @@ fn draw_colorbar(
         title: "",
     };
     draw_right_scale(surface, bar, &scale, theme, TICK_FONT);
+    // Over the bar, moved left as far as it needs to stay inside the canvas.
+    let title_width = surface.text_width(spec.colorbar_title, TICK_FONT);
     surface.text(
         spec.colorbar_title,
-        bar.left - 4.0,
+        (bar.left - 4.0).min(surface.width - title_width - 2.0),
         bar.top - 18.0,
         TICK_FONT,
         theme.text,

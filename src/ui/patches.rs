@@ -415,7 +415,7 @@ fn resolution_section(props: &ViewProps) -> Html {
                     on_cell={on_cell}
                     csv={Some(export)}
                     aspect={2.0 / figure.sides.len() as f64}
-                    min_height={200.0}
+                    min_height={300.0}
                     max_height={520.0}
                 />
                 <p class="readout-line" aria-live="polite">
