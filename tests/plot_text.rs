@@ -2,8 +2,10 @@
 //! enough ticks (at least two, as many as the labels leave room for).
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_explorer::plot::frame::wrap_text;
-use pe_explorer::plot::lines::{x_ticks, LineAxis, X_TICK_SPACING};
+use pe_explorer::plot::frame::{fit_y_title, wrap_text, MIN_TITLE};
+use pe_explorer::plot::lines::{
+    grown_height, place_guide_labels, x_ticks, LineAxis, X_TICK_SPACING,
+};
 use pe_explorer::plot::ticks::{index_ticks, nice_ticks, LABEL_GAP};
 use proptest::prelude::*;
 
@@ -98,4 +100,81 @@ proptest! {
         let words = |t: &str| t.split([' ', '·']).filter(|w| !w.is_empty()).map(String::from).collect::<Vec<_>>();
         prop_assert_eq!(words(&lines.join(" ")), words(&caption));
     }
+}
+
+/// `plot::frame::fit_y_title`: an upright y title never runs up into the caption and legend.
+#[test]
+fn a_long_y_title_runs_down_past_the_plot_or_shrinks_never_up() {
+    // The plot spans 100 … 250 on a 300-px canvas.
+    let plot = (100.0, 250.0);
+    // A short title is centred on the plot, at its size.
+    assert_eq!(fit_y_title(80.0, 13.0, plot, 300.0), (13.0, 175.0));
+    // "PE(p)·PE(p+k), dot product" (190 px) is longer than the plot: it starts at the plot's
+    // top and ends above the canvas's bottom, at full size.
+    let (size, centre) = fit_y_title(190.0, 13.0, plot, 300.0);
+    assert_eq!(size, 13.0);
+    assert_eq!(centre - 95.0, 100.0);
+    assert!(centre + 95.0 <= 298.0);
+    // Longer than the plot's top to the canvas's bottom (198 px): it shrinks to fit.
+    let (size, centre) = fit_y_title(396.0, 13.0, plot, 300.0);
+    assert!((size - 6.5_f64.max(MIN_TITLE)).abs() < 1e-9, "{size}");
+    let long = 396.0 * size / 13.0;
+    assert!((centre - long / 2.0 - 100.0).abs() < 1e-9);
+    // Never below the smallest size, and never grown.
+    assert_eq!(fit_y_title(5_000.0, 13.0, plot, 300.0).0, MIN_TITLE);
+    assert_eq!(
+        fit_y_title(210.0, 13.0, plot, 300.0).0,
+        13.0 * 198.0 / 210.0
+    );
+}
+
+/// `plot::lines::place_guide_labels`: guide labels never overlap.
+#[test]
+fn guide_labels_close_together_do_not_overlap() {
+    let plot = (40.0, 60.0, 300.0, 200.0);
+    let text = 12.0;
+    let overlaps = |a: (f64, f64, f64), b: (f64, f64, f64)| {
+        a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + text && b.1 < a.1 + text
+    };
+    // The wavelengths chart at base 30 and length 200: 2π·base ≈ 188.5 and length = 200 lie
+    // 3 px apart on its log axis; 2π ≈ 6.28 far below.
+    let guides = [
+        (240.0, false, 60.0),
+        (80.0, false, 110.0),
+        (77.0, false, 80.0),
+    ];
+    let spots = place_guide_labels(&guides, plot, text);
+    // A lone guide keeps the old spot: above its line at the plot's right.
+    assert_eq!(spots[0], (40.0 + 300.0 - 4.0 - 60.0, 240.0 - 4.0 - 12.0));
+    let boxes: Vec<_> = spots
+        .iter()
+        .zip(&guides)
+        .map(|(s, g)| (s.0, s.1, g.2))
+        .collect();
+    for i in 0..boxes.len() {
+        let b = boxes[i];
+        assert!(
+            b.0 >= 40.0 && b.0 + b.2 <= 340.0 && b.1 >= 60.0 && b.1 + text <= 260.0,
+            "{b:?}"
+        );
+        for c in &boxes[..i] {
+            assert!(!overlaps(b, *c), "{b:?} over {c:?}");
+        }
+    }
+    // Two vertical guides 10 px apart: the second label goes left of its line or lower.
+    let spots = place_guide_labels(&[(200.0, true, 90.0), (210.0, true, 90.0)], plot, text);
+    assert_eq!(spots[0], (204.0, 64.0));
+    assert!(!overlaps(
+        (spots[0].0, spots[0].1, 90.0),
+        (spots[1].0, spots[1].1, 90.0)
+    ));
+}
+
+/// `plot::lines::grown_height`: caption and legend lines past two make the canvas taller.
+#[test]
+fn a_long_legend_makes_the_chart_taller_not_its_plot_shorter() {
+    assert_eq!(grown_height(240.0, 1), 240.0);
+    assert_eq!(grown_height(240.0, 2), 240.0);
+    // The dot-product chart on a phone: two caption lines and four legend rows.
+    assert_eq!(grown_height(240.0, 6), 240.0 + 4.0 * 18.0);
 }

@@ -111,7 +111,16 @@ fn paint(canvas: &HtmlCanvasElement, chart: &MainChart, theme: &Theme) {
         Chart::Heatmap(data) => {
             heatmap::draw(canvas, width, height, ratio, &data.spec(), theme).map(|_| ())
         }
-        Chart::Lines(data) => lines::draw(canvas, width, height, ratio, data, theme).map(|_| ()),
+        // A long caption or legend makes the canvas taller, as in the app.
+        Chart::Lines(data) => lines::draw(canvas, width, height, ratio, data, theme).map(|l| {
+            let grown = l.canvas_height;
+            if grown != height {
+                let _ = canvas.set_attribute("style", &format!("width:{width}px;height:{grown}px"));
+                if let Some(stage) = canvas.parent_element() {
+                    let _ = stage.set_attribute("style", &format!("height:{grown}px"));
+                }
+            }
+        }),
         Chart::Dials(d) => {
             let at = d.at(width);
             let (layout, h) = (at.layout, at.layout_height);

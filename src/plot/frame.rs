@@ -378,17 +378,45 @@ pub fn draw_frame(
         "center",
     );
     let y_title_x = plot.left - TICK - GAP - widest - 8.0 - title_size / 2.0;
-    ctx.save();
-    let _ = ctx.translate(y_title_x * r, (plot.top + plot.height / 2.0) * r);
-    let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
-    surface.text_at(
-        y.title,
-        (0.0, 0.0),
+    let (size, centre) = fit_y_title(
+        surface.text_width(y.title, title_size),
         title_size,
-        theme.text,
-        ("center", "middle"),
+        (plot.top, plot.bottom()),
+        surface.height,
     );
+    ctx.save();
+    let _ = ctx.translate(y_title_x * r, centre * r);
+    let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
+    surface.text_at(y.title, (0.0, 0.0), size, theme.text, ("center", "middle"));
     ctx.restore();
+}
+
+/// The smallest size a y-axis title shrinks to.
+pub const MIN_TITLE: f64 = 9.0;
+
+/// Where an upright y-axis title `width` long at `size` goes beside a plot spanning `top …
+/// bottom` on a canvas `canvas_height` tall: its size and the y of its centre. Centred on the
+/// plot when it fits; else it starts level with the plot's top and runs down past the plot into
+/// the free corner left of the x axis (never up into the caption and legend); and when even that
+/// is too short, it shrinks to fit (not below `MIN_TITLE`).
+pub fn fit_y_title(
+    width: f64,
+    size: f64,
+    (top, bottom): (f64, f64),
+    canvas_height: f64,
+) -> (f64, f64) {
+    if width <= bottom - top {
+        return (size, (top + bottom) / 2.0);
+    }
+    let room = (canvas_height - 2.0 - top).max(1.0);
+    let fitted = if width > room {
+        (size * room / width).max(MIN_TITLE).min(size)
+    } else {
+        size
+    };
+    // Text width scales with its size.
+    let long = width * fitted / size;
+    (fitted, top + long / 2.0)
 }
 
 /// The ticks and labels of a vertical scale drawn on the right of `bar` (a colour bar).

@@ -264,6 +264,9 @@ pub struct LineLayout {
     /// What was written: the caption's lines and the x tick labels (for tests and tools).
     pub caption: Vec<String>,
     pub x_labels: Vec<String>,
+    /// The canvas's height in CSS pixels: the height asked for, grown by header lines past two
+    /// (`grown_height`).
+    pub canvas_height: f64,
 }
 
 impl LineLayout {
@@ -292,6 +295,16 @@ impl LineLayout {
 }
 
 const LINE: f64 = 18.0;
+
+/// Header lines (caption and legend) a chart's asked-for height already makes room for.
+pub const HEADER_LINES: usize = 2;
+
+/// The canvas height of a line chart asked to be `height` tall whose caption and legend take
+/// `lines` lines: each line past `HEADER_LINES` adds its own height, so the plot keeps the height
+/// it has on a wide screen (four legend rows on a phone had left the dot-product plot 80 px).
+pub fn grown_height(height: f64, lines: usize) -> f64 {
+    height + LINE * lines.saturating_sub(HEADER_LINES) as f64
+}
 const TICK_FONT: f64 = 12.0;
 const TITLE_FONT: f64 = 13.0;
 
@@ -304,8 +317,7 @@ pub fn draw(
     data: &LineChartData,
     theme: &Theme,
 ) -> Result<LineLayout, String> {
-    let surface = Surface::prepare(canvas, width, height, ratio)?;
-    surface.clear(theme.background)?;
+    let mut surface = Surface::prepare(canvas, width, height, ratio)?;
     // Every line and marker at least 3:1 against the background (dark grey turns light grey on a
     // dark page; colours that already contrast stay as they are).
     let colors: Vec<RGBColor> = data
@@ -319,7 +331,15 @@ pub fn draw(
         surface.text_width(t, TITLE_FONT)
     });
     let legend = legend_rows(&surface, &data.series, width - 16.0);
-    let header = 8.0 + LINE * (caption.len() + legend.len()) as f64;
+    let lines = caption.len() + legend.len();
+    let header = 8.0 + LINE * lines as f64;
+    // Caption and legend lines past the first two (a phone's narrow width wraps them) make the
+    // canvas taller instead of the plot shorter.
+    let height = grown_height(height, lines);
+    if surface.height != height {
+        surface = Surface::prepare(canvas, width, height, ratio)?;
+    }
+    surface.clear(theme.background)?;
     let labelled = |axis: &LineAxis, ticks: Vec<f64>| -> Vec<(f64, String)> {
         ticks.into_iter().map(|t| (t, axis.label(t))).collect()
     };
@@ -363,6 +383,7 @@ pub fn draw(
         y: data.y.clone(),
         caption: caption.clone(),
         x_labels: x_axis.ticks.iter().map(|(_, l)| l.clone()).collect(),
+        canvas_height: height,
     };
 
     let ctx = &surface.context;
@@ -378,6 +399,26 @@ pub fn draw(
     ctx.clip();
     for guide in &data.guides {
         draw_guide(&surface, &layout, guide, theme);
+    }
+    let anchors: Vec<(f64, bool, f64)> = data
+        .guides
+        .iter()
+        .map(|g| {
+            let at = if g.vertical {
+                layout.px(g.value)
+            } else {
+                layout.py(g.value)
+            };
+            (at, g.vertical, surface.text_width(&g.label, TICK_FONT))
+        })
+        .collect();
+    let plot_box = (layout.left, layout.top, layout.width, layout.height);
+    for (guide, (x, y)) in data
+        .guides
+        .iter()
+        .zip(place_guide_labels(&anchors, plot_box, TICK_FONT))
+    {
+        surface.text(&guide.label, x, y, TICK_FONT, theme.muted, "left");
     }
     for (series, color) in data.series.iter().zip(&colors) {
         draw_series(&surface, &layout, series, *color, theme.background);
@@ -590,25 +631,72 @@ fn draw_guide(surface: &Surface, layout: &LineLayout, guide: &Guide, theme: &The
     ctx.set_line_width(r);
     dash(surface, Stroke::Dashed);
     ctx.begin_path();
-    let (x0, y0, x1, y1, tx, ty, align) = if guide.vertical {
+    let (x0, y0, x1, y1) = if guide.vertical {
         let x = layout.px(guide.value);
-        (
-            x,
-            layout.top,
-            x,
-            layout.top + layout.height,
-            x + 4.0,
-            layout.top + 4.0,
-            "left",
-        )
+        (x, layout.top, x, layout.top + layout.height)
     } else {
         let y = layout.py(guide.value);
-        let right = layout.left + layout.width;
-        (layout.left, y, right, y, right - 4.0, y - 16.0, "right")
+        (layout.left, y, layout.left + layout.width, y)
     };
     ctx.move_to(x0 * r, y0 * r);
     ctx.line_to(x1 * r, y1 * r);
     ctx.stroke();
     dash(surface, Stroke::Solid);
-    surface.text(&guide.label, tx, ty, TICK_FONT, theme.muted, align);
+}
+
+/// Where the guides' labels go (their top-left corners), so that no two overlap: `guides` are
+/// (pixel where the line crosses its axis, vertical?, label width), `plot` is (left, top, width,
+/// height) and `text` the labels' height. A horizontal line's label sits above it at the plot's
+/// right, else at its left, else below it (the data of a rising curve is more often in the way
+/// there); a vertical line's label right of it at the top,
+/// else left of it, else a line lower. Labels are placed in order; one with no free spot inside
+/// the plot takes its first spot inside it ("length = 200" had been written over
+/// "2π·base ≈ 188.5").
+pub fn place_guide_labels(
+    guides: &[(f64, bool, f64)],
+    (left, top, width, height): (f64, f64, f64, f64),
+    text: f64,
+) -> Vec<(f64, f64)> {
+    const PAD: f64 = 4.0;
+    let (right, bottom) = (left + width, top + height);
+    let mut placed: Vec<(f64, f64, f64)> = Vec::new();
+    let mut out = Vec::with_capacity(guides.len());
+    for &(at, vertical, w) in guides {
+        let spots: Vec<(f64, f64)> = if vertical {
+            (0..3)
+                .flat_map(|row| {
+                    let y = top + PAD + row as f64 * (text + PAD);
+                    [(at + PAD, y), (at - PAD - w, y)]
+                })
+                .collect()
+        } else {
+            let (above, below) = (at - PAD - text, at + PAD);
+            let (at_right, at_left) = (right - PAD - w, left + PAD);
+            vec![
+                (at_right, above),
+                (at_left, above),
+                (at_right, below),
+                (at_left, below),
+            ]
+        };
+        let inside = |&(x, y): &(f64, f64)| {
+            x >= left - 0.5 && x + w <= right + 0.5 && y >= top - 0.5 && y + text <= bottom + 0.5
+        };
+        let free = |&(x, y): &(f64, f64)| {
+            placed.iter().all(|&(px, py, pw)| {
+                x + w + 2.0 <= px
+                    || px + pw + 2.0 <= x
+                    || y + text + 2.0 <= py
+                    || py + text + 2.0 <= y
+            })
+        };
+        let spot = spots
+            .iter()
+            .find(|s| inside(s) && free(s))
+            .or_else(|| spots.iter().find(|s| inside(s)))
+            .unwrap_or(&spots[0]);
+        placed.push((spot.0, spot.1, w));
+        out.push(*spot);
+    }
+    out
 }

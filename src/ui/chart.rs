@@ -309,6 +309,20 @@ pub fn matrix_table(
     } else {
         String::new()
     };
+    // Whole numbers (T5's buckets, counts) are written as such, not as "17.00" beside "0".
+    let whole = (0..rows).all(|r| {
+        (0..cols).all(|c| {
+            let v = matrix.value(r, c);
+            v.fract() == 0.0 && v.abs() < 1e15
+        })
+    });
+    let number = |v: f64| {
+        if whole {
+            crate::format::plain(v)
+        } else {
+            crate::format::significant(v, 4)
+        }
+    };
     html! {
         <table class="numbers">
             <caption>{ format!("{caption}{note}") }</caption>
@@ -321,7 +335,7 @@ pub fn matrix_table(
                     <tr>
                         <th scope="row">{ row_label(r) }</th>
                         { for (0..cols).map(|c| html! {
-                            <td>{ crate::format::significant(matrix.value(r, c), 4) }</td>
+                            <td>{ number(matrix.value(r, c)) }</td>
                         }) }
                     </tr>
                 }) }

@@ -54,15 +54,31 @@ pub fn line_chart(props: &LineChartProps) -> Html {
     let height = (size.width * props.aspect).clamp(props.min_height, props.max_height);
     let layout = use_mut_ref(|| None::<LineLayout>);
     let problem = use_state(|| None::<String>);
+    // The height the last draw gave the canvas: `height`, grown by a long caption or legend.
+    let drawn = use_state(|| height);
 
     {
-        let (canvas, layout, problem) = (canvas.clone(), layout.clone(), problem.clone());
+        let (canvas, overlay, container) = (canvas.clone(), overlay.clone(), container.clone());
+        let (layout, problem, drawn) = (layout.clone(), problem.clone(), drawn.clone());
         use_effect_with(
             (props.data.clone(), size, height, theme),
             move |(data, size, height, theme)| {
                 if let (Some(el), true) = (canvas.cast::<HtmlCanvasElement>(), size.width > 0.0) {
                     match draw(&el, size.width, *height, size.ratio, data, theme) {
                         Ok(l) => {
+                            // Sized at once, before the page is painted; the state only keeps
+                            // the next render's styles the same.
+                            let style = format!("height: {}px", l.canvas_height);
+                            for node in [&canvas, &overlay, &container] {
+                                if let Some(e) = node.cast::<web_sys::Element>() {
+                                    if e.get_attribute("style").as_deref() != Some(&style) {
+                                        let _ = e.set_attribute("style", &style);
+                                    }
+                                }
+                            }
+                            if *drawn != l.canvas_height {
+                                drawn.set(l.canvas_height);
+                            }
                             mark_plot(&el, l.left, l.top, l.width, l.height);
                             let _ = el.set_attribute("data-caption", &l.caption.join("\n"));
                             let _ = el.set_attribute("data-x-ticks", &l.x_labels.join("|"));
@@ -91,7 +107,9 @@ pub fn line_chart(props: &LineChartProps) -> Html {
             move |(bits, size, height, _, theme)| {
                 if let Some(el) = overlay.cast::<HtmlCanvasElement>() {
                     let x = bits.map(f64::from_bits);
-                    draw_guide(&el, *size, *height, x, layout.borrow().as_ref(), theme);
+                    let layout = layout.borrow();
+                    let height = layout.as_ref().map_or(*height, |l| l.canvas_height);
+                    draw_guide(&el, *size, height, x, layout.as_ref(), theme);
                 }
             },
         );
@@ -159,7 +177,7 @@ pub fn line_chart(props: &LineChartProps) -> Html {
         let data = props.data.clone();
         Callback::from(move |_| series_table(&data))
     };
-    let style = format!("height: {height}px");
+    let style = format!("height: {}px", *drawn);
     html! {
         <figure class="chart">
             <ChartTools name={props.data.caption.clone()} file_stem={props.file_stem.clone()}

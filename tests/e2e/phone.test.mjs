@@ -185,3 +185,57 @@ test('on a 320 px phone, the tables wrap between words and never break one mid-l
     await context.close();
   }
 });
+
+test('on a phone, a long caption or legend makes a line chart taller, never its plot shorter', async () => {
+  const { page, errors, context } = await openApp(app, '', { context: phone(390, 844), ready: null });
+  for (const query of ['view=offsets', 'view=waves', 'lesson=3&base=30', 'view=offsets&scheme=rope', 'view=compare']) {
+    await page.goto(`${app.server.url}?${query}`);
+    await page.waitForSelector('canvas[aria-roledescription="line chart"][data-plot]');
+    await page.waitForTimeout(300);
+    const charts = await page.$$eval('canvas[aria-roledescription="line chart"][data-plot]', (cs) =>
+      cs.map((c) => ({
+        id: c.id,
+        plot: Number(c.dataset.plot.split(' ')[3]),
+        caption: c.dataset.caption.split('\n').length,
+        css: c.getBoundingClientRect().height,
+        backing: c.height / devicePixelRatio,
+      })),
+    );
+    assert.ok(charts.length > 0, `${query}: no line chart`);
+    for (const c of charts) {
+      // 240 px asked for, less two header lines and the x axis: a plot of at least 150 px.
+      assert.ok(c.plot >= 150, `${query}: #${c.id}'s plot is ${c.plot} px tall (caption ${c.caption} lines)`);
+      // The canvas is shown at the height it was drawn at: not stretched.
+      assert.ok(Math.abs(c.css - c.backing) <= 1, `${query}: #${c.id} drawn ${c.backing} px tall, shown ${c.css} px`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a phone, a data table wider than the screen keeps its caption and row names in view', async () => {
+  const { page, errors, context } = await openApp(app, '', { context: phone(390, 844), ready: null });
+  await page.goto(`${app.server.url}?view=lesson&lesson=9`);
+  await page.getByRole('button', { name: /Data table/ }).first().tap();
+  const box = page.locator('.data-table').first();
+  await box.waitFor();
+  await box.evaluate((e) => { e.scrollIntoView(); e.scrollLeft = 200; });
+  await page.waitForTimeout(100);
+  const seen = await box.evaluate((e) => {
+    const outer = e.getBoundingClientRect();
+    const caption = e.querySelector('caption').getBoundingClientRect();
+    const row = e.querySelector('tbody th[scope=row]').getBoundingClientRect();
+    const cells = [...e.querySelectorAll('tbody td')].map((td) => td.textContent);
+    return { outer: [outer.left, outer.right], caption: [caption.left, caption.right], row: [row.left, row.height], scrolled: e.scrollLeft, cells };
+  });
+  assert.ok(seen.scrolled > 0, 'the table does not scroll sideways: nothing to test');
+  // The caption wraps inside the visible box and stays there while the numbers scroll.
+  assert.ok(seen.caption[0] >= seen.outer[0] - 1 && seen.caption[1] <= seen.outer[1] + 1, `caption ${seen.caption} outside ${seen.outer}`);
+  // The row's name ("query 0") stays at the left edge, on one line.
+  assert.ok(Math.abs(seen.row[0] - seen.outer[0]) <= 2, `row name at ${seen.row[0]}, box at ${seen.outer[0]}`);
+  assert.ok(seen.row[1] < 40, `row name ${seen.row[1]} px tall: on two lines`);
+  // T5's buckets are whole numbers, written as such (not "17.00" beside "0").
+  assert.ok(seen.cells.every((c) => /^\d+$/.test(c)), `cells ${seen.cells.slice(0, 8)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
