@@ -19,6 +19,7 @@ pub mod schemes;
 pub mod snippets;
 pub mod sources;
 pub mod state;
+pub mod touch;
 pub mod train;
 pub mod ui;
 pub mod url;

@@ -14,6 +14,7 @@ use pe_explorer::main_chart::{early, early_knobs, main_chart, Chart, Early, Knob
 use pe_explorer::plot::frame::Theme;
 use pe_explorer::plot::{dials, heatmap, lines};
 use pe_explorer::state::{Settings, ThemeChoice, View};
+use pe_explorer::touch::TouchGuard;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
@@ -350,43 +351,113 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         );
         let (state, shown, name, canvas_id) =
             (state.clone(), shown.clone(), limit.name, canvas.id());
-        let on_input = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            let Some(input) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let i = input.value().parse::<usize>().unwrap_or(0);
-            let v = stops[i.min(stops.len() - 1)];
-            let mut s = state.borrow_mut();
-            knob.apply(&mut s, v);
-            // The value and the address follow the slider whatever the chart does: the app
-            // starts from them.
-            write_address(key, v);
-            shown.set_value(&plain(v));
-            let _ = input.set_attribute("aria-valuetext", &format!("{} = {}", name, plain(v)));
-            // The canvas is looked up, not held: once the app has taken over it is gone.
-            let Some(canvas) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(&canvas_id))
-                .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
-            else {
-                return;
-            };
-            match main_chart(&s) {
-                // (Painting sets the canvas's style afresh, fading and all.)
-                Some(chart) => paint(&canvas, &chart, &theme),
-                // Too large to compute at once here: the app computes it in slices. Until then
-                // the chart shown is faded, not passed off as the new one.
-                None => {
-                    let style = canvas.get_attribute("style").unwrap_or_default();
-                    if !style.contains("opacity") {
-                        let _ = canvas.set_attribute("style", &format!("{style};opacity:0.35"));
+        // The stop the slider's value is at: where a held-back touch puts it back.
+        let at = Rc::new(std::cell::Cell::new(nearest_stop(&stops, value)));
+        let apply = {
+            let (input, at) = (input.clone(), at.clone());
+            Rc::new(move |i: usize| {
+                at.set(i);
+                let v = stops[i.min(stops.len() - 1)];
+                let mut s = state.borrow_mut();
+                knob.apply(&mut s, v);
+                // The value and the address follow the slider whatever the chart does: the app
+                // starts from them.
+                write_address(key, v);
+                shown.set_value(&plain(v));
+                let _ = input.set_attribute("aria-valuetext", &format!("{} = {}", name, plain(v)));
+                // The canvas is looked up, not held: once the app has taken over it is gone.
+                let Some(canvas) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.get_element_by_id(&canvas_id))
+                    .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+                else {
+                    return;
+                };
+                match main_chart(&s) {
+                    // (Painting sets the canvas's style afresh, fading and all.)
+                    Some(chart) => paint(&canvas, &chart, &theme),
+                    // Too large to compute at once here: the app computes it in slices. Until
+                    // then the chart shown is faded, not passed off as the new one.
+                    None => {
+                        let style = canvas.get_attribute("style").unwrap_or_default();
+                        if !style.contains("opacity") {
+                            let _ = canvas.set_attribute("style", &format!("{style};opacity:0.35"));
+                        }
                     }
                 }
-            }
-        });
+            })
+        };
+        // A vertical swipe that starts on the slider scrolls the page and leaves the value alone,
+        // as the app's sliders do.
+        let guard = Rc::new(RefCell::new(TouchGuard::default()));
+        let on_input = {
+            let (guard, apply) = (guard.clone(), apply.clone());
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                let Some(input) = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                else {
+                    return;
+                };
+                let i = input.value().parse::<usize>().unwrap_or(0);
+                let slid = guard.borrow_mut().slide(i);
+                match slid {
+                    Some(i) => apply(i),
+                    None => input.set_value(&at.get().to_string()),
+                }
+            })
+        };
+        let listen = |event: &str, f: Box<dyn FnMut(web_sys::PointerEvent)>| {
+            let f = Closure::<dyn FnMut(web_sys::PointerEvent)>::wrap(f);
+            let _ = input.add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
+            f.forget();
+        };
+        let position =
+            |e: &web_sys::PointerEvent| (f64::from(e.client_x()), f64::from(e.client_y()));
+        {
+            let guard = guard.clone();
+            listen(
+                "pointerdown",
+                Box::new(move |e| {
+                    if e.pointer_type() == "touch" {
+                        let (x, y) = position(&e);
+                        guard.borrow_mut().down(x, y);
+                    }
+                }),
+            );
+        }
+        {
+            let (guard, apply) = (guard.clone(), apply.clone());
+            listen(
+                "pointermove",
+                Box::new(move |e| {
+                    let (x, y) = position(&e);
+                    let held = guard.borrow_mut().moved(x, y);
+                    if let Some(i) = held {
+                        apply(i);
+                    }
+                }),
+            );
+        }
+        {
+            let (guard, apply) = (guard.clone(), apply.clone());
+            listen(
+                "pointerup",
+                Box::new(move |_| {
+                    let held = guard.borrow_mut().up();
+                    if let Some(i) = held {
+                        apply(i);
+                    }
+                }),
+            );
+        }
+        {
+            let guard = guard.clone();
+            listen(
+                "pointercancel",
+                Box::new(move |_| guard.borrow_mut().cancel()),
+            );
+        }
         let _ = input.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
         on_input.forget();
     }

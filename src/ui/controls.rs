@@ -5,27 +5,13 @@ use yew::prelude::*;
 
 use crate::format::plain as fmt;
 use crate::state::{nearest_stop, round_significant, Limit};
+use crate::touch::TouchGuard;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Note {
     Info(String),
     Error(String),
 }
-
-/// A finger on a slider, until it is known whether it drags along the slider or swipes the page
-/// up or down: a swipe scrolls and leaves the value alone; a drag along it or a tap sets it.
-struct Touch {
-    x: f64,
-    y: f64,
-    /// `Some(true)`: along the slider; `Some(false)`: a scroll; `None`: not yet known.
-    along: Option<bool>,
-    /// The stop the slider moved to while undecided, set only if the touch turns out not to be
-    /// a scroll.
-    pending: Option<usize>,
-}
-
-/// How far (CSS px) a finger moves before its direction decides what the touch is.
-const TOUCH_SLOP: f64 = 8.0;
 
 #[derive(Properties, PartialEq)]
 pub struct NumberControlProps {
@@ -78,65 +64,45 @@ pub fn number_control(props: &NumberControlProps) -> Html {
         }
     };
     let position = nearest_stop(&stops, props.value);
-    let touch = use_mut_ref(|| None::<Touch>);
+    let touch = use_mut_ref(TouchGuard::default);
     let on_slide = {
         let (set_stop, touch) = (set_stop.clone(), touch.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let index = input.value().parse::<usize>().unwrap_or(0);
             // A touch not yet known to drag along the slider: hold the value back.
-            if let Some(t) = touch.borrow_mut().as_mut() {
-                if t.along != Some(true) {
-                    t.pending = Some(index);
-                    input.set_value(&position.to_string());
-                    return;
-                }
+            match touch.borrow_mut().slide(index) {
+                Some(i) => set_stop(i),
+                None => input.set_value(&position.to_string()),
             }
-            set_stop(index);
         })
     };
     let on_touch_down = {
         let touch = touch.clone();
         Callback::from(move |e: PointerEvent| {
             if e.pointer_type() == "touch" {
-                *touch.borrow_mut() = Some(Touch {
-                    x: f64::from(e.client_x()),
-                    y: f64::from(e.client_y()),
-                    along: None,
-                    pending: None,
-                });
+                touch
+                    .borrow_mut()
+                    .down(f64::from(e.client_x()), f64::from(e.client_y()));
             }
         })
     };
     let on_touch_move = {
         let (set_stop, touch) = (set_stop.clone(), touch.clone());
         Callback::from(move |e: PointerEvent| {
-            let mut now = touch.borrow_mut();
-            let Some(t) = now.as_mut().filter(|t| t.along.is_none()) else {
-                return;
-            };
-            let (dx, dy) = (f64::from(e.client_x()) - t.x, f64::from(e.client_y()) - t.y);
-            if dx.abs().max(dy.abs()) > TOUCH_SLOP {
-                t.along = Some(dx.abs() >= dy.abs());
-                if t.along == Some(true) {
-                    if let Some(i) = t.pending.take() {
-                        drop(now);
-                        set_stop(i);
-                    }
-                }
+            let held = touch
+                .borrow_mut()
+                .moved(f64::from(e.client_x()), f64::from(e.client_y()));
+            if let Some(i) = held {
+                set_stop(i);
             }
         })
     };
     let on_touch_up = {
         let (set_stop, touch) = (set_stop.clone(), touch.clone());
         Callback::from(move |_: PointerEvent| {
-            let t = touch.borrow_mut().take();
-            if let Some(Touch {
-                along: None | Some(true),
-                pending: Some(i),
-                ..
-            }) = t
-            {
+            let held = touch.borrow_mut().up();
+            if let Some(i) = held {
                 set_stop(i);
             }
         })
@@ -144,9 +110,7 @@ pub fn number_control(props: &NumberControlProps) -> Html {
     // The browser took the touch for a scroll: the value stays as it was.
     let on_touch_cancel = {
         let touch = touch.clone();
-        Callback::from(move |_: PointerEvent| {
-            touch.borrow_mut().take();
-        })
+        Callback::from(move |_: PointerEvent| touch.borrow_mut().cancel())
     };
 
     let commit = {

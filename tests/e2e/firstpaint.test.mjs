@@ -108,3 +108,35 @@ test('an address the first paint does not know draws nothing early and opens tha
     await context.close();
   }
 });
+
+test('on a phone, before the app arrives, a vertical swipe on a first-paint slider leaves its value; a sideways drag sets it', async () => {
+  const { page, errors, context, release } = await held('?view=offsets&length=60', PHONE);
+  await waitForDraws(page, 'early-offsets-chart');
+  const slider = page.locator('#early-length');
+  const box = await slider.boundingBox();
+  const cdp = await context.newCDPSession(page);
+  const move = async (x, y, dx, dy) => {
+    const at = (f) => [{ x: x + dx * f, y: y + dy * f, id: 1 }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i / 10) });
+      await page.waitForTimeout(16);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForTimeout(200);
+  };
+  const length = () => new URL(page.url()).searchParams.get('length');
+  // A swipe up, starting on the track right of the thumb: the value stays 60.
+  await move(box.x + box.width * 0.6, box.y + box.height / 2, 0, -300);
+  assert.equal(length(), '60', 'the swipe moved the slider');
+  // A sideways drag along the slider moves it.
+  await page.evaluate(() => scrollTo(0, 0));
+  const again = await slider.boundingBox();
+  await move(again.x + again.width * 0.2, again.y + again.height / 2, again.width * 0.3, 0);
+  assert.ok(Number(length()) > 60, `dragged to ${length()}`);
+  await cdp.detach();
+  release();
+  await waitForDraws(page, 'offsets-chart');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
