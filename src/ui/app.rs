@@ -241,7 +241,7 @@ fn full_page(props: &PageProps) -> Html {
             </div>
             <footer class="site-footer">
                 <p>{ "Every number on this page is computed in your browser by the app's own Rust code (compiled to WebAssembly); nothing is sent anywhere." }</p>
-                <p class="print-only">{ format!("Live at {}", browser::link(&url::to_link(&props.settings, None).query)) }</p>
+                <p class="print-only">{ format!("Live at {}", browser::link(&url::whole_app_link(&props.settings).query)) }</p>
             </footer>
             if phone {
                 <QuickStrip settings={props.settings.clone()} on_action={props.on_action.clone()}

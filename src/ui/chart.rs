@@ -237,6 +237,12 @@ pub fn mark_plot(canvas: &HtmlCanvasElement, left: f64, top: f64, width: f64, he
     );
 }
 
+/// A chart canvas's inline style: its height, and the width it was drawn for (which print keeps
+/// as its largest width: a chart drawn for a phone is not stretched to the paper's width).
+pub fn canvas_style(width: f64, height: f64) -> String {
+    format!("height: {height}px; --drawn-width: {width}px")
+}
+
 /// Counts draws on the canvas (`data-draws`) and records a performance mark.
 pub fn count_draw(canvas: &HtmlCanvasElement, mark: &str) {
     let n = canvas

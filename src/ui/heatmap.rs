@@ -526,7 +526,7 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
             significant(data.matrix.value(r, c), 6)
         )
     });
-    let style = format!("height: {height}px");
+    let style = super::chart::canvas_style(size.width, height);
     let pick_hint = if props.on_pick.is_some() {
         " Enter picks the column."
     } else {

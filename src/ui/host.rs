@@ -135,5 +135,119 @@ pub fn use_host() -> Host {
             }
         });
     }
+    {
+        let (host, latest) = (host.clone(), latest.clone());
+        use_effect_with((), move |_| {
+            let framed = latest.borrow().framed;
+            let watch = framed.then(|| {
+                watch_on_screen(move |seen| {
+                    let current = latest.borrow().clone();
+                    // The host script, when there is one, knows better.
+                    if current.scripted || current.visible == seen {
+                        return;
+                    }
+                    let next = Host {
+                        visible: seen,
+                        ..current
+                    };
+                    *latest.borrow_mut() = next.clone();
+                    host.set(next);
+                })
+            });
+            move || drop(watch)
+        });
+    }
     (*host).clone()
+}
+
+/// A frame's own view of where it is on the reader's screen, for pages that strip the host
+/// script: an invisible layer over the frame's viewport, watched by an IntersectionObserver
+/// (whose implicit root is the top-level screen, even across origins), and the frame's own
+/// scrolling (a fixed-height frame pages through the panel).
+struct OnScreen {
+    observer: web_sys::IntersectionObserver,
+    layer: web_sys::Element,
+    window: web_sys::Window,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+    on_scroll: Closure<dyn FnMut()>,
+}
+
+impl Drop for OnScreen {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+        self.layer.remove();
+        let _ = self
+            .window
+            .remove_event_listener_with_callback("scroll", self.on_scroll.as_ref().unchecked_ref());
+    }
+}
+
+/// Calls `seen` with the part of the frame on the screen, in the frame's page coordinates (as
+/// the host script reports it), whenever it moves by about 1 % of the frame's height or the
+/// frame scrolls; `None` when none of it is on the screen.
+fn watch_on_screen(seen: impl FnMut(Option<Visible>) + 'static) -> Option<OnScreen> {
+    let window = web_sys::window()?;
+    let document = window.document()?;
+    let layer = document.create_element("div").ok()?;
+    layer
+        .set_attribute(
+            "style",
+            "position:fixed;inset:0;pointer-events:none;visibility:hidden;z-index:-1",
+        )
+        .ok()?;
+    layer.set_attribute("aria-hidden", "true").ok()?;
+    document.body()?.append_child(&layer).ok()?;
+    // The last on-screen part in the frame's viewport, and the listener.
+    let state = std::rc::Rc::new(std::cell::RefCell::new((None::<(f64, f64)>, seen)));
+    let report = {
+        let state = state.clone();
+        move || {
+            let scrolled = web_sys::window()
+                .and_then(|w| w.scroll_y().ok())
+                .unwrap_or(0.0);
+            let mut s = state.borrow_mut();
+            let part = s.0.map(|(top, bottom)| Visible {
+                top: top + scrolled,
+                bottom: bottom + scrolled,
+            });
+            (s.1)(part);
+        }
+    };
+    let callback = {
+        let (state, report) = (state.clone(), report.clone());
+        Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let Some(entry) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+            else {
+                return;
+            };
+            let r = entry.intersection_rect();
+            state.borrow_mut().0 =
+                (entry.is_intersecting() && r.height() > 0.0).then(|| (r.top(), r.bottom()));
+            report();
+        })
+    };
+    let on_scroll = Closure::<dyn FnMut()>::new(report);
+    let steps = js_sys::Array::new();
+    for i in 0..=100 {
+        steps.push(&JsValue::from(f64::from(i) / 100.0));
+    }
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_threshold(&steps);
+    let observer = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    )
+    .ok()?;
+    observer.observe(&layer);
+    let _ = window.add_event_listener_with_callback("scroll", on_scroll.as_ref().unchecked_ref());
+    Some(OnScreen {
+        observer,
+        layer,
+        window,
+        _callback: callback,
+        on_scroll,
+    })
 }

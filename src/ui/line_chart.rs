@@ -7,7 +7,8 @@ use yew::prelude::*;
 use crate::main_chart::LINES;
 
 use super::chart::{
-    count_draw, mark_plot, use_chart_size, use_theme, ChartSize, ChartTools, CsvExport, Shared,
+    canvas_style, count_draw, mark_plot, use_chart_size, use_theme, ChartSize, ChartTools,
+    CsvExport, Shared,
 };
 use crate::plot::frame::{Surface, Theme};
 use crate::plot::lines::{draw, LineChartData, LineLayout, Points};
@@ -68,7 +69,7 @@ pub fn line_chart(props: &LineChartProps) -> Html {
                         Ok(l) => {
                             // Sized at once, before the page is painted; the state only keeps
                             // the next render's styles the same.
-                            let style = format!("height: {}px", l.canvas_height);
+                            let style = canvas_style(size.width, l.canvas_height);
                             for node in [&canvas, &overlay, &container] {
                                 if let Some(e) = node.cast::<web_sys::Element>() {
                                     if e.get_attribute("style").as_deref() != Some(&style) {
@@ -177,7 +178,7 @@ pub fn line_chart(props: &LineChartProps) -> Html {
         let data = props.data.clone();
         Callback::from(move |_| series_table(&data))
     };
-    let style = format!("height: {}px", *drawn);
+    let style = canvas_style(size.width, *drawn);
     html! {
         <figure class="chart">
             <ChartTools name={props.data.caption.clone()} file_stem={props.file_stem.clone()}

@@ -184,7 +184,7 @@ fn opening(m: usize, s: &Settings, exam: &Exam) -> Settings {
 /// after submission: a wrong answer is final there, not "not yet").
 fn feedback(q: &Question, s: &Settings, verdict: Option<&Checked>, answered: bool) -> Html {
     let see = see_preset(q, s);
-    let link = browser::link(&url::to_link(&see, None).query);
+    let link = browser::link(&url::whole_app_link(&see).query);
     let correct = verdict.is_some_and(|r| r.correct);
     let message = verdict.map(|r| r.message.clone()).filter(|m| !m.is_empty());
     // After a wrong (or missing) choice, which one was right.

@@ -292,7 +292,7 @@ fn dials_chart(props: &DialsProps) -> Html {
             draw(&c, layout, layout_height, 2.0, &data, &Theme::LIGHT)
         })
     };
-    let style = format!("height: {height}px");
+    let style = super::chart::canvas_style(size.width, height);
     html! {
         <figure class="chart">
             <ChartTools name={data.caption.clone()} file_stem={stem(&props.settings)}

@@ -159,6 +159,38 @@ test('the settings sheet opens over the part of the frame the reader sees, and E
   await context.close();
 });
 
+test('in a fixed-height frame (no host script) the settings sheet covers the part on the screen too', async () => {
+  // A site that strips scripts: the frame finds where it is on the screen by itself.
+  const { page, frame, context } = await course(await code('?view=waves', ['Whole panel', 'Frame only, fixed height (for sites that strip scripts)']));
+  await ready(frame);
+  await settle(page);
+  // The frame's top 150 px down the screen: its bottom is below the screen.
+  const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top + scrollY);
+  await page.evaluate((y) => scrollTo(0, y - 150), frameTop);
+  await page.waitForTimeout(400);
+  const frameBox = await page.locator('iframe').evaluate((f) => {
+    const r = f.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+  assert.ok(frameBox.bottom > 844, `the frame (${frameBox.top}…${frameBox.bottom}) is all on the screen: nothing to test`);
+  const control = await frame.locator('#quick-settings').boundingBox();
+  assert.ok(control.y + control.height < 844, `the strip's settings button at ${control.y}: off the screen`);
+  await frame.locator('#quick-settings').tap();
+  const sheet = frame.locator('#settings-sheet');
+  await sheet.waitFor({ state: 'visible' });
+  await page.waitForTimeout(300);
+  const box = await sheet.evaluate((s) => {
+    const r = s.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+  const [top, bottom] = [frameBox.top + box.top, frameBox.top + box.bottom];
+  const want = [Math.max(frameBox.top, 0), Math.min(frameBox.bottom, 844)];
+  assert.ok(Math.abs(top - want[0]) <= 10 && Math.abs(bottom - want[1]) <= 10, `sheet at ${top}…${bottom}, screen part of the frame ${want}`);
+  await page.keyboard.press('Escape');
+  await sheet.waitFor({ state: 'hidden' });
+  await context.close();
+});
+
 /** Swipes up inside the frame `times` times; returns how far the course page scrolled. */
 async function swipeInFrame(page, times = 1) {
   const box = await page.locator('iframe').boundingBox();
@@ -232,6 +264,11 @@ test('a host without CORS headers and a browser without WebAssembly each get a s
   );
   await frame.locator('#boot.boot-failed').waitFor({ timeout: 15000 });
   assert.match(await frame.locator('#boot').textContent(), /Access-Control-Allow-Origin: \*/);
+  // And the way round it: the same explorer on its own page, on the same host.
+  const away = new URL(await frame.locator('#boot a').getAttribute('href'));
+  assert.equal(away.origin, new URL(bare.url).origin);
+  assert.equal(away.searchParams.get('view'), 'heatmap');
+  assert.equal(away.searchParams.get('embed'), null);
   await context.close();
   await bare.close();
   // A browser without WebAssembly (as iOS's Lockdown Mode leaves Safari): the global is gone
@@ -266,6 +303,14 @@ test('a sandbox that blocks downloads and new tabs says so, with the data and th
   // The PNG: the image to save by hand.
   await frame.getByRole('button', { name: /^Download PNG of/ }).first().tap();
   await frame.locator('.way-out img[src^="data:image/png"]').waitFor();
+  // The file's long name wraps inside the notice.
+  const spill = await box.evaluate((b) => {
+    const right = b.getBoundingClientRect().right;
+    return [...b.querySelectorAll('p, img, textarea')]
+      .filter((e) => e.getBoundingClientRect().right > right + 1 || e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.textContent.slice(0, 60));
+  });
+  assert.deepEqual(spill, [], 'text runs out of the notice');
   await frame.getByRole('button', { name: 'Close' }).tap();
   // "Open in the explorer": the link to copy.
   await frame.getByRole('link', { name: 'Open in the Positional Encoding Explorer' }).tap();

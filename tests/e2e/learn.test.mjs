@@ -373,3 +373,15 @@ test('the exam keeps no verdict, stays submitted when its record is edited, says
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the way from a quiz in a course page to the whole app follows the system theme, not the host', async () => {
+  // theme=host means "follow the page around the frame"; a new tab has none (issue 29 #17).
+  const { page, errors, context } = await openApp(app, '?embed=quiz&theme=host', { ready: (p) => p.waitForSelector('.quiz-card') });
+  await page.locator('.quiz-option label', { hasText: 'Different vectors' }).click();
+  await page.click('#quiz-check');
+  const see = new URL(await page.locator('.quiz-see').getAttribute('href'));
+  assert.equal(see.searchParams.get('view'), 'attention');
+  assert.equal(see.searchParams.get('theme'), null, see.search);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

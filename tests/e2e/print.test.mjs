@@ -56,3 +56,26 @@ test('an embedded panel prints on one page too', async () => {
     assert.ok(images >= 1, `${query}: no chart`);
   }
 });
+
+test('printed from a phone, a chart keeps the width it was drawn at instead of stretching to the paper', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets', {
+    context: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+    ready: (p) => p.waitForSelector('#offsets-chart[data-draws]'),
+  });
+  await page.emulateMedia({ media: 'print' });
+  await page.waitForTimeout(300);
+  // The paper's width, as a print lays the page out (read in the same task: no redraw follows,
+  // as none does while the browser prints).
+  const { drawn, ...shown } = await page.locator('#offsets-chart').evaluate((c) => {
+    const drawn = c.getBoundingClientRect().width;
+    document.body.style.width = '700px';
+    const r = c.getBoundingClientRect();
+    return { drawn, width: r.width, height: r.height, aspect: c.width / c.height };
+  });
+  assert.ok(drawn < 500, `drawn ${drawn} px wide: not a phone's width`);
+  // Narrower than the paper, as wide as on the phone, and not distorted.
+  assert.ok(Math.abs(shown.width - drawn) <= 1, `drawn ${drawn} px wide, printed ${shown.width} px`);
+  assert.ok(Math.abs(shown.width / shown.height - shown.aspect) < 0.02, `printed ${shown.width} × ${shown.height}, drawn at aspect ${shown.aspect}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
