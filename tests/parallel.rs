@@ -197,7 +197,10 @@ fn the_extension_step_in_parts_is_the_serial_one() {
             .map(|r| r.params.clone())
             .expect("one part trained the RoPE run");
         for (k, p) in parts.iter_mut().enumerate() {
-            assert!(p.extend_part(extended.clone(), Part::new(k, n), Some((&rope, false))));
+            assert!(
+                p.extend_part(extended.clone(), Part::new(k, n), Some((&rope, false))),
+                "part {k} of {n}"
+            );
             p.run_to_end();
         }
         assert!(
@@ -207,7 +210,15 @@ fn the_extension_step_in_parts_is_the_serial_one() {
     }
     // A part that owns extensions but has neither the RoPE run nor its weights cannot extend;
     // started anew, it trains a private copy of the RoPE run and gives the same numbers.
-    let part = Part::new(0, 2);
+    let rope_run = base
+        .runs()
+        .iter()
+        .position(|sc| sc.scheme == Scheme::Rope && sc.extended.is_none())
+        .expect("a RoPE run");
+    let part = (0..2)
+        .map(|k| Part::new(k, 2))
+        .find(|p| !p.owned(&base)[rope_run] && p.owned(&extended).iter().skip(3).any(|&o| o))
+        .expect("a part that extends RoPE without training it");
     let mut p = Experiment::start_part(base.clone(), part);
     p.run_to_end();
     assert!(p.trained_rope().is_none());
@@ -215,7 +226,8 @@ fn the_extension_step_in_parts_is_the_serial_one() {
     let mut fresh = Experiment::start_part(extended.clone(), part);
     assert!(fresh.runs.iter().any(|r| r.hidden));
     fresh.run_to_end();
-    let mine: Vec<Outcome> = serial.iter().filter(|o| part.owns(o.0)).cloned().collect();
+    let owned = part.owned(&extended);
+    let mine: Vec<Outcome> = serial.iter().filter(|o| owned[o.0]).cloned().collect();
     assert!(outcomes(fresh.shown()) == mine);
 }
 
@@ -232,9 +244,11 @@ fn parts_and_worker_counts() {
     ] {
         assert_eq!(worker_count(cores, runs), n, "{cores} cores, {runs} runs");
     }
+    let s = passkey().1;
     for n in 1..=4 {
-        for run in 0..12 {
-            assert_eq!((0..n).filter(|&k| Part::new(k, n).owns(run)).count(), 1);
+        let owned: Vec<Vec<bool>> = (0..n).map(|k| Part::new(k, n).owned(&s)).collect();
+        for run in 0..s.runs().len() {
+            assert_eq!(owned.iter().filter(|o| o[run]).count(), 1);
         }
     }
     assert_eq!(Part::from_id("1/3"), Some(Part::new(1, 3)));
@@ -254,4 +268,50 @@ fn parts_and_worker_counts() {
         Command::from_text(&format!("start\n{}", s.to_message())),
         Some(Command::Start(s, Part::WHOLE))
     );
+}
+
+/// `experiment::owners`: the default experiment's runs dealt by estimated time finish closer
+/// together than dealt in turn (the deal before), and the busiest worker carries at most an even
+/// share plus one run.
+#[test]
+fn runs_are_dealt_by_cost() {
+    use pe_explorer::train::experiment::{estimate_seconds, owners};
+    let s = TrainSettings::default();
+    let runs = s.runs();
+    let t: Vec<f64> = runs
+        .iter()
+        .map(|&sc| {
+            estimate_seconds(&TrainSettings {
+                schemes: vec![sc],
+                ..s.clone()
+            })
+        })
+        .collect();
+    let total: f64 = t.iter().sum();
+    let longest = t.iter().copied().fold(0.0, f64::max);
+    let busiest = |o: &[usize], n: usize| {
+        (0..n)
+            .map(|k| {
+                o.iter()
+                    .zip(&t)
+                    .filter(|(w, _)| **w == k)
+                    .map(|(_, t)| t)
+                    .sum()
+            })
+            .fold(0.0_f64, f64::max)
+    };
+    for n in 2..=MAX_WORKERS {
+        let dealt = owners(&s, n);
+        let in_turn: Vec<usize> = (0..runs.len()).map(|i| i % n).collect();
+        let (by_cost, by_turn) = (busiest(&dealt, n), busiest(&in_turn, n));
+        eprintln!(
+            "{n} workers: busiest {:.2} of the serial time by cost, {:.2} in turn",
+            by_cost / total,
+            by_turn / total
+        );
+        assert!(by_cost <= by_turn + 1e-9, "{n}: {by_cost} > {by_turn}");
+        assert!(by_cost <= total / n as f64 + longest, "{n}: {by_cost}");
+        // Every worker gets work.
+        assert!((0..n).all(|k| dealt.contains(&k)), "{n}: {dealt:?}");
+    }
 }

@@ -200,11 +200,9 @@ pub fn worker_count(cores: usize, runs: usize) -> usize {
     cores.clamp(1, MAX_WORKERS).min(runs.max(1))
 }
 
-/// Which of an experiment's runs one of `count` workers trains: run `i` belongs to worker
-/// `i % count`. The base schemes are dealt out in turn and so are the RoPE run's extensions
-/// (they come after them), so that both the training and the extension step are spread.
-/// Each run's numbers depend only on the settings and its scheme, so any split gives the
-/// serial run's numbers.
+/// Which of an experiment's runs one of `count` workers trains ([`owners`]: dealt by cost, so
+/// that the workers finish together). Each run's numbers depend only on the settings and its
+/// scheme, so any split gives the serial run's numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
     pub index: usize,
@@ -224,13 +222,20 @@ impl Part {
         }
     }
 
-    /// The worker of `count` that trains run `run`.
-    pub fn owner(count: usize, run: usize) -> usize {
-        run % count.max(1)
+    /// The worker of `count` that trains run `run` of `s`.
+    pub fn owner(s: &TrainSettings, count: usize, run: usize) -> usize {
+        owners(s, count)
+            .get(run)
+            .copied()
+            .unwrap_or(run % count.max(1))
     }
 
-    pub fn owns(self, run: usize) -> bool {
-        Part::owner(self.count, run) == self.index
+    /// Whether this part trains each of `s`'s runs.
+    pub fn owned(self, s: &TrainSettings) -> Vec<bool> {
+        owners(s, self.count)
+            .into_iter()
+            .map(|k| k == self.index)
+            .collect()
     }
 
     /// `index/count`, as commands carry it.
@@ -243,6 +248,45 @@ impl Part {
         let (i, n) = (i.trim().parse().ok()?, n.trim().parse::<usize>().ok()?);
         (n >= 1 && i < n).then_some(Part { index: i, count: n })
     }
+}
+
+/// The worker (of `count`) that trains each of `s`'s runs, dealt by estimated time (a run's
+/// [`RunCost`] at [`WORK_PER_SECOND`] plus [`STEP_OVERHEAD_S`] a step): longest first, each to
+/// the worker with the least so far (ties to the lower index, so every worker and the page
+/// deal alike). The trained schemes are dealt first, on their own; the RoPE run's extensions,
+/// which run after them, are dealt again from zero, so Extend keeps the trained models where
+/// they are and spreads its own work. Dealt in turn (run `i` to worker `i % count`), the two
+/// workers of a 2-core machine had finished far apart: ALiBi and FIRE, or T5 and FIRE, together.
+pub fn owners(s: &TrainSettings, count: usize) -> Vec<usize> {
+    let count = count.max(1);
+    let runs = s.runs();
+    let mut owner = vec![0; runs.len()];
+    if count == 1 {
+        return owner;
+    }
+    let seconds = |sc: TrainScheme| {
+        let c = RunCost::new(s, sc);
+        let steps = run_steps(s, sc);
+        (c.training(steps, steps) + c.testing()) / WORK_PER_SECOND + steps as f64 * STEP_OVERHEAD_S
+    };
+    for extensions in [false, true] {
+        let mut phase: Vec<(usize, f64)> = runs
+            .iter()
+            .enumerate()
+            .filter(|(_, sc)| sc.extended.is_some() == extensions)
+            .map(|(i, &sc)| (i, seconds(sc)))
+            .collect();
+        phase.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut load = vec![0.0_f64; count];
+        for (i, t) in phase {
+            let k = (0..count)
+                .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+                .unwrap_or(0);
+            owner[i] = k;
+            load[k] += t;
+        }
+    }
+    owner
 }
 
 /// The model a scheme trains, for these settings; an extended RoPE model as it runs on
@@ -914,15 +958,17 @@ impl Experiment {
     pub fn start_part(settings: TrainSettings, part: Part) -> Experiment {
         let s = &settings;
         let all = s.runs();
+        let mine = part.owned(s);
+        let owns = |i: usize| mine.get(i).copied().unwrap_or(false);
         let needs_rope = all
             .iter()
             .enumerate()
-            .any(|(i, sc)| sc.extended.is_some() && part.owns(i));
+            .any(|(i, sc)| sc.extended.is_some() && owns(i));
         let runs = all
             .into_iter()
             .enumerate()
-            .filter(|&(i, sc)| part.owns(i) || (needs_rope && sc == TrainScheme::of(Scheme::Rope)))
-            .map(|(i, sc)| Run::at(s, sc, i, !part.owns(i)))
+            .filter(|&(i, sc)| owns(i) || (needs_rope && sc == TrainScheme::of(Scheme::Rope)))
+            .map(|(i, sc)| Run::at(s, sc, i, !owns(i)))
             .collect();
         let curve_set = s
             .task
@@ -1120,11 +1166,12 @@ impl Experiment {
         if settings.base() != self.settings.base() || self.setup.is_some() || part != self.part {
             return false;
         }
+        let mine = part.owned(&settings);
         let added: Vec<(usize, TrainScheme)> = settings
             .runs()
             .into_iter()
             .enumerate()
-            .filter(|&(i, sc)| sc.extended.is_some() && part.owns(i))
+            .filter(|&(i, sc)| sc.extended.is_some() && mine.get(i).copied().unwrap_or(false))
             .collect();
         let rope_scheme = TrainScheme::of(Scheme::Rope);
         let has_rope = self.runs.iter().any(|r| r.scheme == rope_scheme);

@@ -3,7 +3,7 @@
 //! Large arrays (attention maps, weights, the exported file) travel beside the text as typed
 //! arrays.
 
-use super::experiment::{Answer, Cell, Experiment, Part, Point, Status};
+use super::experiment::{owners, Answer, Cell, Experiment, Part, Point, Status};
 use super::settings::{TrainScheme, TrainSettings};
 
 /// From the page to the worker.
@@ -338,20 +338,22 @@ impl Progress {
 }
 
 /// The one picture of an experiment trained in parts, one [`Progress`] per worker (worker `k`
-/// trains the runs [`Part::new(k, n)`](Part) owns): of the experiment `settings` names, each
+/// trains the runs [`Part::new(k, n)`](Part) owns, as [`owners`] deals them): of the experiment `settings` names, each
 /// run as its owner reported it; training while any part trains (or has not yet reported on
 /// these settings), paused while any is paused, done when all are done; the time is the
 /// longest part's (they run side by side), the work and the steps are summed.
 pub fn merge(parts: &[Progress], settings: &str) -> Progress {
     let n = parts.len().max(1);
     let current = |p: &&Progress| p.settings == settings;
-    let runs = TrainSettings::from_message(settings)
+    let s = TrainSettings::from_message(settings);
+    let owners = owners(&s, n);
+    let runs = s
         .runs()
         .into_iter()
         .enumerate()
         .map(|(i, scheme)| {
             parts
-                .get(Part::owner(n, i))
+                .get(owners.get(i).copied().unwrap_or(0))
                 .filter(current)
                 .and_then(|p| p.runs.get(i))
                 .filter(|r| r.scheme == scheme)

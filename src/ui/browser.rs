@@ -500,6 +500,26 @@ pub fn focus_later(id: String) {
     }
 }
 
+/// Calls `f` once, before the next frame is drawn, or after 100 ms where no frame comes (a hidden
+/// tab, or a frame of another origin scrolled out of sight, draws none).
+pub fn next_frame(f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let once = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    // Two one-shot callbacks (each freed once called); the second finds nothing left to do.
+    let call = || {
+        let once = once.clone();
+        wasm_bindgen::closure::Closure::once_into_js(move || {
+            if let Some(f) = once.take() {
+                f();
+            }
+        })
+    };
+    let _ = w.request_animation_frame(call().unchecked_ref());
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call().unchecked_ref(), 100);
+}
+
 /// The page's own copy of the app (`window.peExplorerBundle`), set by pages that carry every
 /// file of the app inside themselves: the single file and the notebook widget. `None` on a
 /// served site, where the app's files sit next to the page.

@@ -34,12 +34,8 @@ pub struct Board {
 }
 
 pub enum BoardAction {
-    /// A report from worker `part` of `count`.
-    Report {
-        part: usize,
-        count: usize,
-        text: String,
-    },
+    /// Reports from the workers, in the order they came: (worker `part` of `count`, text).
+    Reports(Vec<(usize, usize, String)>),
     Maps(Maps),
     Learned(usize, usize, Vec<f64>),
     Failed(String),
@@ -52,16 +48,22 @@ impl Reducible for Board {
     fn reduce(self: Rc<Self>, action: BoardAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            BoardAction::Report { part, count, text } => {
+            BoardAction::Reports(reports) => {
                 let before = next.progress.settings.clone();
-                if next.parts.len() != count {
-                    next.parts = vec![Progress::default(); count];
+                // Merged once for the lot: the newest report's experiment is the one shown.
+                let mut newest = None;
+                for (part, count, text) in reports {
+                    if next.parts.len() != count {
+                        next.parts = vec![Progress::default(); count];
+                    }
+                    if let Some(p) = next.parts.get_mut(part) {
+                        p.apply(&text);
+                        newest = Some(p.settings.clone());
+                    }
                 }
-                let Some(p) = next.parts.get_mut(part) else {
+                let Some(settings) = newest else {
                     return self;
                 };
-                p.apply(&text);
-                let settings = p.settings.clone();
                 next.progress = merge(&next.parts, &settings);
                 // Extending keeps the trained models, and their maps and learned table.
                 if !TrainSettings::same_training(&next.progress.settings, &before) {
@@ -136,12 +138,28 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
     let rope = use_mut_ref(|| None::<(String, usize, bool, Float32Array)>);
     let link_acted = use_memo((), |_| Cell::new(false));
 
+    // Reports wait for the next frame, so that the view is merged and drawn once a frame however
+    // many workers report (and nothing is drawn for a frame the screen never shows).
+    let queued = use_mut_ref(Vec::<(usize, usize, String)>::new);
     let on_worker = {
-        let (board, rope) = (board.clone(), rope.clone());
+        let (board, rope, queued) = (board.clone(), rope.clone(), queued.clone());
         Callback::from(
             move |(part, count, m): (usize, usize, FromWorker)| match m {
                 FromWorker::Progress(text) => {
-                    board.dispatch(BoardAction::Report { part, count, text })
+                    let first = {
+                        let mut q = queued.borrow_mut();
+                        q.push((part, count, text));
+                        q.len() == 1
+                    };
+                    if first {
+                        let (board, queued) = (board.clone(), queued.clone());
+                        browser::next_frame(move || {
+                            let reports = std::mem::take(&mut *queued.borrow_mut());
+                            if !reports.is_empty() {
+                                board.dispatch(BoardAction::Reports(reports));
+                            }
+                        });
+                    }
                 }
                 FromWorker::Maps(text, w) => {
                     if let Some(maps) = Maps::parse(&text, w) {
@@ -228,7 +246,9 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                     for (k, t) in pool.iter().enumerate() {
                         let command = Command::Extend(s.clone(), Part::new(k, n));
                         match weights {
-                            Some((_, index, diverged, params)) if Part::owner(n, *index) != k => {
+                            Some((_, index, diverged, params))
+                                if Part::owner(&s, n, *index) != k =>
+                            {
                                 t.send_with(&command, Some((params, *diverged)))
                             }
                             _ => t.send(&command),
@@ -238,7 +258,9 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                 Command::Maps { run, .. }
                 | Command::Tensor { run, .. }
                 | Command::Export { run } => {
-                    if let Some(t) = pool.get(Part::owner(n, run)) {
+                    // The run's owner, as the workers dealt the experiment they report on.
+                    let s = TrainSettings::from_message(&board.progress.settings);
+                    if let Some(t) = pool.get(Part::owner(&s, n, run)) {
                         t.send(&c);
                     }
                 }
