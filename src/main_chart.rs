@@ -493,7 +493,8 @@ pub fn strip_settings(s: &Settings) -> Vec<&'static str> {
         .iter()
         .take(STRIP_MAX)
         .copied()
-        .filter(|id| !sliders.iter().any(|c| c.0 == *id))
+        // The mixed scheme's head is a slider, and nothing where the scheme has no heads.
+        .filter(|id| !sliders.iter().any(|c| c.0 == *id) && *id != "grid-head")
         .collect()
 }
 
@@ -503,7 +504,7 @@ pub const STRIP_MAX: usize = 2;
 /// Every slider the strip can show: d_model, the length, the base, the position and offset of
 /// the rotation view, the patch grid's rows and columns.
 fn catalogue(s: &Settings) -> Vec<MainControl> {
-    vec![
+    let mut all = vec![
         (
             "d-model",
             D_MODEL,
@@ -536,7 +537,17 @@ fn catalogue(s: &Settings) -> Vec<MainControl> {
             s.grid.cols as f64,
             Action::SetGridCols,
         ),
-    ]
+    ];
+    // Mixed 2-D RoPE's head: a slider only where the scheme has heads.
+    if s.grid.scheme == crate::schemes::grid::GridScheme::Mixed {
+        all.push((
+            "grid-head",
+            crate::limit::GRID_HEAD,
+            s.grid.head as f64,
+            Action::SetGridHead,
+        ));
+    }
+    all
 }
 
 /// The settings a view's chart follows most directly, at most two.

@@ -1175,3 +1175,109 @@ fn tune_chart_axis_starts_near_its_lowest_point() {
     assert_eq!(tune_axis_start(5.0), 0.0);
     assert_eq!(tune_axis_start(f64::INFINITY), 0.0, "no points yet");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The claims box (`train::extension::findings`): a verdict only where the run can give one.
+
+/// A finished run of `scheme` with `cells` (correct of counted, at 1×, 2×, 4×, 8× the training
+/// length) and an accuracy curve of (step, accuracy) points.
+fn claimed(
+    s: &TrainSettings,
+    scheme: TrainScheme,
+    cells: [(usize, usize); 4],
+    curve: &[(usize, f64)],
+) -> pe_explorer::train::protocol::RunView {
+    use pe_explorer::train::experiment::{Cell, Point};
+    let mut r = pe_explorer::train::protocol::RunView::new(scheme);
+    r.status = Status::Done;
+    r.cells = cells
+        .iter()
+        .zip(LENGTH_FACTORS)
+        .map(|(&(correct, counted), f)| Cell {
+            length: f * s.train_len,
+            correct,
+            counted,
+            examples: counted,
+            rival: 0,
+            missing: None,
+            depths: Vec::new(),
+        })
+        .collect();
+    r.curve = curve
+        .iter()
+        .map(|&(step, a)| Point {
+            step,
+            loss: 0.1,
+            accuracy: Some(a),
+        })
+        .collect();
+    r
+}
+
+#[test]
+fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_learned() {
+    use pe_explorer::train::extension::findings;
+    let s = TrainSettings {
+        extend: vec![Method::Pi, Method::Yarn, Method::Ntk, Method::Drope],
+        tune_steps: 60,
+        ..TrainSettings::default()
+    };
+    assert_eq!(s.task.chance(), 0.5);
+    let x = |m, tuned| TrainScheme::extended(m, tuned);
+    let full = [(400, 400); 4];
+    let p = Progress {
+        settings: s.to_message(),
+        runs: vec![
+            // YaRN is at 100 % from its curve's first point; PI gets there at step 18.
+            claimed(
+                &s,
+                x(Method::Yarn, true),
+                full,
+                &[(3, 1.0), (6, 1.0), (60, 1.0)],
+            ),
+            claimed(
+                &s,
+                x(Method::Pi, true),
+                full,
+                &[(3, 0.7), (18, 1.0), (60, 1.0)],
+            ),
+            claimed(
+                &s,
+                x(Method::Yarn, false),
+                [(400, 400), (390, 400), (386, 400), (300, 400)],
+                &[],
+            ),
+            // DroPE at chance at its own length, "beating" rivals that fall below chance.
+            claimed(
+                &s,
+                x(Method::Drope, true),
+                [(200, 400), (196, 400), (194, 400), (194, 400)],
+                &[],
+            ),
+            claimed(
+                &s,
+                x(Method::Ntk, true),
+                [(400, 400), (300, 400), (100, 400), (40, 400)],
+                &[],
+            ),
+        ],
+        ..Progress::default()
+    };
+    let f = findings(&p, &s);
+    let yarn = f
+        .iter()
+        .find(|f| f.claim.starts_with("YaRN"))
+        .expect("the YaRN claim");
+    assert_eq!(yarn.holds, None, "{}", yarn.here);
+    assert!(yarn.here.contains("head start"), "{}", yarn.here);
+    // 100 % is the ceiling, not "too close to chance".
+    assert!(!yarn.here.contains("chance"), "{}", yarn.here);
+    // The untuned YaRN's own score at the fine-tuning length (48 = 4 × 12): 386 of 400.
+    assert!(yarn.here.contains("96.5 %"), "{}", yarn.here);
+    let drope = f
+        .iter()
+        .find(|f| f.claim.starts_with("DroPE"))
+        .expect("the DroPE claim");
+    assert_eq!(drope.holds, None, "{}", drope.here);
+    assert!(drope.here.contains("never learned"), "{}", drope.here);
+}

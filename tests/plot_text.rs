@@ -178,3 +178,31 @@ fn a_long_legend_makes_the_chart_taller_not_its_plot_shorter() {
     // The dot-product chart on a phone: two caption lines and four legend rows.
     assert_eq!(grown_height(240.0, 6), 240.0 + 4.0 * 18.0);
 }
+
+/// `plot::ticks::fit_names`: named columns keep their names apart on a phone.
+#[test]
+fn named_columns_shorten_or_thin_their_names_instead_of_running_together() {
+    let names: Vec<String> = ["12 (trained)", "24 (2×)", "48 (4×)", "96 (8×)"]
+        .map(String::from)
+        .to_vec();
+    // A desktop's held-out table: 150 px a column, every name whole.
+    let wide = [75.0, 225.0, 375.0, 525.0];
+    assert_eq!(
+        pe_explorer::plot::ticks::fit_names(&wide, &names, seven),
+        names
+    );
+    // A phone's: 60 px a column; "12 (trained)" is 84 px: the numbers alone.
+    let phone = [30.0, 90.0, 150.0, 210.0];
+    assert_eq!(
+        pe_explorer::plot::ticks::fit_names(&phone, &names, seven),
+        ["12", "24", "48", "96"]
+    );
+    // Narrower still (10 px a column): every other number, then every fourth.
+    let tight = [5.0, 15.0, 25.0, 35.0];
+    let fitted = pe_explorer::plot::ticks::fit_names(&tight, &names, seven);
+    assert_eq!(fitted[0], "12");
+    let shown: Vec<usize> = (0..4).filter(|&i| !fitted[i].is_empty()).collect();
+    for w in shown.windows(2) {
+        assert!(tight[w[1]] - tight[w[0]] >= 14.0 + LABEL_GAP, "{fitted:?}");
+    }
+}

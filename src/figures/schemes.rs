@@ -188,7 +188,9 @@ pub fn check_permutation(s: &Settings) -> String {
         format!("to within {}", significant(gap, 2))
     };
     format!(
-        "The two pairings differ only by the order of dimensions: rotating a random vector at \
+        "RoPE's two ways of pairing dimensions, rotate-half (dimension i turns with i + d/2, as \
+         Llama and GPT-NeoX code it) and adjacent (2i with 2i + 1, as the RoFormer paper and \
+         GPT-J write it), differ only by the order of dimensions: rotating a random vector at \
          position {m} with rotate-half after permuting it by [0::2] ++ [1::2] matches the \
          adjacent rotation permuted the same way {within}."
     )

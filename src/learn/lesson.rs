@@ -106,7 +106,7 @@ pub const STEPS: &[Step] = &[
         try_this: "Set d_model to 16 and find where the curve first dips below zero; then \
                    switch to comparing bases and see how the base stretches it.",
         view: View::Offsets,
-        strip: &["d-model", "length"],
+        strip: &["d-model", "offset-series"],
         setup: |s| {
             s.d_model = 64;
             s.length = 256;
@@ -180,7 +180,7 @@ pub const STEPS: &[Step] = &[
         },
     },
     Step {
-        title: "Add or concatenate?",
+        title: "Why add instead of concatenate",
         text: Fixed("The paper adds the position vector to the embedding instead of appending it. \
                Adding keeps the width, and so the cost of every later layer, unchanged; the \
                price is that meaning and position share the same dimensions and the model must \
@@ -189,7 +189,7 @@ pub const STEPS: &[Step] = &[
                explanation is that this keeps the position signal from drowning the meaning."),
         try_this: "Toggle the √d_model scaling and compare the two inputs.",
         view: View::Addition,
-        strip: &[],
+        strip: &["scale-embeddings"],
         setup: |s| s.d_model = 64,
     },
     Step {
@@ -218,7 +218,7 @@ pub const STEPS: &[Step] = &[
                    its own direction, so the cross tilts to the head's angle and diagonals get \
                    their own frequencies; change the head and watch the cross turn.",
         view: View::Patches,
-        strip: &[],
+        strip: &["grid-scheme", "grid-head"],
         setup: |s| {
             s.grid.scheme = GridScheme::SinCos;
             s.grid.rows = 14;

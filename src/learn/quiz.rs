@@ -178,7 +178,7 @@ pub const QUESTIONS: &[Question] = &[
                  Set d_model to 64, read the chart, and type k.",
         kind: Kind::Task {
             view: View::Offsets,
-            strip: &[],
+            strip: &["d-model", "length"],
             setup: |s| {
                 s.d_model = 128;
                 s.length = 1024;

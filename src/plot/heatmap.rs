@@ -271,11 +271,26 @@ pub fn draw(
     let y_axis = spec
         .y
         .frame(&rows, ((height - 80.0) / 28.0).max(2.0) as usize, true);
-    let x_axis = spec
+    let mut x_axis = spec
         .x
         .frame(&cols, ((width - 140.0) / 70.0).max(2.0) as usize, false);
     let y_area = label_width(&surface, &y_axis, TICK_FONT) + 34.0;
     let plot = Rect::inset(&surface, (header, colorbar_area + 6.0, X_AREA, y_area));
+    if spec.x.names.is_some() {
+        // Named columns narrower than their names: shortened, or every other one named.
+        let span = x_axis.end - x_axis.start;
+        let at: Vec<f64> = x_axis
+            .ticks
+            .iter()
+            .map(|(v, _)| plot.left + (v - x_axis.start) / span * plot.width)
+            .collect();
+        let names: Vec<String> = x_axis.ticks.iter().map(|(_, l)| l.clone()).collect();
+        let fitted =
+            crate::plot::ticks::fit_names(&at, &names, |t| surface.text_width(t, TICK_FONT));
+        for (tick, name) in x_axis.ticks.iter_mut().zip(fitted) {
+            tick.1 = name;
+        }
+    }
     let (plot_w, plot_h) = (
         ((plot.width * r).round() as usize).max(1),
         ((plot.height * r).round() as usize).max(1),

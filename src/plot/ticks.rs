@@ -114,3 +114,49 @@ pub fn format_tick(v: f64) -> String {
     let s = s.trim_end_matches('0').trim_end_matches('.');
     s.to_string()
 }
+
+/// Labels of named cells (centred at `positions`, pixels) that fit side by side: as they are
+/// when none touches the next; else each shortened to what comes before " (" ("12 (trained)" →
+/// "12"); else every other one left blank, then every fourth, … until none touches. A phone's
+/// held-out table had run "12 (trained)" into "24 (2×)".
+pub fn fit_names(
+    positions: &[f64],
+    labels: &[String],
+    measure: impl Fn(&str) -> f64,
+) -> Vec<String> {
+    let fits = |labels: &[String]| {
+        let shown: Vec<(f64, f64)> = positions
+            .iter()
+            .zip(labels)
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(&p, l)| (p, measure(l)))
+            .collect();
+        shown
+            .windows(2)
+            .all(|w| (w[1].0 - w[0].0).abs() >= (w[0].1 + w[1].1) / 2.0 + LABEL_GAP)
+    };
+    if fits(labels) {
+        return labels.to_vec();
+    }
+    let short: Vec<String> = labels
+        .iter()
+        .map(|l| l.split(" (").next().unwrap_or(l).to_string())
+        .collect();
+    let mut every = 2;
+    let mut out = short.clone();
+    while !fits(&out) && every < labels.len().max(2) * 2 {
+        out = short
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i % every == 0 {
+                    l.clone()
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        every *= 2;
+    }
+    out
+}

@@ -237,6 +237,12 @@ fn mean_past(r: &RunView) -> Option<(f64, usize)> {
     })
 }
 
+/// Accuracy at test length `len`, when it is one of the tested lengths.
+fn at_length(r: &RunView, s: &TrainSettings, len: usize) -> Option<f64> {
+    let i = LENGTH_FACTORS.iter().position(|f| f * s.train_len == len)?;
+    accuracy(r, r.cells.get(i)?)
+}
+
 /// Accuracy at the longest test length, with the answers counted.
 fn at_longest(r: &RunView) -> Option<(f64, usize)> {
     let c = r.cells.last()?;
@@ -352,9 +358,12 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
         let last = |r: &RunView| r.curve.iter().rev().find_map(|pt| pt.accuracy);
         if let (Some(fy), Some(fp)) = (last(y), last(pi)) {
             // The level both reach: one point below the lower of the two final accuracies; a
-            // level within reach of guessing says nothing about speed.
+            // level within reach of guessing says nothing about speed. "Within reach": below
+            // halfway from chance to every answer right (twice chance was out of reach of a
+            // task with 50 % chance, even at 100 %).
             let level = fy.min(fp) - 0.01;
-            let learned = level > 2.0 * s.task.chance();
+            let chance = s.task.chance();
+            let learned = level > (1.0 + chance) / 2.0;
             let (sy, sp) = if learned {
                 (steps_to(y, level), steps_to(pi, level))
             } else {
@@ -366,14 +375,24 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
                     .find(|pt| pt.accuracy.is_some())
                     .map(|pt| pt.step)
             };
+            // Above the level at the curve's first point: that is where it started (a head
+            // start YaRN has with no fine-tuning at all), not a number of steps it took.
+            let head_start = sy.is_some() && sy == first(y);
             let here = match (sy, sp) {
-                // Above the level at the curve's first point: that is where it started, not a
-                // number of steps it took.
-                (Some(a), Some(b)) if Some(a) == first(y) => format!(
+                (Some(a), Some(b)) if head_start => format!(
                     "At length {}, YaRN is already at {} or above at its curve's first point \
-                     (step {a}), before fine-tuning could do much; PI gets there at step {b}.",
+                     (step {a}), before fine-tuning could do much; PI gets there at step {b}. \
+                     That is a head start with no fine-tuning, not faster fine-tuning{}.",
                     s.tune_len(),
-                    percent(level)
+                    percent(level),
+                    zero(Method::Yarn)
+                        .and_then(|z| at_length(z, s, s.tune_len()))
+                        .map(|a| format!(
+                            " (untuned, YaRN scores {} at length {})",
+                            percent(a),
+                            s.tune_len()
+                        ))
+                        .unwrap_or_default()
                 ),
                 (Some(a), Some(b)) => format!(
                     "Steps to reach {} at length {}: YaRN {a}, PI {b}.",
@@ -381,10 +400,12 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
                     s.tune_len()
                 ),
                 _ if !learned => format!(
-                    "Final accuracy at length {}: YaRN {}, PI {}: too close to chance to time.",
+                    "Final accuracy at length {}: YaRN {}, PI {}: too close to the {} chance \
+                     to time.",
                     s.tune_len(),
                     percent(fy),
-                    percent(fp)
+                    percent(fp),
+                    percent(chance)
                 ),
                 _ => "The curves do not both reach a common level.".into(),
             };
@@ -393,6 +414,7 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
                         than PI (about 2.5× fewer at their scale).",
                 here,
                 holds: match (sy, sp) {
+                    _ if head_start => None,
                     (Some(a), Some(b)) if a < b => Some(true),
                     (Some(a), Some(b)) if a > b => Some(false),
                     _ => None,
@@ -412,19 +434,35 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
             .copied()
             .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
         if let (Some(a), Some((r, b))) = (at_longest(d), best) {
+            // A recalibrated model that is at chance at its own length has no rule to carry
+            // further: beating rivals that fall below chance is not beating them at anything.
+            let idle = super::figures::learned_nothing(s, d);
+            let mut here = format!(
+                "At length {longest}: DroPE {} (recalibrated at length {}), best of the three \
+                 {} {} (fine-tuned at length {}).",
+                percent(a.0),
+                s.train_len,
+                label(r.scheme),
+                percent(b.0),
+                s.tune_len()
+            );
+            if idle {
+                let own = d.cells.first().and_then(|c| accuracy(d, c)).unwrap_or(0.0);
+                here.push_str(&format!(
+                    " But DroPE gets only {} right at its own length {}, within sampling noise \
+                     of the {} chance: it never learned the task there, so this run cannot \
+                     say it beats them.",
+                    percent(own),
+                    s.train_len,
+                    percent(s.task.chance())
+                ));
+            }
             out.push(Finding {
                 claim: "DroPE: a model with RoPE removed and recalibrated at its training \
                         length beats PI, NTK and YaRN at long range, without long training data.",
-                here: format!(
-                    "At length {longest}: DroPE {} (recalibrated at length {}), best of the \
-                     three {} {} (fine-tuned at length {}).",
-                    percent(a.0),
-                    s.train_len,
-                    label(r.scheme),
-                    percent(b.0),
-                    s.tune_len()
-                ),
+                here,
                 holds: match compare(a, b) {
+                    _ if idle => None,
                     std::cmp::Ordering::Greater => Some(true),
                     std::cmp::Ordering::Less => Some(false),
                     std::cmp::Ordering::Equal => None,

@@ -77,8 +77,16 @@ pub fn quick_strip(props: &StripProps) -> Html {
     let named_scheme = crate::main_chart::strip_settings(s);
     let extra = (!named_scheme.is_empty())
         .then(|| super::settings::scheme_controls(s, &props.on_action, Some(&named_scheme)));
+    // And a view's own switches a step or task names ("switch to comparing bases").
+    let views_own: Html = named_scheme
+        .iter()
+        .filter_map(|id| view_strip_control(id, s, &props.on_action))
+        .collect();
     let count = controls.len() + named_scheme.len();
-    let switch = (crate::main_chart::shown_view(s) == View::Attention).then(|| {
+    // The attention demo's switch, in its view and in a lesson step or quiz task on it.
+    let on_attention = crate::main_chart::strip_plan(s).0 == View::Attention
+        || crate::main_chart::shown_view(s) == View::Attention;
+    let switch = on_attention.then(|| {
         let cb = props.on_action.clone();
         html! {
             <Toggle id="quick-position" label={format!("position ({})", s.scheme.short())}
@@ -99,6 +107,7 @@ pub fn quick_strip(props: &StripProps) -> Html {
                 }) }
                 { switch.unwrap_or_default() }
                 { extra.unwrap_or_default() }
+                { views_own }
             </div>
             <button type="button" class="button quick-settings" id="quick-settings"
                 aria-controls="settings-sheet" aria-expanded={props.expanded.to_string()}
@@ -107,6 +116,41 @@ pub fn quick_strip(props: &StripProps) -> Html {
             </button>
         </div>
     }
+}
+
+/// A view's own switch for the strip, by the id a lesson step or quiz task names it with
+/// (`strip`): the offsets view's anchors-or-bases choice, the √d_model scaling, the 2-D scheme.
+/// `None` for ids the strip draws elsewhere (sliders, a scheme's settings).
+fn view_strip_control(id: &str, s: &Settings, on_action: &Callback<Action>) -> Option<Html> {
+    use super::controls::{options, Choice};
+    use crate::schemes::grid::GridScheme;
+    use crate::state::OffsetSeries;
+    let cb = on_action.clone();
+    Some(match id {
+        "offset-series" => html! {
+            <Choice id="quick-offset-series" label="Compare"
+                options={vec![("anchors".into(), "anchor positions".into()), ("bases".into(), "bases".into())]}
+                selected={if s.offset_series == OffsetSeries::Bases { "bases" } else { "anchors" }}
+                on_change={Callback::from(move |v: String| cb.emit(Action::SetOffsetSeries(
+                    if v == "bases" { OffsetSeries::Bases } else { OffsetSeries::Anchors })))} />
+        },
+        "scale-embeddings" => html! {
+            <Toggle id="quick-scale-embeddings" label="×√d_model"
+                checked={s.scale_embeddings}
+                on_change={Callback::from(move |v| cb.emit(Action::SetScaleEmbeddings(v)))} />
+        },
+        "grid-scheme" => html! {
+            <Choice id="quick-grid-scheme" label="2-D scheme"
+                options={options(&GridScheme::ALL, GridScheme::id, GridScheme::short)}
+                selected={s.grid.scheme.id()}
+                on_change={Callback::from(move |id: String| {
+                    if let Some(g) = GridScheme::from_id(&id) {
+                        cb.emit(Action::SetGridScheme(g))
+                    }
+                })} />
+        },
+        _ => return None,
+    })
 }
 
 /// The settings sheet's state: whether it is open, and callbacks that open it (moving focus

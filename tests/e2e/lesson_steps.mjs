@@ -13,7 +13,7 @@ export const STEPS = [
   { title: 'RoPE: rotate queries and keys', view: 'offsets', scheme: 'rope', length: '512' },
   { title: 'ALiBi: a penalty that grows with distance', view: 'heatmap', scheme: 'alibi' },
   { title: 'T5: buckets of distance', view: 'heatmap', scheme: 't5', length: '256' },
-  { title: 'Add or concatenate?', view: 'addition', scheme: 'sinusoidal', d_model: '64' },
+  { title: 'Why add instead of concatenate', view: 'addition', scheme: 'sinusoidal', d_model: '64' },
   { title: 'Bugs worth recognising', view: 'heatmap', scheme: 'sinusoidal', variant: 'tutorial-bug' },
   { title: 'From a line of tokens to a grid of patches', view: 'patches', grid: 'vit_sincos' },
 ];

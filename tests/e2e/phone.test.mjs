@@ -136,6 +136,13 @@ test('on a phone, the controls a lesson step or quiz task names are in the strip
     ['?view=quiz&question=4', '#quick-base-slider', 'slider'],
     ['?view=quiz&question=13', '#quick-alibi-head-slider', 'slider'],
     ['?view=quiz&question=16', '#quick-variant', 'select'],
+    // "Switch to comparing bases", "Toggle the √d_model scaling", "Switch the 2-D scheme …
+    // change the head", "Set d_model to 64", and the attention demo's position switch.
+    ['?view=lesson&lesson=5', '#quick-offset-series', 'select'],
+    ['?view=lesson&lesson=10', '#quick-scale-embeddings', 'checkbox'],
+    ['?view=lesson&lesson=12', '#quick-grid-scheme', 'select'],
+    ['?view=quiz&question=7', '#quick-d-model-slider', 'slider'],
+    ['?view=quiz&question=2', '#quick-position', 'checkbox'],
   ];
   for (const [query, control, kind] of cases) {
     const { page, errors, context } = await openApp(app, query, { context: phone(390, 844), ready: (p) => p.waitForSelector('.quick-strip') });
@@ -146,6 +153,9 @@ test('on a phone, the controls a lesson step or quiz task names are in the strip
       const [value, max] = await strip.locator(control).evaluate((e) => [e.value, e.max]);
       await strip.locator(control).focus();
       await page.keyboard.press(value === max ? 'ArrowLeft' : 'ArrowRight');
+    } else if (kind === 'checkbox') {
+      await strip.locator(control).focus();
+      await page.keyboard.press('Space');
     } else {
       const options = await strip.locator(`${control} option`).evaluateAll((o) => o.map((x) => x.value));
       const current = await strip.locator(control).inputValue();
@@ -156,6 +166,12 @@ test('on a phone, the controls a lesson step or quiz task names are in the strip
     assert.deepEqual(errors, [], query);
     await context.close();
   }
+  // Step 12: the mixed scheme brings its head slider into the strip ("change the head").
+  const { page, errors, context } = await openApp(app, '?view=lesson&lesson=12', { context: phone(390, 844), ready: (p) => p.waitForSelector('.quick-strip') });
+  await page.locator('.quick-strip #quick-grid-scheme').selectOption('rope_mixed');
+  await page.locator('.quick-strip #quick-grid-head-slider').waitFor({ timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('on a 320 px phone, the tables wrap between words and never break one mid-letter', async () => {
@@ -236,6 +252,21 @@ test('on a phone, a data table wider than the screen keeps its caption and row n
   assert.ok(seen.row[1] < 40, `row name ${seen.row[1]} px tall: on two lines`);
   // T5's buckets are whole numbers, written as such (not "17.00" beside "0").
   assert.ok(seen.cells.every((c) => /^\d+$/.test(c)), `cells ${seen.cells.slice(0, 8)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a phone, the header tools past the edge fade out instead of looking cut off', async () => {
+  const { page, errors, context } = await openApp(app, '?view=offsets', { context: phone(390, 844), ready: (p) => p.waitForSelector('.header-tools') });
+  const row = await page.locator('.header-tools').evaluate((e) => {
+    const band = getComputedStyle(e, '::after');
+    return { more: e.scrollWidth > e.clientWidth, position: band.position, image: band.backgroundImage, width: parseFloat(band.width) };
+  });
+  assert.ok(row.more, 'the tools fit: nothing to test');
+  // A band that stays at the row's right edge, fading to the header's colour.
+  assert.equal(row.position, 'sticky');
+  assert.match(row.image, /linear-gradient/);
+  assert.ok(row.width >= 20, `band ${row.width} px wide`);
   assert.deepEqual(errors, []);
   await context.close();
 });
