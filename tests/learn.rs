@@ -720,3 +720,31 @@ fn the_patches_step_and_questions_say_what_the_grid_shows() {
     let q = QUESTIONS.iter().find(|q| q.id == "mrope-row").unwrap();
     assert_eq!(see_preset(q, &Settings::default()).view, View::Patches);
 }
+
+/// `Exam::summary_after`: a later attempt's summary names the attempt submitted before it in the
+/// same browser (a new tab starts a new exam; issue 29 #14).
+#[test]
+fn a_later_attempt_says_an_earlier_one_was_submitted() {
+    let first_start = 1_764_000_000_000.0;
+    let mut first = Exam::new(first_start);
+    first.submit(first_start + 60_000.0, &grade);
+    let mut second = Exam::new(first_start + 120_000.0);
+    second.submit(first_start + 180_000.0, &grade);
+    let said = second.summary_after("x", Some(&first)).unwrap();
+    assert!(
+        said.contains("An earlier exam was submitted in this browser"),
+        "{said}"
+    );
+    assert!(said.contains("score 0 of"), "{said}");
+    // The digest covers that line: the summary checks as written, and not without it.
+    assert!(check_summary(&said).is_ok());
+    // Not the other way round, nor an attempt with itself.
+    assert!(!first
+        .summary_after("x", Some(&second))
+        .unwrap()
+        .contains("earlier exam"));
+    assert!(!second
+        .summary_after("x", Some(&second))
+        .unwrap()
+        .contains("earlier exam"));
+}

@@ -206,3 +206,24 @@ fn named_columns_shorten_or_thin_their_names_instead_of_running_together() {
         assert!(tight[w[1]] - tight[w[0]] >= 14.0 + LABEL_GAP, "{fitted:?}");
     }
 }
+
+/// `plot::lines::coincident`: series drawn one over another are found, so a caption can name
+/// them (four fine-tuning curves at 100 % had shown as one).
+#[test]
+fn curves_on_one_line_are_found() {
+    use pe_explorer::plot::lines::{coincident, Points, Series};
+    use plotters::style::RGBColor;
+    let at = |pts: &[(f64, f64)]| Points::Pairs(pts.to_vec());
+    let full = [(3.0, 100.0), (6.0, 100.0)];
+    let c = RGBColor(0, 0, 0);
+    let series = vec![
+        Series::line("PI", c, at(&full)),
+        Series::line("YaRN", c, at(&[(3.0, 90.0), (6.0, 100.0)])),
+        Series::line("llama3", c, at(&full)),
+        Series::line("LongRoPE", c, at(&full)),
+        Series::line("empty", c, at(&[])),
+        Series::line("empty too", c, at(&[])),
+    ];
+    assert_eq!(coincident(&series), vec![vec![0, 2, 3]]);
+    assert!(coincident(&series[..2]).is_empty());
+}

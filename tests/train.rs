@@ -1133,3 +1133,34 @@ fn the_script_reproduces_every_context_extension_from_its_rope_scaling() {
         );
     }
 }
+
+/// `train::figures::cell_count`: a cell's count names the answers its share is over when a
+/// sequence holds more than one (a two-digit passkey: 97.9 % of 800 answers, not of 400).
+#[test]
+fn a_cell_names_the_answers_its_percentage_is_over() {
+    use pe_explorer::train::experiment::{heldout_size, Cell};
+    use pe_explorer::train::figures::cell_count;
+    let s = TrainSettings {
+        task: Task::Passkey,
+        ..TrainSettings::default()
+    };
+    let n = heldout_size(s.task);
+    let cell = |examples: usize, counted: usize| Cell {
+        length: 12,
+        correct: counted / 2,
+        counted,
+        examples,
+        rival: 0,
+        missing: None,
+        depths: Vec::new(),
+    };
+    let two = cell_count(&s, &cell(n, 2 * n));
+    let answers = pe_explorer::format::group_thousands(2 * n as u64);
+    assert!(
+        two.ends_with(&format!("sequences, {answers} answers")),
+        "{two}"
+    );
+    // One answer a sequence: the sequences alone, as before.
+    let agent = TrainSettings::default();
+    assert_eq!(cell_count(&agent, &cell(1000, 1000)), "1,000 sentences");
+}

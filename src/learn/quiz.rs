@@ -1035,6 +1035,13 @@ impl Exam {
     /// the times, the score, and each answer given with its verdict (and the right option
     /// where a choice was wrong).
     pub fn summary(&self, link: &str) -> Option<String> {
+        self.summary_after(link, None)
+    }
+
+    /// [`summary`](Self::summary), saying too that `earlier`, an exam submitted before this one
+    /// started in the same browser (a new tab, or the tab's storage cleared, starts a new
+    /// attempt), exists, with its times and score.
+    pub fn summary_after(&self, link: &str, earlier: Option<&Exam>) -> Option<String> {
         let (score, taken, submitted) = (self.score()?, self.time_taken_ms()?, self.submitted_ms?);
         let total = QUESTIONS.len();
         let mut out = format!(
@@ -1083,6 +1090,19 @@ impl Exam {
                 "\nThe practice quiz, which checks answers, was opened in this tab during the \
                  exam: {}.\n",
                 utc_text(t)
+            ));
+        }
+        let before = earlier.and_then(|e| {
+            let done = e.submitted_ms?;
+            (e.started_ms < self.started_ms && done <= self.started_ms).then_some((e, done))
+        });
+        if let Some((e, done)) = before {
+            out.push_str(&format!(
+                "\nAn earlier exam was submitted in this browser before this one started: \
+                 started {}, submitted {}, score {} of {total}. This is a later attempt.\n",
+                utc_text(e.started_ms),
+                utc_text(done),
+                e.score().unwrap_or(0)
             ));
         }
         out.push_str(&format!("\nDigest: {}\n", summary_digest(&out)));

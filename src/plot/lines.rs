@@ -219,6 +219,27 @@ fn widen(min: f64, max: f64) -> (f64, f64) {
     }
 }
 
+/// Groups of two or more series (their indices, in order) whose points are all the same: drawn
+/// one over another, only the last of each shows, so a caption should name them.
+pub fn coincident(series: &[Series]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, s) in series.iter().enumerate() {
+        let empty = match &s.points {
+            Points::Pairs(p) => p.is_empty(),
+            Points::Uniform { ys, .. } => ys.is_empty(),
+        };
+        if empty {
+            continue;
+        }
+        match groups.iter_mut().find(|g| series[g[0]].points == s.points) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups.retain(|g| g.len() > 1);
+    groups
+}
+
 /// A labelled reference line across the plot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Guide {

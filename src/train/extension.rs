@@ -141,12 +141,20 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
     let from = tune_axis_start(lowest);
     let chance = 100.0 * s.task.chance();
     let below = chance < from;
+    // Curves that lie on one another (every method at 100 % from the start) would hide all but
+    // the last drawn: the caption names them.
+    let hidden: String = crate::plot::lines::coincident(&series)
+        .iter()
+        .filter_map(|g| {
+            let names: Vec<String> = g.iter().map(|&i| series[i].name.clone()).collect();
+            crate::format::and_list(&names).map(|l| format!(" · {l} lie on one line"))
+        })
+        .collect();
     LineChartData {
-        series,
         x: LineAxis::linear("fine-tuning step", 0.0, s.tune_steps.max(1) as f64),
         y: LineAxis::linear("held-out accuracy (%)", from, 100.0),
         caption: format!(
-            "Held-out accuracy at length {} while fine-tuning ({} per point){}",
+            "Held-out accuracy at length {} while fine-tuning ({} per point){}{hidden}",
             s.tune_len(),
             super::experiment::CURVE_EXAMPLES,
             if below {
@@ -159,6 +167,7 @@ pub fn tune_chart(p: &Progress, s: &TrainSettings) -> LineChartData {
                 String::new()
             }
         ),
+        series,
         guides: if below {
             Vec::new()
         } else {

@@ -168,14 +168,15 @@ pub fn cell_text(r: &RunView, c: &Cell) -> String {
     }
 }
 
-/// "1,000 sentences" / "640 of 1,000 sequences".
+/// "1,000 sentences" / "640 of 1,000 sequences"; with the answers the share is over when a
+/// sequence holds more than one ("400 sequences, 800 answers": a passkey of two digits).
 pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
     let noun = if s.task == super::tasks::Task::Agent {
         "sentences"
     } else {
         "sequences"
     };
-    if c.examples >= super::experiment::heldout_size(s.task) {
+    let mut text = if c.examples >= super::experiment::heldout_size(s.task) {
         format!("{} {noun}", group_thousands(c.examples as u64))
     } else {
         format!(
@@ -183,7 +184,11 @@ pub fn cell_count(s: &TrainSettings, c: &Cell) -> String {
             group_thousands(c.examples as u64),
             group_thousands(super::experiment::heldout_size(s.task) as u64)
         )
+    };
+    if c.counted > 0 && c.counted != c.examples {
+        text.push_str(&format!(", {} answers", group_thousands(c.counted as u64)));
     }
+    text
 }
 
 /// Whether a cell's accuracy lies below the task's chance level by more than sampling noise

@@ -500,24 +500,16 @@ pub fn focus_later(id: String) {
     }
 }
 
-/// Calls `f` once, before the next frame is drawn, or after 100 ms where no frame comes (a hidden
-/// tab, or a frame of another origin scrolled out of sight, draws none).
-pub fn next_frame(f: impl FnOnce() + 'static) {
+/// Calls `f` once, in a task of its own about a frame (16 ms) from now: work that arrives in
+/// bursts (several workers' reports) is gathered into one update a frame. Not in an animation
+/// frame's callback, whose task also lays out and paints the page: a render there made that
+/// task long (dozens of tasks over 50 ms in a training run, against one).
+pub fn within_a_frame(f: impl FnOnce() + 'static) {
     let Some(w) = web_sys::window() else {
         return;
     };
-    let once = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
-    // Two one-shot callbacks (each freed once called); the second finds nothing left to do.
-    let call = || {
-        let once = once.clone();
-        wasm_bindgen::closure::Closure::once_into_js(move || {
-            if let Some(f) = once.take() {
-                f();
-            }
-        })
-    };
-    let _ = w.request_animation_frame(call().unchecked_ref());
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call().unchecked_ref(), 100);
+    let call = wasm_bindgen::closure::Closure::once_into_js(f);
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), 16);
 }
 
 /// The page's own copy of the app (`window.peExplorerBundle`), set by pages that carry every

@@ -30,6 +30,18 @@ const EXAM_KEY: &str = "pe-explorer.quiz.exam.v1";
 /// A submitted exam, kept apart (in the tab's and the browser's storage): an edit of the
 /// exam's own record that un-submits it does not reopen it.
 const SUBMITTED_KEY: &str = "pe-explorer.quiz.exam.submitted.v1";
+/// The attempt submitted before the newest one in this browser, which the newest summary names.
+const EARLIER_KEY: &str = "pe-explorer.quiz.exam.earlier.v1";
+
+/// An earlier attempt than `exam` submitted in this browser, the latest if several are kept.
+fn earlier_attempt(exam: &Exam) -> Option<Exam> {
+    [EARLIER_KEY, SUBMITTED_KEY]
+        .into_iter()
+        .filter_map(|key| browser::load(Store::Local, key))
+        .filter_map(|t| Exam::parse(&t, &grade))
+        .filter(|e| e.submitted() && e.started_ms < exam.started_ms)
+        .max_by(|a, b| a.started_ms.total_cmp(&b.started_ms))
+}
 
 thread_local! {
     /// The exam, for pages that may not use session storage: it then lasts while the page does.
@@ -98,6 +110,10 @@ fn keep_exam(exam: &Exam, on_screen: usize, graded: bool) -> (bool, Option<Strin
     EXAM_MEMORY.with(|m| *m.borrow_mut() = Some(text.clone()));
     let saved = browser::save(Store::Session, EXAM_KEY, &text);
     if exam.submitted() {
+        // The attempt this one replaces in the browser's record is kept for its summary.
+        if let Some(before) = earlier_attempt(exam) {
+            browser::save(Store::Local, EARLIER_KEY, &before.to_text());
+        }
         for store in [Store::Session, Store::Local] {
             browser::save(store, SUBMITTED_KEY, &text);
         }
@@ -712,7 +728,10 @@ pub fn quiz_view(props: &ViewProps) -> Html {
     };
     let summary = if submitted {
         let link = browser::link("view=quiz&exam=1");
-        html! { <ExamSummary text={exam.summary(&link).unwrap_or_default()} /> }
+        // An exam submitted earlier in this browser (another tab's, or this tab's before its
+        // storage was cleared) is named in the summary.
+        let earlier = earlier_attempt(&exam);
+        html! { <ExamSummary text={exam.summary_after(&link, earlier.as_ref()).unwrap_or_default()} /> }
     } else {
         html! {}
     };

@@ -138,8 +138,8 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
     let rope = use_mut_ref(|| None::<(String, usize, bool, Float32Array)>);
     let link_acted = use_memo((), |_| Cell::new(false));
 
-    // Reports wait for the next frame, so that the view is merged and drawn once a frame however
-    // many workers report (and nothing is drawn for a frame the screen never shows).
+    // Reports gathered for a frame's time, so that the view is merged and drawn once a frame
+    // however many workers report.
     let queued = use_mut_ref(Vec::<(usize, usize, String)>::new);
     let on_worker = {
         let (board, rope, queued) = (board.clone(), rope.clone(), queued.clone());
@@ -153,7 +153,7 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                     };
                     if first {
                         let (board, queued) = (board.clone(), queued.clone());
-                        browser::next_frame(move || {
+                        browser::within_a_frame(move || {
                             let reports = std::mem::take(&mut *queued.borrow_mut());
                             if !reports.is_empty() {
                                 board.dispatch(BoardAction::Reports(reports));
