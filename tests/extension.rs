@@ -1244,7 +1244,7 @@ fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_lear
             claimed(
                 &s,
                 x(Method::Yarn, false),
-                [(400, 400), (390, 400), (386, 400), (300, 400)],
+                [(400, 400), (400, 400), (400, 400), (300, 400)],
                 &[],
             ),
             // DroPE at chance at its own length, "beating" rivals that fall below chance.
@@ -1272,8 +1272,29 @@ fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_lear
     assert!(yarn.here.contains("head start"), "{}", yarn.here);
     // 100 % is the ceiling, not "too close to chance".
     assert!(!yarn.here.contains("chance"), "{}", yarn.here);
-    // The untuned YaRN's own score at the fine-tuning length (48 = 4 × 12): 386 of 400.
-    assert!(yarn.here.contains("96.5 %"), "{}", yarn.here);
+    // The untuned YaRN's own score at the fine-tuning length (48 = 4 × 12): all 400.
+    assert!(
+        yarn.here.contains("Untuned, YaRN already scores 100 %"),
+        "{}",
+        yarn.here
+    );
+    // Untuned below that level: not "a head start with no fine-tuning", but too early to time.
+    let mut q = p.clone();
+    q.runs[2] = claimed(
+        &s,
+        x(Method::Yarn, false),
+        [(400, 400), (390, 400), (300, 400), (200, 400)],
+        &[],
+    );
+    let early = findings(&q, &s);
+    let early = early.iter().find(|f| f.claim.starts_with("YaRN")).unwrap();
+    assert_eq!(early.holds, None);
+    assert!(
+        early.here.contains("before the first measurement"),
+        "{}",
+        early.here
+    );
+    assert!(!early.here.contains("no fine-tuning"), "{}", early.here);
     let drope = f
         .iter()
         .find(|f| f.claim.starts_with("DroPE"))

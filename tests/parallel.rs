@@ -310,8 +310,35 @@ fn runs_are_dealt_by_cost() {
             by_turn / total
         );
         assert!(by_cost <= by_turn + 1e-9, "{n}: {by_cost} > {by_turn}");
+        // On two workers, dealt in turn put ALiBi and FIRE (or T5 and FIRE) together.
+        if n == 2 {
+            assert!(
+                by_cost < by_turn - 1e-9,
+                "{n}: {by_cost} not below {by_turn}"
+            );
+        }
         assert!(by_cost <= total / n as f64 + longest, "{n}: {by_cost}");
         // Every worker gets work.
         assert!((0..n).all(|k| dealt.contains(&k)), "{n}: {dealt:?}");
     }
+}
+
+/// `experiment::owners`: Extend keeps every trained run with the worker that trained it (the
+/// page merges reports and hands the RoPE weights on by this deal).
+#[test]
+fn extend_deals_the_trained_runs_as_training_did() {
+    use pe_explorer::train::experiment::owners;
+    let (base, extended) = passkey();
+    for s in [base.clone(), TrainSettings::default()] {
+        let more = TrainSettings {
+            extend: vec![Method::Pi, Method::Ntk, Method::Yarn, Method::Drope],
+            tune_steps: 7,
+            ..s.clone()
+        };
+        for n in 2..=MAX_WORKERS {
+            let (a, b) = (owners(&s, n), owners(&more, n));
+            assert_eq!(a[..], b[..a.len()], "{n} workers");
+        }
+    }
+    assert!(extended.runs().len() > base.runs().len());
 }

@@ -384,38 +384,50 @@ pub fn findings(p: &Progress, s: &TrainSettings) -> Vec<Finding> {
                     .find(|pt| pt.accuracy.is_some())
                     .map(|pt| pt.step)
             };
-            // Above the level at the curve's first point: that is where it started (a head
-            // start YaRN has with no fine-tuning at all), not a number of steps it took.
+            // Above the level at the curve's first point: that is where it started, not a
+            // number of steps it took. A head start with no fine-tuning at all when the untuned
+            // YaRN is there too; else it got there before the first measurement.
             let head_start = sy.is_some() && sy == first(y);
+            let untuned = zero(Method::Yarn).and_then(|z| at_length(z, s, s.tune_len()));
             let here = match (sy, sp) {
                 (Some(a), Some(b)) if head_start => format!(
                     "At length {}, YaRN is already at {} or above at its curve's first point \
-                     (step {a}), before fine-tuning could do much; PI gets there at step {b}. \
-                     That is a head start with no fine-tuning, not faster fine-tuning{}.",
+                     (step {a}), before fine-tuning could do much; PI gets there at step {b}. {}",
                     s.tune_len(),
                     percent(level),
-                    zero(Method::Yarn)
-                        .and_then(|z| at_length(z, s, s.tune_len()))
-                        .map(|a| format!(
-                            " (untuned, YaRN scores {} at length {})",
-                            percent(a),
+                    match untuned {
+                        Some(u) if u >= level => format!(
+                            "Untuned, YaRN already scores {} at length {}: a head start with no \
+                             fine-tuning, not faster fine-tuning.",
+                            percent(u),
                             s.tune_len()
-                        ))
-                        .unwrap_or_default()
+                        ),
+                        _ => "It got there before the first measurement, so the run cannot time \
+                              it."
+                        .to_string(),
+                    }
                 ),
                 (Some(a), Some(b)) => format!(
                     "Steps to reach {} at length {}: YaRN {a}, PI {b}.",
                     percent(level),
                     s.tune_len()
                 ),
-                _ if !learned => format!(
-                    "Final accuracy at length {}: YaRN {}, PI {}: too close to the {} chance \
-                     to time.",
-                    s.tune_len(),
-                    percent(fy),
-                    percent(fp),
-                    percent(chance)
-                ),
+                _ if !learned => {
+                    let near: Vec<&str> = [("YaRN", fy), ("PI", fp)]
+                        .into_iter()
+                        .filter(|(_, f)| f - 0.01 <= (1.0 + chance) / 2.0)
+                        .map(|(name, _)| name)
+                        .collect();
+                    format!(
+                        "Final accuracy at length {}: YaRN {}, PI {}: {} too close to the {} \
+                         chance to time.",
+                        s.tune_len(),
+                        percent(fy),
+                        percent(fp),
+                        crate::format::and_list(&near).unwrap_or_default(),
+                        percent(chance)
+                    )
+                }
                 _ => "The curves do not both reach a common level.".into(),
             };
             out.push(Finding {

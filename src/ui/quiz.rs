@@ -39,7 +39,9 @@ fn earlier_attempt(exam: &Exam) -> Option<Exam> {
         .into_iter()
         .filter_map(|key| browser::load(Store::Local, key))
         .filter_map(|t| Exam::parse(&t, &grade))
-        .filter(|e| e.submitted() && e.started_ms < exam.started_ms)
+        // Submitted before this one started (an attempt in another tab that overlapped this
+        // one is not "earlier"), the latest of those.
+        .filter(|e| e.submitted_ms.is_some_and(|done| done <= exam.started_ms))
         .max_by(|a, b| a.started_ms.total_cmp(&b.started_ms))
 }
 

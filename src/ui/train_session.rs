@@ -194,17 +194,30 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                         *rope.borrow_mut() = Some((base.to_string(), index, diverged, params));
                     }
                 }
-                FromWorker::Failed(text) => board.dispatch(BoardAction::Failed(text)),
+                FromWorker::Failed(text) => {
+                    // What the workers said before it failed, first: a report arriving after the
+                    // failure would clear it.
+                    let reports = std::mem::take(&mut *queued.borrow_mut());
+                    if !reports.is_empty() {
+                        board.dispatch(BoardAction::Reports(reports));
+                    }
+                    board.dispatch(BoardAction::Failed(text))
+                }
             },
         )
     };
 
+    // The experiment last sent to the workers, as they deal it: Maps, Tensor and Export go to a
+    // run's owner under that deal (right after Extend no worker has reported on it yet).
+    let dealt = use_mut_ref(String::new);
     let send = {
-        let (trainers, board, rope, on_worker) = (
+        let (trainers, board, rope, on_worker, queued, dealt) = (
             trainers.clone(),
             board.clone(),
             rope.clone(),
             on_worker.clone(),
+            queued.clone(),
+            dealt.clone(),
         );
         Callback::from(move |c: Command| {
             let mut pool = trainers.borrow_mut();
@@ -218,6 +231,8 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             };
             if let Some(n) = wanted.filter(|&n| n != pool.len()) {
                 pool.clear();
+                // The old workers' reports still waiting for their frame belong to no run now.
+                queued.borrow_mut().clear();
                 *rope.borrow_mut() = None;
                 for k in 0..n {
                     match Trainer::spawn(on_worker.reform(move |m| (k, n, m))) {
@@ -233,6 +248,9 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                 }
             }
             let n = pool.len();
+            if let Command::Start(s, _) | Command::Extend(s, _) = &c {
+                *dealt.borrow_mut() = s.to_message();
+            }
             match c {
                 Command::Start(s, _) => {
                     for (k, t) in pool.iter().enumerate() {
@@ -258,8 +276,8 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
                 Command::Maps { run, .. }
                 | Command::Tensor { run, .. }
                 | Command::Export { run } => {
-                    // The run's owner, as the workers dealt the experiment they report on.
-                    let s = TrainSettings::from_message(&board.progress.settings);
+                    // The run's owner, as the workers dealt the experiment last sent to them.
+                    let s = TrainSettings::from_message(&dealt.borrow());
                     if let Some(t) = pool.get(Part::owner(&s, n, run)) {
                         t.send(&c);
                     }
@@ -279,11 +297,18 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
     };
 
     let clear = {
-        let (trainers, rope, board) = (trainers.clone(), rope.clone(), board.clone());
+        let (trainers, rope, board, queued) = (
+            trainers.clone(),
+            rope.clone(),
+            board.clone(),
+            queued.clone(),
+        );
         Callback::from(move |_: ()| {
             // Terminated, not asked to stop: each worker ends as soon as its current slice
-            // of work (at most about 40 ms) is over.
+            // of work (at most about 40 ms) is over. Reports still waiting for their frame go
+            // too: delivered after Clear, they had brought the ended run back as training.
             trainers.borrow_mut().clear();
+            queued.borrow_mut().clear();
             *rope.borrow_mut() = None;
             board.dispatch(BoardAction::Clear);
         })
