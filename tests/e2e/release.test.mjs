@@ -35,7 +35,7 @@ async function viewReady(frame, view) {
   await appTakenOver(frame);
   if (view === 'quiz') return frame.waitForSelector('.quiz-card');
   if (view === 'train') return frame.waitForSelector('section.train');
-  return frame.waitForFunction(() => [...document.querySelectorAll('#main canvas[data-draws]')].some((c) => Number(c.dataset.draws) >= 1), null, { timeout: 20000 });
+  return frame.waitForFunction(() => [...document.querySelectorAll('#main canvas[data-draws]')].some((c) => Number(c.dataset.draws) >= 1), null, { timeout: 20000, polling: 100 });
 }
 
 /** A page that records every request that is not for the page's own file, a blob or data. */
@@ -104,7 +104,7 @@ test('the single file in a sandboxed frame on a host without CORS headers draws 
   const chart = page.frame({ name: 'chart' });
   await chart.waitForSelector('.embed-main canvas[data-draws]:not([data-early])', { timeout: 20000 });
   const train = page.frame({ name: 'train' });
-  await train.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 120000 });
+  await train.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout: 120000, polling: 100 });
   // The frames fetched nothing but the file: no CORS request could fail.
   const fromHost = requests.filter((u) => u.startsWith(files.url)).map((u) => new URL(u).pathname);
   assert.deepEqual([...new Set(fromHost)], ['/pe-explorer.html']);

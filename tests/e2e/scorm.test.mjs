@@ -105,7 +105,7 @@ const cmi = (page) =>
 
 /** Answers question `n` (already on screen) right, as a student does in the frame. */
 async function answer(frame, n) {
-  await frame.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), n);
+  await frame.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), n, { polling: 100 });
   const id = await frame.locator('.quiz-card').getAttribute('data-question');
   if (SOLVE[id]) {
     await SOLVE[id](frame);
@@ -114,7 +114,7 @@ async function answer(frame, n) {
   } else {
     await frame.locator('.quiz-option label', { hasText: RIGHT[id] }).click();
   }
-  await frame.waitForFunction((n) => document.getElementById('quiz-answered')?.textContent.startsWith(`Answered: ${n} of`), n);
+  await frame.waitForFunction((n) => document.getElementById('quiz-answered')?.textContent.startsWith(`Answered: ${n} of`), n, { polling: 100 });
   return id;
 }
 
@@ -163,8 +163,8 @@ test(`the exam package: half done, left, resumed where it was, submitted; the LM
     suspend_data: now.suspend,
   });
   frame = second.frame();
-  await frame.waitForFunction(([n, of]) => document.getElementById('quiz-answered')?.textContent === `Answered: ${n} of ${of}`, [HALF, QUESTIONS]);
-  await frame.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), HALF);
+  await frame.waitForFunction(([n, of]) => document.getElementById('quiz-answered')?.textContent === `Answered: ${n} of ${of}`, [HALF, QUESTIONS], { polling: 100 });
+  await frame.waitForFunction((n) => document.querySelector('.quiz-card .lesson-count')?.textContent.startsWith(`Question ${n} of`), HALF, { polling: 100 });
   for (let n = HALF + 1; n <= total; n += 1) {
     await frame.click('#quiz-next');
     await answer(frame, n);
@@ -270,7 +270,7 @@ test('the lesson package: completed once every step was seen, resumed on the ste
   await frame().waitForSelector('#lesson-lms');
   const total = STEPS.length;
   for (let n = 1; n < 6; n += 1) {
-    await frame().waitForFunction((n) => document.getElementById('lesson-count')?.textContent.includes(`step ${n} of`), n);
+    await frame().waitForFunction((n) => document.getElementById('lesson-count')?.textContent.includes(`step ${n} of`), n, { polling: 100 });
     await frame().click('#lesson-next');
   }
   await frame().locator('#lesson-lms', { hasText: `6 of ${total}` }).waitFor();
@@ -285,7 +285,7 @@ test('the lesson package: completed once every step was seen, resumed on the ste
 
   const back = await openLms('lesson', { core: { entry: 'resume', lesson_status: 'incomplete' }, suspend_data: now.suspend });
   const f = back.frame();
-  await f.waitForFunction(() => document.getElementById('lesson-count')?.textContent.includes('step 6 of'));
+  await f.waitForFunction(() => document.getElementById('lesson-count')?.textContent.includes('step 6 of'), null, { polling: 100 });
   for (let n = 6; n < total; n += 1) await f.click('#lesson-next');
   await f.locator('#lesson-lms', { hasText: `${total} of ${total}` }).waitFor();
   assert.equal((await cmi(back.page)).status, 'completed');
