@@ -163,6 +163,29 @@ pub enum OffsetSeries {
     Bases,
 }
 
+impl OffsetSeries {
+    pub const ALL: [OffsetSeries; 2] = [OffsetSeries::Anchors, OffsetSeries::Bases];
+
+    /// The link's word (`compare=`) and the controls' value.
+    pub const fn id(self) -> &'static str {
+        match self {
+            OffsetSeries::Anchors => "anchors",
+            OffsetSeries::Bases => "bases",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            OffsetSeries::Anchors => "anchor positions",
+            OffsetSeries::Bases => "bases",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<OffsetSeries> {
+        OffsetSeries::ALL.into_iter().find(|s| s.id() == id)
+    }
+}
+
 /// At most this many anchors, dimensions, or bases in a list.
 pub const MAX_ANCHORS: usize = 5;
 pub const MAX_DIMS: usize = 6;

@@ -335,8 +335,8 @@ macro_rules! flag {
 }
 
 const SERIES: [(&str, OffsetSeries); 2] = [
-    ("anchors", OffsetSeries::Anchors),
-    ("bases", OffsetSeries::Bases),
+    (OffsetSeries::Anchors.id(), OffsetSeries::Anchors),
+    (OffsetSeries::Bases.id(), OffsetSeries::Bases),
 ];
 const TRACES: [(&str, usize); 2] = [("a", 0), ("b", 1)];
 const MROPE_RULES: [(&str, bool); 2] = [("reference", false), ("transformers", true)];

@@ -1214,6 +1214,17 @@ fn claimed(
     r
 }
 
+/// The claims box's finding about the paper whose claim starts with `who`.
+fn claim<'a>(
+    found: &'a [pe_explorer::train::extension::Finding],
+    who: &str,
+) -> &'a pe_explorer::train::extension::Finding {
+    found
+        .iter()
+        .find(|f| f.claim.starts_with(who))
+        .unwrap_or_else(|| panic!("no claim about {who}"))
+}
+
 #[test]
 fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_learned() {
     use pe_explorer::train::extension::findings;
@@ -1264,10 +1275,7 @@ fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_lear
         ..Progress::default()
     };
     let f = findings(&p, &s);
-    let yarn = f
-        .iter()
-        .find(|f| f.claim.starts_with("YaRN"))
-        .expect("the YaRN claim");
+    let yarn = claim(&f, "YaRN");
     assert_eq!(yarn.holds, None, "{}", yarn.here);
     assert!(yarn.here.contains("head start"), "{}", yarn.here);
     // 100 % is the ceiling, not "too close to chance".
@@ -1287,7 +1295,7 @@ fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_lear
         &[],
     );
     let early = findings(&q, &s);
-    let early = early.iter().find(|f| f.claim.starts_with("YaRN")).unwrap();
+    let early = claim(&early, "YaRN");
     assert_eq!(early.holds, None);
     assert!(
         early.here.contains("before the first measurement"),
@@ -1295,10 +1303,7 @@ fn the_claims_box_gives_no_verdict_on_a_head_start_or_on_a_model_that_never_lear
         early.here
     );
     assert!(!early.here.contains("no fine-tuning"), "{}", early.here);
-    let drope = f
-        .iter()
-        .find(|f| f.claim.starts_with("DroPE"))
-        .expect("the DroPE claim");
+    let drope = claim(&f, "DroPE");
     assert_eq!(drope.holds, None, "{}", drope.here);
     assert!(drope.here.contains("never learned"), "{}", drope.here);
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::chart::{use_chunked, use_deferred, CsvExport, Shared};
-use super::controls::{ListField, Segmented, Toggle};
+use super::controls::{options, ListField, Segmented, Toggle};
 use super::file_stem;
 use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
@@ -81,11 +81,9 @@ fn offsets_body(props: &BodyProps) -> Html {
     let on_series = {
         let cb = on_action.clone();
         Callback::from(move |v: String| {
-            cb.emit(Action::SetOffsetSeries(if v == "bases" {
-                OffsetSeries::Bases
-            } else {
-                OffsetSeries::Anchors
-            }))
+            if let Some(series) = OffsetSeries::from_id(&v) {
+                cb.emit(Action::SetOffsetSeries(series))
+            }
         })
     };
     let on_anchors = {
@@ -132,9 +130,8 @@ fn offsets_body(props: &BodyProps) -> Html {
             </header>
             <div class="view-controls">
                 <Segmented name="offset-series" legend="Compare"
-                    options={vec![("anchors".into(), "anchor positions".into()),
-                                  ("bases".into(), "bases".into())]}
-                    selected={if anchors_mode { "anchors" } else { "bases" }}
+                    options={options(&OffsetSeries::ALL, OffsetSeries::id, OffsetSeries::label)}
+                    selected={s.offset_series.id()}
                     on_change={on_series} />
                 if anchors_mode {
                     <ListField id="anchors" label="Anchor positions p" value={anchors_text}

@@ -128,11 +128,15 @@ fn view_strip_control(id: &str, s: &Settings, on_action: &Callback<Action>) -> O
     let cb = on_action.clone();
     Some(match id {
         "offset-series" => html! {
+            // The short words: "anchor positions" was cut off in the strip's narrow select.
             <Choice id="quick-offset-series" label="Compare"
-                options={vec![("anchors".into(), "anchor positions".into()), ("bases".into(), "bases".into())]}
-                selected={if s.offset_series == OffsetSeries::Bases { "bases" } else { "anchors" }}
-                on_change={Callback::from(move |v: String| cb.emit(Action::SetOffsetSeries(
-                    if v == "bases" { OffsetSeries::Bases } else { OffsetSeries::Anchors })))} />
+                options={options(&OffsetSeries::ALL, OffsetSeries::id, OffsetSeries::id)}
+                selected={s.offset_series.id()}
+                on_change={Callback::from(move |v: String| {
+                    if let Some(series) = OffsetSeries::from_id(&v) {
+                        cb.emit(Action::SetOffsetSeries(series))
+                    }
+                })} />
         },
         "scale-embeddings" => html! {
             <Toggle id="quick-scale-embeddings" label="×√d_model"

@@ -124,6 +124,24 @@ test('the chart-and-controls embed keeps the main controls and opens every setti
   await context.close();
 });
 
+/** An element's top and bottom in its own page's screen coordinates. */
+const span = (locator) =>
+  locator.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+
+/** The framed sheet's top and bottom on the course page's 844-px screen, and the part of the
+ *  frame on that screen it should cover. */
+async function sheetOnScreen(page, sheet) {
+  const [frame, box] = [await span(page.locator('iframe')), await span(sheet)];
+  return {
+    top: frame.top + box.top,
+    bottom: frame.top + box.bottom,
+    want: [Math.max(frame.top, 0), Math.min(frame.bottom, 844)],
+  };
+}
+
 test('the settings sheet opens over the part of the frame the reader sees, and Escape closes it', async () => {
   const { page, frame, context } = await course(await code('?view=waves', ['Whole panel']));
   await ready(frame);
@@ -137,18 +155,9 @@ test('the settings sheet opens over the part of the frame the reader sees, and E
   const sheet = frame.locator('#settings-sheet');
   await sheet.waitFor({ state: 'visible' });
   await page.waitForTimeout(300);
-  const frameBox = await page.locator('iframe').evaluate((f) => {
-    const r = f.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom };
-  });
-  const box = await sheet.evaluate((s) => {
-    const r = s.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom };
-  });
   // In the course page's screen coordinates the sheet covers the part of the frame the reader
   // sees (here from the frame's top, lower on the screen, to the bottom of the screen).
-  const [top, bottom] = [frameBox.top + box.top, frameBox.top + box.bottom];
-  const want = [Math.max(frameBox.top, 0), Math.min(frameBox.bottom, 844)];
+  const { top, bottom, want } = await sheetOnScreen(page, sheet);
   assert.ok(Math.abs(top - want[0]) <= 1 && Math.abs(bottom - want[1]) <= 1, `sheet at ${top}…${bottom}, screen part of the frame ${want}`);
   assert.equal(await page.evaluate(() => scrollY), scrolled, 'the page did not jump');
   await frame.locator('#sheet-close').waitFor();
@@ -168,10 +177,7 @@ test('in a fixed-height frame (no host script) the settings sheet covers the par
   const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top + scrollY);
   await page.evaluate((y) => scrollTo(0, y - 150), frameTop);
   await page.waitForTimeout(400);
-  const frameBox = await page.locator('iframe').evaluate((f) => {
-    const r = f.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom };
-  });
+  const frameBox = await span(page.locator('iframe'));
   assert.ok(frameBox.bottom > 844, `the frame (${frameBox.top}…${frameBox.bottom}) is all on the screen: nothing to test`);
   const control = await frame.locator('#quick-settings').boundingBox();
   assert.ok(control.y + control.height < 844, `the strip's settings button at ${control.y}: off the screen`);
@@ -179,12 +185,7 @@ test('in a fixed-height frame (no host script) the settings sheet covers the par
   const sheet = frame.locator('#settings-sheet');
   await sheet.waitFor({ state: 'visible' });
   await page.waitForTimeout(300);
-  const box = await sheet.evaluate((s) => {
-    const r = s.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom };
-  });
-  const [top, bottom] = [frameBox.top + box.top, frameBox.top + box.bottom];
-  const want = [Math.max(frameBox.top, 0), Math.min(frameBox.bottom, 844)];
+  const { top, bottom, want } = await sheetOnScreen(page, sheet);
   assert.ok(Math.abs(top - want[0]) <= 10 && Math.abs(bottom - want[1]) <= 10, `sheet at ${top}…${bottom}, screen part of the frame ${want}`);
   await page.keyboard.press('Escape');
   await sheet.waitFor({ state: 'hidden' });
