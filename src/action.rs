@@ -12,7 +12,7 @@ use crate::math::sinusoidal::Variant;
 use crate::params::{Change, Edit, ListEdit};
 use crate::plot::colormap::Palette;
 use crate::schemes::grid::{GridScheme, MropeModel};
-use crate::schemes::Scheme;
+use crate::schemes::{Scheme, Space};
 use crate::state::{
     distinct, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH, MAX_ANCHORS,
     MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
@@ -46,6 +46,10 @@ pub enum Action {
     SetAttentionPosition(bool),
     SetTrace(usize),
     SetScheme(Scheme),
+    /// A scheme chosen in the settings: as [`Action::SetScheme`], and a tab that draws the
+    /// scheme's own views moves to the one that can draw it (the Image patches view for a
+    /// scheme of patches, the position matrix for a scheme of a line of tokens).
+    PickScheme(Scheme),
     SetTrainedLength(f64),
     SetLearnedSeed(f64),
     /// A change to a setting a scheme owns, defined in the scheme's module.
@@ -148,6 +152,10 @@ impl Settings {
         self.rope_m = self.rope_m.min(self.length - 1);
         self.rope_n = self.rope_n.min(self.length - 1);
         self.grid.settle();
+        // A scheme of image patches is the one the Image patches view draws.
+        if let Some(g) = GridScheme::of(self.scheme) {
+            self.grid.scheme = g;
+        }
         self.mrope.frames = FRAMES.accept(self.mrope.frames as f64).value as usize;
     }
 }
@@ -226,6 +234,15 @@ impl Reducible for Settings {
             Action::SetAttentionPosition(v) => next.attention_position = v,
             Action::SetTrace(i) => next.trace = i.min(1),
             Action::SetScheme(v) => next.scheme = v,
+            Action::PickScheme(v) => {
+                next.scheme = v;
+                let on_a_line = v.space() == Space::Line;
+                next.view = match self.view {
+                    View::Matrix | View::Offsets if !on_a_line => View::Patches,
+                    View::Patches if on_a_line => View::Matrix,
+                    view => view,
+                };
+            }
             Action::SetTrainedLength(v) => {
                 next.trained_length = TRAINED_LENGTH.accept(v).value as usize
             }
@@ -257,7 +274,13 @@ impl Reducible for Settings {
             }
             Action::SetRopeM(v) => next.rope_m = self.rope_m_limit().accept(v).value as usize,
             Action::SetRopeN(v) => next.rope_n = self.rope_n_limit().accept(v).value as usize,
-            Action::SetGridScheme(g) => next.grid.scheme = g,
+            // The view's 2-D scheme is the app's scheme when that is one of image patches.
+            Action::SetGridScheme(g) => {
+                next.grid.scheme = g;
+                if next.scheme.space() == Space::Grid {
+                    next.scheme = g.scheme();
+                }
+            }
             Action::SetGridTrained(v) => next.grid.trained = GRID_TRAINED.accept(v).value as usize,
             Action::SetGridInterpolate(v) => next.grid.interpolate = v,
             Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,

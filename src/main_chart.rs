@@ -290,7 +290,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             LINES,
         ),
         (View::Compare, _) => {
-            let job = ColumnJob::new(&crate::schemes::column(s.scheme, s));
+            let job = ColumnJob::new(&crate::schemes::column(s.scheme, s)?);
             let scores = job.is_small().then(|| job.run())?;
             let (_, line) = column_charts(&scores, &column_frame(s, s.scheme, "a"));
             MainChart {
@@ -439,6 +439,8 @@ pub fn early(query: &str) -> Option<Early> {
             _ => return None,
         }
     }
+    // What every change ends with in the app (a scheme of image patches is the grid's scheme).
+    s.settle();
     s.view = view;
     Some(Early { settings: s, embed })
 }

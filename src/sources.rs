@@ -333,6 +333,41 @@ source!(
     "EVA-02/asuka/rope.py: VisionRotaryEmbeddingFast (positions scaled by pt_seq_len / ft_seq_len)",
     "https://github.com/baaivision/EVA/blob/master/EVA-02/asuka/rope.py"
 );
+source!(
+    QWEN2_VL,
+    Paper,
+    "Wang et al., 2024",
+    "Qwen2-VL: Enhancing Vision-Language Model's Perception of the World at Any Resolution",
+    "https://arxiv.org/abs/2409.12191"
+);
+source!(
+    QWEN25_VL,
+    Paper,
+    "Bai et al., 2025",
+    "Qwen2.5-VL Technical Report",
+    "https://arxiv.org/abs/2502.13923"
+);
+source!(
+    QWEN3_VL,
+    Paper,
+    "Bai et al., 2025",
+    "Qwen3-VL Technical Report",
+    "https://arxiv.org/abs/2511.21631"
+);
+source!(
+    QWEN2_VL_CODE,
+    Code,
+    "huggingface/transformers",
+    "models/qwen2_vl/modeling_qwen2_vl.py: get_rope_index, apply_multimodal_rotary_pos_emb",
+    "https://github.com/huggingface/transformers/blob/main/src/transformers/models/qwen2_vl/modeling_qwen2_vl.py"
+);
+source!(
+    QWEN3_VL_CODE,
+    Code,
+    "huggingface/transformers",
+    "models/qwen3_vl/modeling_qwen3_vl.py: apply_interleaved_mrope, get_rope_index",
+    "https://github.com/huggingface/transformers/blob/main/src/transformers/models/qwen3_vl/modeling_qwen3_vl.py"
+);
 
 /// Every source, papers first (the list in `docs/engineers.md`).
 pub const ALL: &[&Source] = &[
@@ -341,6 +376,9 @@ pub const ALL: &[&Source] = &[
     &MAE,
     &ROPE_VIT,
     &EVA02,
+    &QWEN2_VL,
+    &QWEN25_VL,
+    &QWEN3_VL,
     &DENK,
     &GEHRING,
     &BERT,
@@ -383,6 +421,8 @@ pub const ALL: &[&Source] = &[
     &MAE_CODE,
     &ROPE_VIT_CODE,
     &EVA02_CODE,
+    &QWEN2_VL_CODE,
+    &QWEN3_VL_CODE,
 ];
 
 /// A scheme's own sources, the first its paper (each scheme's module lists them).
@@ -436,10 +476,15 @@ pub fn sources(
             &ROPE_VIT_CODE,
             &EVA02,
             &EVA02_CODE,
+            &QWEN2_VL,
+            &QWEN25_VL,
+            &QWEN3_VL,
+            &QWEN2_VL_CODE,
+            &QWEN3_VL_CODE,
         ]),
         View::Norms | View::Addition => add(&[&VASWANI, &ANNOTATED_CODE]),
         View::Compare => {
-            for s in Scheme::ALL {
+            for s in Scheme::on_a_line() {
                 add(&scheme_sources(s)[..1]);
             }
         }
@@ -449,7 +494,7 @@ pub fn sources(
         // Every scheme is trained: each one's own paper, after the two on models without one.
         View::Train => {
             add(&[&KAZEMNEJAD, &HAVIV]);
-            for s in Scheme::ALL {
+            for s in Scheme::on_a_line() {
                 add(&scheme_sources(s)[..1]);
             }
             add(&[

@@ -21,7 +21,7 @@ use crate::math::sinusoidal::Variant;
 use crate::params::{self, flag, number, shown, SchemeParam, Value};
 use crate::plot::colormap::Palette;
 use crate::schemes::grid::{GridScheme, MropeModel};
-use crate::schemes::{Registered, Scheme};
+use crate::schemes::{Registered, Scheme, Space};
 use crate::state::{
     parse_list, Limit, OffsetSeries, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH,
     MAX_ANCHORS, MAX_BASES, MAX_DIMS, SEED, TRAINED_LENGTH,
@@ -274,12 +274,13 @@ fn read_question(value: &str, _: &Settings) -> Read {
     }
 }
 
-/// The compare view's partner, by its id (any scheme, the chosen one too: an old link keeps
-/// what it showed).
+/// The compare view's partner, by its id (any scheme of a line of tokens, the chosen one too: an
+/// old link keeps what it showed; the compare view draws no scheme of image patches).
 fn read_with(value: &str, _: &Settings) -> Read {
-    let names = Scheme::ALL.map(Scheme::id);
+    let names: Vec<&str> = Scheme::on_a_line().map(Scheme::id).collect();
+    let line = |id: &str| Scheme::from_id(id).filter(|s| s.space() == Space::Line);
     Ok((
-        Action::SetCompareWith(pick("with", value, Scheme::from_id, &names)?),
+        Action::SetCompareWith(pick("with", value, line, &names)?),
         None,
     ))
 }

@@ -22,7 +22,7 @@ pub const MAX_MERGED_SIDE: usize = 16;
 /// Text tokens before and after the vision blocks.
 pub const TEXT_RUN: usize = 2;
 /// Head width of the three models (their `mrope_section` sums to 64 frequencies).
-pub const HEAD_DIM: usize = 128;
+pub const HEAD_DIM: usize = crate::schemes::grid::MROPE_HEAD_DIM;
 
 crate::figure_inputs! {
     /// The model, the id rule, the image's merged grid and the video's frames.

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use crate::export::{labelled_csv, TooLarge};
-use crate::math::grid::{rotary_score, GridEncoding, Mixed, Similarity, AXIAL_THETA, MIXED_THETA};
+use crate::math::grid::{rotary_score, GridEncoding, Similarity};
 use crate::math::matrix::{Dense, Matrix};
 use crate::math::rng::SplitMix64;
 use crate::plot::colormap::{ColorScale, Palette};
@@ -310,102 +310,8 @@ pub fn map_csv(data: &HeatmapData, first: &str) -> Result<String, TooLarge> {
 
 /// NumPy code that rebuilds the first chart's CSV (`matrix`: one row per patch), computed as
 /// the references compute it: MAE's functions in float32, RoPE-ViT's angles in float32, the
-/// app's seeded table with its SplitMix64 streams and PyTorch's bicubic resize.
+/// app's seeded table with its SplitMix64 streams and PyTorch's bicubic resize (each scheme's
+/// module writes its part: `schemes::patch_snippet`).
 pub fn snippet(inputs: &PatchInputs) -> String {
-    let g = &inputs.grid;
-    let (d, rows, cols) = (inputs.width(), g.rows, g.cols);
-    let head = format!("import numpy as np\nD, rows, cols = {d}, {rows}, {cols}\n");
-    let body = match g.scheme {
-        GridScheme::SinCos => format!(
-            "# MAE's get_2d_sincos_pos_embed (facebookresearch/mae util/pos_embed.py), for a\n\
-             # rows × cols grid, in float32 as MAE computes it.\n\
-             base = {base}\n\
-             def sincos_1d(dim, pos):\n    \
-                 omega = np.arange(dim // 2, dtype=np.float32)\n    \
-                 omega /= dim / 2.0\n    \
-                 omega = 1.0 / base**omega\n    \
-                 out = np.einsum(\"m,d->md\", pos.reshape(-1), omega)\n    \
-                 return np.concatenate([np.sin(out), np.cos(out)], axis=1)\n\
-             # meshgrid(grid_w, grid_h): the column comes first, so MAE's emb_h is the column half.\n\
-             grid_w, grid_h = np.meshgrid(np.arange(cols, dtype=np.float32), np.arange(rows, dtype=np.float32))\n\
-             matrix = np.concatenate([sincos_1d(D // 2, grid_w), sincos_1d(D // 2, grid_h)], axis=1)\n",
-            base = crate::snippets::py(inputs.base.clamp(1.0 + f64::EPSILON, 1e12))
-        ),
-        GridScheme::Axial => format!(
-            "# RoPE-ViT's compute_axial_cis (naver-ai/rope-vit), as angles in radians, float32:\n\
-             # torch.polar(1, matrix) is its freqs_cis. Pairs are adjacent dimensions (2j, 2j+1).\n\
-             theta = {theta}\n\
-             freqs = 1.0 / (theta ** (np.arange(0, D, 4)[: D // 4].astype(np.float32) / D))\n\
-             t = np.arange(rows * cols, dtype=np.float32)\n\
-             t_x, t_y = t % cols, np.floor(t / cols)\n\
-             matrix = np.concatenate([np.outer(t_x, freqs), np.outer(t_y, freqs)], axis=1)\n",
-            theta = crate::snippets::py(AXIAL_THETA)
-        ),
-        GridScheme::Mixed => {
-            let angle = Mixed::head_angle(inputs.seed as u64, g.head) as f32;
-            format!(
-                "# RoPE-ViT's init_2d_freqs and compute_mixed_cis (naver-ai/rope-vit), as angles in\n\
-                 # radians, float32. The head's angle is the app's draw for seed {seed}, head {h}\n\
-                 # (RoPE-ViT draws torch.rand(1) * 2π and then learns the frequencies).\n\
-                 theta, a = {theta}, np.float32({angle:?})\n\
-                 mag = 1.0 / (theta ** (np.arange(0, D, 4)[: D // 4].astype(np.float32) / D))\n\
-                 fx = np.concatenate([mag * np.cos(a), mag * np.cos(np.pi / 2 + a)])\n\
-                 fy = np.concatenate([mag * np.sin(a), mag * np.sin(np.pi / 2 + a)])\n\
-                 t = np.arange(rows * cols, dtype=np.float32)\n\
-                 t_x, t_y = t % cols, np.floor(t / cols)\n\
-                 matrix = np.outer(t_x, fx) + np.outer(t_y, fy)\n",
-                seed = inputs.seed,
-                h = g.head,
-                theta = crate::snippets::py(MIXED_THETA),
-            )
-        }
-        GridScheme::Learned => format!(
-            "# The app's untrained ViT table for a {t} × {t} grid: the 1-D learned table's first\n\
-             # {t}·{t} rows, one per patch in row-major order, N(0, 0.02²) from the seed.\n\
-             trained, seed, interpolate = {t}, {seed}, {interp}\n\
-             {table}\
-             table = learned_table(trained * trained, D, seed).reshape(trained, trained, D)\n\
-             def cubic(t, A=-0.75):  # PyTorch's get_cubic_upsample_coefficients\n    \
-                 near = lambda x: ((A + 2) * x - (A + 3)) * x * x + 1\n    \
-                 far = lambda x: ((A * x - 5 * A) * x + 8 * A) * x - 4 * A\n    \
-                 return [far(t + 1), near(t), near(1 - t), far(2 - t)]\n\
-             def resize(table, axis, n_out):  # F.interpolate(mode=\"bicubic\", align_corners=False), one axis\n    \
-                 n_in = table.shape[axis]\n    \
-                 src = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5\n    \
-                 i0 = np.floor(src).astype(int)\n    \
-                 w = cubic(src - i0)\n    \
-                 shape = [1] * table.ndim\n    \
-                 shape[axis] = n_out\n    \
-                 out = 0.0\n    \
-                 for k in range(4):\n        \
-                     idx = np.clip(i0 - 1 + k, 0, n_in - 1)\n        \
-                     out = out + w[k].reshape(shape) * np.take(table, idx, axis=axis)\n    \
-                 return out\n\
-             if interpolate:  # MAE's interpolate_pos_embed, each axis by its own scale\n    \
-                 grid = resize(resize(table, 1, cols), 0, rows)\n\
-             else:  # no interpolation: patches past the trained grid have no vector\n    \
-                 grid = np.full((rows, cols, D), np.nan)\n    \
-                 r, c = min(rows, trained), min(cols, trained)\n    \
-                 grid[:r, :c] = table[:r, :c]\n\
-             matrix = grid.reshape(rows * cols, D)\n",
-            t = g.trained,
-            seed = inputs.seed,
-            interp = if g.interpolate { "True" } else { "False" },
-            table = crate::schemes::learned::NUMPY_TABLE,
-        ),
-    };
-    let cls = match (g.cls, g.scheme) {
-        (false, _) => String::new(),
-        (true, GridScheme::SinCos) => "# MAE's cls_token=True: a row of zeros first.\n\
-             matrix = np.concatenate([np.zeros([1, D], dtype=np.float32), matrix], axis=0)\n"
-            .into(),
-        (true, GridScheme::Learned) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
-             # (interpolate_pos_embed keeps it as it is).\n\
-             matrix = np.concatenate([learned_table(trained * trained + 1, D, seed)[-1:], matrix], axis=0)\n"
-            .into(),
-        (true, _) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
-             matrix = np.concatenate([np.zeros([1, matrix.shape[1]], dtype=np.float32), matrix], axis=0)\n"
-            .into(),
-    };
-    head + &body + &cls
+    crate::schemes::patch_snippet(&inputs.grid, inputs.d_model, inputs.base, inputs.seed)
 }

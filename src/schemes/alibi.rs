@@ -60,14 +60,14 @@ impl SchemeDef for Def {
          the outputs change, and the summaries move apart."
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
         let m = s.schemes.alibi.slope();
-        ColumnInputs::bias(
+        Some(ColumnInputs::bias(
             s.length,
             format!("bias of head {}", s.schemes.alibi.head),
             m,
             |m, k| bias_at_offset(*m, k, true),
-        )
+        ))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -39,6 +39,9 @@ pub enum ViewKind {
     Bias,
     /// Nothing to draw.
     Nothing,
+    /// A scheme of image patches or of a multimodal sequence: drawn on the grid of the Image
+    /// patches view, not on a line of tokens.
+    Patches,
 }
 
 /// What a shared bias view draws: `heads` heads whose bias for query i and key j is
@@ -231,8 +234,11 @@ pub trait SchemeDef: Sync {
     }
     /// What switching position information on changes in the demo, in the scheme's terms.
     fn attention_switch_text(&self) -> &'static str;
-    /// What the compare column is computed from.
-    fn column(&self, s: &Settings) -> ColumnInputs;
+    /// What the compare column is computed from (`None`: the scheme places no line of tokens,
+    /// and the compare view, which draws one, leaves it out).
+    fn column(&self, _s: &Settings) -> Option<ColumnInputs> {
+        None
+    }
     /// What happens past the trained length, computed from the settings.
     fn past_trained_length(&self, s: &Settings) -> String;
     /// The link parameters of this scheme's own settings, written after the seed in the order

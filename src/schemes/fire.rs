@@ -150,8 +150,8 @@ impl SchemeDef for Def {
         super::alibi::Def.attention_switch_text()
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::matrix(
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::matrix(
             s.length,
             format!("bias of head {}", s.schemes.fire.head),
             (Def::fire(s), s.schemes.fire.head),
@@ -162,7 +162,7 @@ impl SchemeDef for Def {
                     fire.head_bias(i, j, *head)
                 }
             },
-        )
+        ))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -2,6 +2,7 @@
 //! share (the grid, the learned table's trained grid, the mixed head), and the encoding the
 //! settings describe (`math::grid`). Like `kind.rs`, a floor below the settings.
 
+use super::kind::Scheme;
 use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::grid::{
     Axial, Grid, GridEncoding, Learned2d, Mixed, SinCos2d, AXIAL_THETA, MIXED_THETA,
@@ -31,12 +32,7 @@ impl GridScheme {
 
     /// The link id.
     pub fn id(self) -> &'static str {
-        match self {
-            GridScheme::SinCos => "vit_sincos",
-            GridScheme::Learned => "vit_learned",
-            GridScheme::Axial => "rope_axial",
-            GridScheme::Mixed => "rope_mixed",
-        }
+        self.scheme().id()
     }
 
     pub fn from_id(id: &str) -> Option<GridScheme> {
@@ -65,7 +61,36 @@ impl GridScheme {
     pub fn is_rotary(self) -> bool {
         matches!(self, GridScheme::Axial | GridScheme::Mixed)
     }
+
+    /// The app's scheme this is (the scheme list holds every 2-D scheme).
+    pub fn scheme(self) -> Scheme {
+        match self {
+            GridScheme::SinCos => Scheme::VitSinCos,
+            GridScheme::Learned => Scheme::VitLearned,
+            GridScheme::Axial => Scheme::RopeAxial,
+            GridScheme::Mixed => Scheme::RopeMixed,
+        }
+    }
+
+    /// The 2-D scheme `scheme` is, if it is one.
+    pub fn of(scheme: Scheme) -> Option<GridScheme> {
+        GridScheme::ALL.into_iter().find(|g| g.scheme() == scheme)
+    }
 }
+
+/// The head width of the three models (their `mrope_section` sums to 64 frequencies).
+pub const MROPE_HEAD_DIM: usize = 128;
+
+/// What a 2-D scheme's attention demo says: the demo's sentences are a line of words, and the
+/// scheme numbers patches by row and column.
+pub fn not_a_line(short: &str) -> String {
+    format!(
+        "{short} numbers image patches by their row and column, and the demo's sentences are a          line of words: the Image patches view shows what it does, patch by patch."
+    )
+}
+
+/// The demo's switch text for a scheme that does not run on its sentences.
+pub const SWITCH_TEXT: &str = "This scheme places image patches, not the demo's words: choose a                                scheme of text in the settings to see the sentences come apart.";
 
 /// A vision-language model whose M-RoPE the view lays out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

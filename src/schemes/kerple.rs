@@ -92,14 +92,19 @@ impl SchemeDef for Def {
         super::alibi::Def.attention_switch_text()
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::bias(s.length, "bias", s.schemes.kerple, |k, offset| {
-            if offset > 0 {
-                f64::NAN
-            } else {
-                k.at_distance(offset.unsigned_abs() as f64)
-            }
-        })
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::bias(
+            s.length,
+            "bias",
+            s.schemes.kerple,
+            |k, offset| {
+                if offset > 0 {
+                    f64::NAN
+                } else {
+                    k.at_distance(offset.unsigned_abs() as f64)
+                }
+            },
+        ))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -67,8 +67,8 @@ impl SchemeDef for Def {
         super::sinusoidal::Def.attention_switch_text()
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::Table(s.learned(), s.length)
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::Table(s.learned(), s.length))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -7,8 +7,10 @@
 //! `state::Settings` holds), [`def`] and [`inputs`] (the contract and its data), one module per
 //! scheme, and this registry. Nothing here imports the figures, the reducer, the link or the UI.
 //!
-//! Adding a scheme: its variant, id and settings in [`kind`], `schemes/<name>.rs` implementing
-//! [`SchemeDef`], and its line in [`Registered::def`] here.
+//! Adding a scheme: its variant, id, space and settings in [`kind`], `schemes/<name>.rs`
+//! implementing [`SchemeDef`], and its line in `with_def!` and [`trained`] here. A scheme of
+//! image patches also names its [`grid::GridScheme`] and writes its part of
+//! [`patch_snippet`].
 
 pub mod alibi;
 pub mod def;
@@ -18,14 +20,21 @@ pub mod inputs;
 pub mod kerple;
 pub mod kind;
 pub mod learned;
+pub mod mrope;
 pub mod none;
 pub mod rope;
+pub mod rope_axial;
+pub mod rope_mixed;
 pub mod rope_settings;
 pub mod sinusoidal;
 pub mod t5;
+pub mod vit_learned;
+pub mod vit_sincos;
 
 pub use def::{Control, HeadBias, Names, Panel, Positions, Preset, SchemeDef, ViewKind};
-pub use kind::{Scheme, SchemeSettings};
+pub use kind::{Scheme, SchemeSettings, Space};
+
+use grid::{GridScheme, GridSettings};
 
 use std::sync::Arc;
 
@@ -69,6 +78,26 @@ macro_rules! with_def {
             }
             Scheme::Fire => {
                 let $d = &fire::Def;
+                $body
+            }
+            Scheme::VitSinCos => {
+                let $d = &vit_sincos::Def;
+                $body
+            }
+            Scheme::VitLearned => {
+                let $d = &vit_learned::Def;
+                $body
+            }
+            Scheme::RopeAxial => {
+                let $d = &rope_axial::Def;
+                $body
+            }
+            Scheme::RopeMixed => {
+                let $d = &rope_mixed::Def;
+                $body
+            }
+            Scheme::Mrope => {
+                let $d = &mrope::Def;
                 $body
             }
             Scheme::None => {
@@ -143,7 +172,7 @@ pub fn attention_inputs(scheme: Scheme, s: &Settings, n: usize, width: usize) ->
 
 /// What the compare view's column computes for the scheme ([`SchemeDef::column`], without the
 /// vtable).
-pub fn column(scheme: Scheme, s: &Settings) -> inputs::ColumnInputs {
+pub fn column(scheme: Scheme, s: &Settings) -> Option<inputs::ColumnInputs> {
     with_def!(scheme, |d| d.column(s))
 }
 
@@ -156,9 +185,11 @@ pub fn bias(scheme: Scheme, s: &Settings) -> Option<HeadBias> {
 /// Where `scheme` enters the model the Train view trains, with these settings: each scheme's
 /// module says (`<name>::trained`). A match of its own rather than a method of [`SchemeDef`], so
 /// the training worker links these functions and none of the rest of a scheme's definition;
-/// a new scheme does not compile until it has its line here.
-pub fn trained(scheme: Scheme, t: &TrainSettings) -> Position {
-    match scheme {
+/// a new scheme does not compile until it has its line here. `None` for the schemes of image
+/// patches: the trained tasks are lines of tokens (the trainer lists only
+/// [`Scheme::on_a_line`]).
+pub fn trained(scheme: Scheme, t: &TrainSettings) -> Option<Position> {
+    Some(match scheme {
         Scheme::Sinusoidal => sinusoidal::trained(t),
         Scheme::Learned => learned::trained(t),
         Scheme::Rope => rope::trained(t),
@@ -167,7 +198,12 @@ pub fn trained(scheme: Scheme, t: &TrainSettings) -> Position {
         Scheme::Kerple => kerple::trained(t),
         Scheme::Fire => fire::trained(t),
         Scheme::None => none::trained(t),
-    }
+        Scheme::VitSinCos
+        | Scheme::VitLearned
+        | Scheme::RopeAxial
+        | Scheme::RopeMixed
+        | Scheme::Mrope => return None,
+    })
 }
 
 /// The schemes that enter the model as a bias on the attention scores, each with its bias, for
@@ -175,7 +211,7 @@ pub fn trained(scheme: Scheme, t: &TrainSettings) -> Position {
 pub fn score_biases(t: &TrainSettings) -> Vec<(Scheme, Arc<dyn ScoreBias>)> {
     Scheme::ALL
         .into_iter()
-        .filter_map(|s| match trained(s, t) {
+        .filter_map(|s| match trained(s, t)? {
             Position::Bias(b) => Some((s, b)),
             _ => None,
         })
@@ -211,6 +247,52 @@ pub fn snippet(s: &Settings, library: Library) -> String {
         "# Positional Encoding Explorer: {}\n{imports}\n{body}",
         s.scheme.label()
     )
+}
+
+/// "vit_sincos_14x14_d128": a 2-D scheme's grid and width, in export file names.
+pub fn grid_stem(s: &Settings, scheme: GridScheme) -> String {
+    let g = &s.grid;
+    format!(
+        "{}_{}x{}_d{}",
+        scheme.id(),
+        g.rows,
+        g.cols,
+        GridSettings::width(s.d_model)
+    )
+}
+
+/// NumPy code that rebuilds a 2-D scheme's matrix on the grid `g` at width `d_model`: `matrix`,
+/// one row per patch in row-major order (after the CLS token's row when `g.cls`): the vectors
+/// of an additive scheme, the angles of a rotary one. Each scheme's module writes its part.
+pub fn patch_snippet(g: &GridSettings, d_model: usize, base: f64, seed: usize) -> String {
+    let (d, rows, cols) = (GridSettings::width(d_model), g.rows, g.cols);
+    let head = format!("import numpy as np\nD, rows, cols = {d}, {rows}, {cols}\n");
+    let body = match g.scheme {
+        GridScheme::SinCos => vit_sincos::numpy(base),
+        GridScheme::Learned => vit_learned::numpy(g, seed),
+        GridScheme::Axial => rope_axial::numpy(),
+        GridScheme::Mixed => rope_mixed::numpy(g, seed),
+    };
+    let cls = match (g.cls, g.scheme) {
+        (false, _) => "",
+        (true, GridScheme::SinCos) => "# MAE's cls_token=True: a row of zeros first.\n\
+             matrix = np.concatenate([np.zeros([1, D], dtype=np.float32), matrix], axis=0)\n",
+        (true, GridScheme::Learned) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
+             # (interpolate_pos_embed keeps it as it is).\n\
+             matrix = np.concatenate([learned_table(trained * trained + 1, D, seed)[-1:], matrix], axis=0)\n",
+        (true, _) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
+             matrix = np.concatenate([np.zeros([1, matrix.shape[1]], dtype=np.float32), matrix], axis=0)\n",
+    };
+    head + &body + cls
+}
+
+/// A 2-D scheme's snippet for the settings (its grid as the Image patches view shows it).
+fn grid_snippet(s: &Settings, scheme: GridScheme) -> String {
+    let g = GridSettings {
+        scheme,
+        ..s.grid.clone()
+    };
+    patch_snippet(&g, s.d_model, s.base, s.learned_seed)
 }
 
 /// The sources of `view` showing `scheme` (see [`crate::sources::sources`]).

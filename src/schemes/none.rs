@@ -40,8 +40,8 @@ impl SchemeDef for Def {
          settings to see the sentences come apart."
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::bias(s.length, "nothing", (), |_, _| 0.0)
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::bias(s.length, "nothing", (), |_, _| 0.0))
     }
 
     fn past_trained_length(&self, _s: &Settings) -> String {

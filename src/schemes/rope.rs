@@ -78,8 +78,8 @@ impl SchemeDef for Def {
          outputs change and the summaries move apart."
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::Rotary(s.rope(), s.length)
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::Rotary(s.rope(), s.length))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

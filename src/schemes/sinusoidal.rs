@@ -62,8 +62,11 @@ impl SchemeDef for Def {
          scores change, the outputs change, and the summaries move apart."
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
-        ColumnInputs::Closed(Sinusoidal::new(s.variant, s.d_model, s.base), s.length)
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
+        Some(ColumnInputs::Closed(
+            Sinusoidal::new(s.variant, s.d_model, s.base),
+            s.length,
+        ))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

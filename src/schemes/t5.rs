@@ -63,9 +63,14 @@ impl SchemeDef for Def {
         super::alibi::Def.attention_switch_text()
     }
 
-    fn column(&self, s: &Settings) -> ColumnInputs {
+    fn column(&self, s: &Settings) -> Option<ColumnInputs> {
         let t5 = s.t5_bias();
-        ColumnInputs::bias(s.length, "bias of the bucket", t5, |t5, k| t5.at(k))
+        Some(ColumnInputs::bias(
+            s.length,
+            "bias of the bucket",
+            t5,
+            |t5, k| t5.at(k),
+        ))
     }
 
     fn past_trained_length(&self, s: &Settings) -> String {

@@ -293,7 +293,8 @@ pub fn owners(s: &TrainSettings, count: usize) -> Vec<usize> {
 /// sequences of `length` tokens (dynamic NTK and LongRoPE depend on it).
 pub fn model_config_at(s: &TrainSettings, scheme: TrainScheme, length: usize) -> ModelConfig {
     let position = match scheme.extended {
-        None => crate::schemes::trained(scheme.scheme, s),
+        // A trained scheme is one of a line of tokens (`TrainSettings::all`), so it has one.
+        None => crate::schemes::trained(scheme.scheme, s).unwrap_or(Position::None),
         Some(e) => match method_rope(s, e.method, length) {
             Some(rope) => Position::Rope {
                 base: rope.base,

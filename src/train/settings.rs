@@ -193,12 +193,11 @@ impl TrainScheme {
     }
 
     /// Every scheme the trainer compares: none, none with a causal mask, then every other
-    /// scheme of [`Scheme::ALL`] in its order.
+    /// scheme of a line of tokens ([`Scheme::on_a_line`]) in its order.
     pub fn all() -> Vec<TrainScheme> {
         let mut out = vec![TrainScheme::of(Scheme::None), TrainScheme::NONE_CAUSAL];
         out.extend(
-            Scheme::ALL
-                .into_iter()
+            Scheme::on_a_line()
                 .filter(|s| *s != Scheme::None)
                 .map(TrainScheme::of),
         );

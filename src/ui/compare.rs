@@ -13,6 +13,7 @@ use crate::action::Action;
 use crate::figures::compare::{column_charts, column_frame, ColumnJob};
 use crate::format::{and_list, group_thousands, plain};
 use crate::schemes::file_stem;
+use crate::schemes::inputs::ColumnInputs;
 use crate::schemes::{score_biases, Registered, Scheme};
 use crate::state::Settings;
 
@@ -20,6 +21,8 @@ use crate::state::Settings;
 struct ColumnProps {
     settings: Settings,
     scheme: Scheme,
+    /// What the column is computed from (the scheme's, for these settings).
+    inputs: ColumnInputs,
     side: &'static str,
 }
 
@@ -28,7 +31,7 @@ struct ColumnProps {
 fn scheme_column(props: &ColumnProps) -> Html {
     let s = &props.settings;
     let scheme = props.scheme;
-    let computed = use_chunked(crate::schemes::column(scheme, s), ColumnJob::new);
+    let computed = use_chunked(props.inputs.clone(), ColumnJob::new);
     let built = use_memo(
         (
             computed.clone().map(Shared::new),
@@ -113,16 +116,33 @@ pub fn compare_view(props: &ViewProps) -> Html {
                 <div class="control">
                     <label for="compare-with" class="control-label">{ "Compare with" }</label>
                     <select id="compare-with" class="control-select" onchange={on_change}>
-                        { for Scheme::ALL.iter().map(|v| html! {
-                            <option value={v.id()} selected={*v == partner}>{ v.label() }</option>
+                        { for Scheme::on_a_line().map(|v| html! {
+                            <option value={v.id()} selected={v == partner}>{ v.label() }</option>
                         }) }
                     </select>
                 </div>
             </div>
             <div class="twin twin-2">
-                <SchemeColumn settings={s.clone()} scheme={s.scheme} side="a" />
-                <SchemeColumn settings={s.clone()} scheme={partner} side="b" />
+                { column(s, s.scheme, "a", &props.on_action) }
+                { column(s, partner, "b", &props.on_action) }
             </div>
         </section>
+    }
+}
+
+/// A scheme's column, or, for a scheme of image patches (which places no line of tokens), where
+/// to see it instead.
+fn column(s: &Settings, scheme: Scheme, side: &'static str, on_action: &Callback<Action>) -> Html {
+    match crate::schemes::column(scheme, s) {
+        Some(inputs) => html! {
+            <SchemeColumn settings={s.clone()} {scheme} {inputs} {side} />
+        },
+        None => html! {
+            <div class="compare-column">
+                <h3 class="section-title">{ scheme.label() }</h3>
+                <p class="entry small">{ scheme.entry() }</p>
+                { super::schemes::patches_pointer(scheme, on_action) }
+            </div>
+        },
     }
 }

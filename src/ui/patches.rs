@@ -26,6 +26,7 @@ use crate::math::grid::{AXIAL_THETA, MIXED_THETA};
 use crate::math::mrope::Layout;
 use crate::mrope_config::MropeConfig;
 use crate::schemes::grid::{GridScheme, GridSettings, MropeModel};
+use crate::schemes::Scheme;
 
 /// What each scheme's similarity map shows, in a sentence or two.
 fn explanation(
@@ -208,6 +209,7 @@ pub fn patches_view(props: &ViewProps) -> Html {
         <section class="panel" aria-labelledby="patches-title">
             <header class="panel-head">
                 <h2 id="patches-title">{ "Image patches: positions in 2-D" }</h2>
+                { mrope_pointer(s.scheme) }
                 <p class="panel-lead">
                     { format!("A vision transformer cuts an image into a grid of patches and reads \
                        them row by row. Each small map below is one patch: its colour at every \
@@ -331,6 +333,31 @@ pub fn patches_view(props: &ViewProps) -> Html {
         <MropePanel settings={props.settings.clone()} on_action={props.on_action.clone()} />
         </>
     }
+}
+
+/// When M-RoPE is the scheme chosen in the settings: where on this page it is drawn (its section
+/// follows the ViT figures), with a button that goes there.
+fn mrope_pointer(scheme: Scheme) -> Html {
+    if scheme != Scheme::Mrope {
+        return html! {};
+    }
+    let go = Callback::from(|_: MouseEvent| {
+        if let Some(e) = element_by_id("mrope-title") {
+            e.scroll_into_view();
+        }
+    });
+    html! {
+        <p class="panel-lead">
+            { "M-RoPE, the scheme in the settings, has its own section below the ViT figures: \
+               its time, height and width sections and the ids of a text–image–video sequence. " }
+            <button type="button" class="button button-small" onclick={go}>{ "Go to M-RoPE" }</button>
+        </p>
+    }
+}
+
+/// The page's element with this id.
+fn element_by_id(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
 }
 
 /// What each scheme does on a grid larger than the one it was trained on, in a sentence.

@@ -26,7 +26,8 @@ use crate::format::{group_thousands, plain};
 use crate::main_chart::{MATRIX_CARD, T5_CARD};
 use crate::math::rope::RopePairing;
 use crate::schemes::rope::Extension;
-use crate::schemes::{Registered, Scheme, ViewKind};
+use crate::schemes::{Registered, Scheme, Space, ViewKind};
+use crate::state::View;
 
 /// The "Position matrix" tab: each scheme's own matrix.
 #[function_component(MatrixView)]
@@ -41,9 +42,11 @@ pub fn matrix_view(props: &ViewProps) -> Html {
         ViewKind::T5 => html! { <T5MatrixView ..p /> },
         ViewKind::Bias => html! { <BiasMatrixView ..p /> },
         ViewKind::Nothing => none_panel(s.scheme, "matrix"),
+        ViewKind::Patches => patches_panel(s.scheme, "matrix", &props.on_action),
     };
-    // A scheme with nothing to draw has no matrix, so no code rebuilds it.
-    let code = (kind != ViewKind::Nothing).then(|| html! { <CodePanel settings={s.clone()} /> });
+    // A scheme with nothing to draw here has no matrix here, so no code rebuilds it.
+    let code = (!matches!(kind, ViewKind::Nothing | ViewKind::Patches))
+        .then(|| html! { <CodePanel settings={s.clone()} /> });
     html! { <>{ view }{ code }</> }
 }
 
@@ -58,6 +61,7 @@ pub fn distance_view(props: &ViewProps) -> Html {
         ViewKind::T5 => html! { <T5DistanceView ..p /> },
         ViewKind::Bias => html! { <BiasDistanceView ..p /> },
         ViewKind::Nothing => none_panel(props.settings.scheme, "distance"),
+        ViewKind::Patches => patches_panel(props.settings.scheme, "distance", &props.on_action),
     }
 }
 
@@ -73,6 +77,52 @@ pub fn panel(id: &str, title: &str, scheme: Scheme, lead: &str, content: Html) -
             </header>
             { content }
         </section>
+    }
+}
+
+/// The panel of a scheme of image patches in a tab that draws a line of tokens: what the scheme
+/// places, and the way to the view that draws it.
+fn patches_panel(scheme: Scheme, what: &str, on_action: &Callback<Action>) -> Html {
+    panel(
+        &format!("{}-{what}", scheme.id()),
+        scheme.label(),
+        scheme,
+        match scheme.space() {
+            Space::Multimodal => {
+                "This tab draws positions on a line of tokens. This scheme places text, images \
+                 and video in one sequence, each token at a (time, row, column)."
+            }
+            _ => {
+                "This tab draws positions on a line of tokens. This scheme places image patches \
+                  on a grid, each at a (row, column)."
+            }
+        },
+        patches_pointer(scheme, on_action),
+    )
+}
+
+/// Where a scheme of image patches is drawn, with a button that opens it.
+pub(crate) fn patches_pointer(scheme: Scheme, on_action: &Callback<Action>) -> Html {
+    let open = {
+        let cb = on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::SetView(View::Patches)))
+    };
+    html! {
+        <div class="explain">
+            <p>
+                { match scheme.space() {
+                    Space::Multimodal => format!("{} numbers every token by its time, row and \
+                        column: the Image patches view draws which frequencies follow each, the \
+                        ids of a text–image–video sequence and the cos and sin that rotate each \
+                        token, with their CSVs.", scheme.short()),
+                    _ => format!("{} numbers patches by their row and column: the Image patches \
+                        view draws its similarity between patches, its score by 2-D offset and \
+                        what happens at a higher resolution, with the matrix's CSV and its code.",
+                        scheme.short()),
+                } }
+            </p>
+            <button type="button" class="button" onclick={open}>{ "Open Image patches" }</button>
+        </div>
     }
 }
 

@@ -292,7 +292,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
             <h2 class="settings-title">{ "Settings" }</h2>
             <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
                 options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
-                on_change={choice(cb, Scheme::from_id, Action::SetScheme)}>
+                on_change={choice(cb, Scheme::from_id, Action::PickScheme)}>
                 <p class="control-help">{ s.scheme.entry() }</p>
             </Choice>
             <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}

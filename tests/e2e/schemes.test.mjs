@@ -18,11 +18,16 @@ async function field(page, id, value) {
   await page.locator(`#${id}`).press('Enter');
 }
 
+// The schemes of image patches and video (the link ids issue 32 names): drawn by the Image
+// patches view, not on a line of tokens.
+const PATCH_SCHEMES = ['vit_sincos', 'vit_learned', 'rope_axial', 'rope_mixed', 'mrope'];
+
 test('every scheme renders in every view without errors', async () => {
   const { page, errors, context } = await open();
   const schemes = await schemesOf(page);
   assert.ok(schemes.length >= 8 && schemes.includes('kerple') && schemes.includes('fire'), schemes.join());
-  for (const scheme of schemes) {
+  for (const id of PATCH_SCHEMES) assert.ok(schemes.includes(id), `${id} is not in the menu`);
+  for (const scheme of schemes.filter((s) => !PATCH_SCHEMES.includes(s))) {
     await page.selectOption('#scheme', scheme);
     for (const tab of TABS) {
       await page.click(`#tab-${tab}`);
@@ -45,6 +50,59 @@ test('every scheme renders in every view without errors', async () => {
       }
     }
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a scheme of image patches picked in the settings opens the Image patches view; the tabs of a line say where it is drawn', async () => {
+  const { page, errors, context } = await open();
+  const selected = (tab) => page.locator(`#tab-${tab}`).getAttribute('aria-selected');
+  const link = () => new URL(page.url()).searchParams;
+  // Picked on the matrix tab, axial RoPE opens the Image patches view, on its own scheme.
+  await page.selectOption('#scheme', 'rope_axial');
+  await page.waitForFunction(() => document.getElementById('tab-patches').getAttribute('aria-selected') === 'true');
+  assert.equal(await page.locator('#grid-scheme').inputValue(), 'rope_axial');
+  assert.equal(link().get('scheme'), 'rope_axial');
+  assert.equal(link().get('view'), 'patches');
+  await waitForDraws(page, 'patches-chart');
+  // The view's own choice of 2-D scheme is the app's scheme too.
+  await page.selectOption('#grid-scheme', 'rope_mixed');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scheme') === 'rope_mixed');
+  // The matrix tab says where the scheme is drawn, and its button goes there.
+  await page.click('#tab-heatmap');
+  assert.equal(await page.locator('#scheme').inputValue(), 'rope_mixed');
+  await page.getByText(/mixed RoPE numbers patches by their row and column/).waitFor();
+  await page.getByRole('button', { name: 'Open Image patches' }).click();
+  await page.waitForFunction(() => document.getElementById('tab-patches').getAttribute('aria-selected') === 'true');
+  // The demo's sentences are a line of words: it says so instead of running.
+  await page.click('#tab-attention');
+  await page.getByText(/This scheme places image patches, not the demo's words/).waitFor();
+  await page.getByText('on (rope_mixed)').click();
+  await page.getByText(/numbers image patches by their row and column, and the demo's sentences/).first().waitFor();
+  assert.equal((await page.locator('#summary-cosine').textContent()).trim(), '—');
+  // The compare view draws a line: its partners are the schemes of a line, and column a points away.
+  await page.click('#tab-compare');
+  const partners = await page.locator('#compare-with option').evaluateAll((os) => os.map((o) => o.value));
+  for (const id of PATCH_SCHEMES) assert.ok(!partners.includes(id), `${id} offered as a partner`);
+  assert.ok(partners.includes('rope') && partners.includes('none'), partners.join());
+  await page.getByRole('button', { name: 'Open Image patches' }).waitFor();
+  await waitForDraws(page, 'compare-curve-b');
+  // M-RoPE, picked on the "By distance" tab: the patches view points to its own section.
+  await page.click('#tab-offsets');
+  await page.selectOption('#scheme', 'mrope');
+  await page.waitForFunction(() => document.getElementById('tab-patches').getAttribute('aria-selected') === 'true');
+  await page.getByRole('button', { name: 'Go to M-RoPE' }).click();
+  await page.locator('#mrope-title').waitFor();
+  // A scheme of a line picked back on the matrix tab is drawn there.
+  await page.click('#tab-heatmap');
+  await page.selectOption('#scheme', 'rope');
+  await page.locator('[role=tabpanel] canvas.chart-canvas').first().waitFor();
+  assert.equal(await selected('heatmap'), 'true');
+  assert.equal(await page.getByRole('button', { name: 'Open Image patches' }).count(), 0);
+  // An old link's 2-D scheme keeps working, and a link to a scheme of patches opens it.
+  await page.goto(`${app.server.url}?view=patches&grid=vit_learned`);
+  await page.locator('#grid-scheme').waitFor();
+  assert.equal(await page.locator('#grid-scheme').inputValue(), 'vit_learned');
   assert.deepEqual(errors, []);
   await context.close();
 });
