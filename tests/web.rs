@@ -258,6 +258,12 @@ async fn every_view_renders_and_survives_a_setting_change() {
     host.unmount();
 }
 
+/// Whether the scheme with this id places image patches (or a multimodal sequence), not a line.
+fn on_a_grid(scheme: &str) -> bool {
+    use pe_explorer::schemes::{Scheme, Space};
+    Scheme::from_id(scheme).is_some_and(|s| s.space() != Space::Line)
+}
+
 async fn visit_every_tab(host: &Element, scheme: &str) {
     let tabs = host.query_selector_all("[role=tab]").unwrap();
     // The views first, under the scheme; the lesson (which sets its own scheme) and the quiz last.
@@ -281,6 +287,9 @@ async fn visit_every_tab(host: &Element, scheme: &str) {
             "tab-lesson" => ".lesson-view canvas",
             // Nothing is drawn before Train is pressed (the end-to-end tests train).
             "tab-train" => "#train-start",
+            // A scheme of image patches is drawn by the Image patches view: the tabs of a line
+            // of tokens point there.
+            "tab-heatmap" | "tab-offsets" if on_a_grid(scheme) => "#open-patches",
             _ => "canvas",
         };
         assert!(

@@ -12,6 +12,7 @@ use crate::math::rng::SplitMix64;
 use crate::plot::colormap::{ColorScale, Palette};
 use crate::plot::heatmap::{Axis, HeatmapData};
 use crate::schemes::grid::{GridScheme, GridSettings};
+use crate::snippets::Library;
 
 crate::figure_inputs! {
     /// The encoding on the grid and the colours.
@@ -308,10 +309,16 @@ pub fn map_csv(data: &HeatmapData, first: &str) -> Result<String, TooLarge> {
     )
 }
 
-/// NumPy code that rebuilds the first chart's CSV (`matrix`: one row per patch), computed as
+/// NumPy or PyTorch code that rebuilds the first chart's CSV (`matrix`: one row per patch), computed as
 /// the references compute it: MAE's functions in float32, RoPE-ViT's angles in float32, the
 /// app's seeded table with its SplitMix64 streams and PyTorch's bicubic resize (each scheme's
 /// module writes its part: `schemes::patch_snippet`).
-pub fn snippet(inputs: &PatchInputs) -> String {
-    crate::schemes::patch_snippet(&inputs.grid, inputs.d_model, inputs.base, inputs.seed)
+pub fn snippet(inputs: &PatchInputs, library: Library) -> String {
+    crate::schemes::patch_snippet(
+        &inputs.grid,
+        inputs.d_model,
+        inputs.base,
+        inputs.seed,
+        library,
+    )
 }

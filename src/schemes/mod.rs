@@ -261,38 +261,62 @@ pub fn grid_stem(s: &Settings, scheme: GridScheme) -> String {
     )
 }
 
-/// NumPy code that rebuilds a 2-D scheme's matrix on the grid `g` at width `d_model`: `matrix`,
-/// one row per patch in row-major order (after the CLS token's row when `g.cls`): the vectors
-/// of an additive scheme, the angles of a rotary one. Each scheme's module writes its part.
-pub fn patch_snippet(g: &GridSettings, d_model: usize, base: f64, seed: usize) -> String {
+/// Code that rebuilds a 2-D scheme's matrix on the grid `g` at width `d_model`: `matrix`, one
+/// row per patch in row-major order (after the CLS token's row when `g.cls`): the vectors of an
+/// additive scheme, the angles of a rotary one. Each scheme's module writes its part.
+pub fn patch_snippet(
+    g: &GridSettings,
+    d_model: usize,
+    base: f64,
+    seed: usize,
+    library: Library,
+) -> String {
     let (d, rows, cols) = (GridSettings::width(d_model), g.rows, g.cols);
-    let head = format!("import numpy as np\nD, rows, cols = {d}, {rows}, {cols}\n");
-    let body = match g.scheme {
-        GridScheme::SinCos => vit_sincos::numpy(base),
-        GridScheme::Learned => vit_learned::numpy(g, seed),
-        GridScheme::Axial => rope_axial::numpy(),
-        GridScheme::Mixed => rope_mixed::numpy(g, seed),
+    let torch = library == Library::PyTorch;
+    let import = if torch {
+        "import torch"
+    } else {
+        "import numpy as np"
     };
-    let cls = match (g.cls, g.scheme) {
-        (false, _) => "",
-        (true, GridScheme::SinCos) => "# MAE's cls_token=True: a row of zeros first.\n\
+    let head = format!("{import}\nD, rows, cols = {d}, {rows}, {cols}\n");
+    let body = match (g.scheme, torch) {
+        (GridScheme::SinCos, false) => vit_sincos::numpy(base),
+        (GridScheme::SinCos, true) => vit_sincos::torch(base),
+        (GridScheme::Learned, false) => vit_learned::numpy(g, seed),
+        (GridScheme::Learned, true) => vit_learned::torch(g, seed),
+        (GridScheme::Axial, false) => rope_axial::numpy(),
+        (GridScheme::Axial, true) => rope_axial::torch(),
+        (GridScheme::Mixed, false) => rope_mixed::numpy(g, seed),
+        (GridScheme::Mixed, true) => rope_mixed::torch(g, seed),
+    };
+    let cls = match (g.cls, g.scheme, torch) {
+        (false, ..) => "",
+        (true, GridScheme::SinCos, false) => "# MAE's cls_token=True: a row of zeros first.\n\
              matrix = np.concatenate([np.zeros([1, D], dtype=np.float32), matrix], axis=0)\n",
-        (true, GridScheme::Learned) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
+        (true, GridScheme::SinCos, true) => "# MAE's cls_token=True: a row of zeros first.\n\
+             matrix = torch.cat([torch.zeros(1, D), matrix], dim=0)\n",
+        (true, GridScheme::Learned, false) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
              # (interpolate_pos_embed keeps it as it is).\n\
              matrix = np.concatenate([learned_table(trained * trained + 1, D, seed)[-1:], matrix], axis=0)\n",
-        (true, _) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
+        (true, GridScheme::Learned, true) => "# The CLS token's own row, the table's row after the trained grid's patches\n\
+             # (interpolate_pos_embed keeps it as it is).\n\
+             cls = torch.from_numpy(learned_table(trained * trained + 1, D, seed)[-1:]).float()\n\
+             matrix = torch.cat([cls, matrix], dim=0)\n",
+        (true, _, false) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
              matrix = np.concatenate([np.zeros([1, matrix.shape[1]], dtype=np.float32), matrix], axis=0)\n",
+        (true, _, true) => "# RoPE-ViT turns the patches only: the CLS token's angles are 0.\n\
+             matrix = torch.cat([torch.zeros(1, matrix.shape[1]), matrix], dim=0)\n",
     };
     head + &body + cls
 }
 
 /// A 2-D scheme's snippet for the settings (its grid as the Image patches view shows it).
-fn grid_snippet(s: &Settings, scheme: GridScheme) -> String {
+fn grid_snippet(s: &Settings, scheme: GridScheme, library: Library) -> String {
     let g = GridSettings {
         scheme,
         ..s.grid.clone()
     };
-    patch_snippet(&g, s.d_model, s.base, s.learned_seed)
+    patch_snippet(&g, s.d_model, s.base, s.learned_seed, library)
 }
 
 /// The sources of `view` showing `scheme` (see [`crate::sources::sources`]).

@@ -28,8 +28,8 @@ impl SchemeDef for Def {
         super::grid_stem(s, GridScheme::Axial)
     }
 
-    fn snippet(&self, s: &Settings, _library: Library) -> String {
-        super::grid_snippet(s, GridScheme::Axial)
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        super::grid_snippet(s, GridScheme::Axial, library)
     }
 
     fn attention_inputs(&self, _s: &Settings, _n: usize, _width: usize) -> Positions {
@@ -67,6 +67,24 @@ pub fn numpy() -> String {
          t = np.arange(rows * cols, dtype=np.float32)\n\
          t_x, t_y = t % cols, np.floor(t / cols)\n\
          matrix = np.concatenate([np.outer(t_x, freqs), np.outer(t_y, freqs)], axis=1)\n",
+        theta = crate::snippets::py(AXIAL_THETA)
+    )
+}
+
+/// RoPE-ViT's `compute_axial_cis` in PyTorch, as it is written: `freqs_cis`, and its angles as
+/// `matrix`.
+pub fn torch() -> String {
+    format!(
+        "# RoPE-ViT's compute_axial_cis (naver-ai/rope-vit self-attn/rope_self_attn.py).\n\
+         theta = {theta}\n\
+         freqs = 1.0 / (theta ** (torch.arange(0, D, 4)[: (D // 4)].float() / D))\n\
+         t = torch.arange(rows * cols, dtype=torch.float32)\n\
+         t_x = (t % cols).float()\n\
+         t_y = torch.div(t, cols, rounding_mode=\"floor\").float()\n\
+         freqs_x, freqs_y = torch.outer(t_x, freqs), torch.outer(t_y, freqs)\n\
+         freqs_cis = torch.cat([torch.polar(torch.ones_like(freqs_x), freqs_x),\n                       \
+             torch.polar(torch.ones_like(freqs_y), freqs_y)], dim=-1)\n\
+         matrix = torch.cat([freqs_x, freqs_y], dim=-1)  # the angles, in radians\n",
         theta = crate::snippets::py(AXIAL_THETA)
     )
 }

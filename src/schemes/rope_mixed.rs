@@ -28,8 +28,8 @@ impl SchemeDef for Def {
         super::grid_stem(s, GridScheme::Mixed)
     }
 
-    fn snippet(&self, s: &Settings, _library: Library) -> String {
-        super::grid_snippet(s, GridScheme::Mixed)
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        super::grid_snippet(s, GridScheme::Mixed, library)
     }
 
     fn attention_inputs(&self, _s: &Settings, _n: usize, _width: usize) -> Positions {
@@ -70,6 +70,28 @@ pub fn numpy(g: &GridSettings, seed: usize) -> String {
          t = np.arange(rows * cols, dtype=np.float32)\n\
          t_x, t_y = t % cols, np.floor(t / cols)\n\
          matrix = np.outer(t_x, fx) + np.outer(t_y, fy)\n",
+        h = g.head,
+        theta = crate::snippets::py(MIXED_THETA),
+    )
+}
+
+/// RoPE-ViT's `init_2d_freqs` and `compute_mixed_cis` in PyTorch for one head, its angle the
+/// app's draw: `matrix`, the angles.
+pub fn torch(g: &GridSettings, seed: usize) -> String {
+    let angle = Mixed::head_angle(seed as u64, g.head) as f32;
+    format!(
+        "# RoPE-ViT's init_2d_freqs and compute_mixed_cis (naver-ai/rope-vit) for one head.\n\
+         # Its angle is the app's draw for seed {seed}, head {h} (RoPE-ViT: torch.rand(1) * 2π;\n\
+         # the frequencies are then learned).\n\
+         theta, angles = {theta}, torch.tensor([{angle:?}])\n\
+         mag = 1 / (theta ** (torch.arange(0, D, 4)[: (D // 4)].float() / D))\n\
+         fx = torch.cat([mag * torch.cos(angles), mag * torch.cos(torch.pi / 2 + angles)], dim=-1)\n\
+         fy = torch.cat([mag * torch.sin(angles), mag * torch.sin(torch.pi / 2 + angles)], dim=-1)\n\
+         t = torch.arange(rows * cols, dtype=torch.float32)\n\
+         t_x = (t % cols).float()\n\
+         t_y = torch.div(t, cols, rounding_mode=\"floor\").float()\n\
+         matrix = t_x.unsqueeze(-1) @ fx.unsqueeze(-2) + t_y.unsqueeze(-1) @ fy.unsqueeze(-2)\n\
+         freqs_cis = torch.polar(torch.ones_like(matrix), matrix)\n",
         h = g.head,
         theta = crate::snippets::py(MIXED_THETA),
     )

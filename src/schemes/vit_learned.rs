@@ -30,8 +30,8 @@ impl SchemeDef for Def {
         super::grid_stem(s, GridScheme::Learned)
     }
 
-    fn snippet(&self, s: &Settings, _library: Library) -> String {
-        super::grid_snippet(s, GridScheme::Learned)
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        super::grid_snippet(s, GridScheme::Learned, library)
     }
 
     fn attention_inputs(&self, _s: &Settings, _n: usize, _width: usize) -> Positions {
@@ -92,6 +92,33 @@ pub fn numpy(g: &GridSettings, seed: usize) -> String {
              r, c = min(rows, trained), min(cols, trained)\n    \
              grid[:r, :c] = table[:r, :c]\n\
          matrix = grid.reshape(rows * cols, D)\n",
+        t = g.trained,
+        interp = if g.interpolate { "True" } else { "False" },
+        table = super::learned::NUMPY_TABLE,
+    )
+}
+
+/// The same in PyTorch: the app's table (drawn by the NumPy function, since torch's generator is
+/// not the app's) resized by `F.interpolate(mode="bicubic", align_corners=False)` itself, as
+/// MAE's `interpolate_pos_embed` calls it.
+pub fn torch(g: &GridSettings, seed: usize) -> String {
+    format!(
+        "# The app's untrained ViT table for a {t} × {t} grid (N(0, 0.02²) from the seed; torch's\n\
+         # generator is not the app's, so the table is drawn in NumPy), resized as MAE's\n\
+         # interpolate_pos_embed resizes it: F.interpolate, bicubic, align_corners=False.\n\
+         import numpy as np\n\
+         import torch.nn.functional as F\n\
+         trained, seed, interpolate = {t}, {seed}, {interp}\n\
+         {table}\
+         table = torch.from_numpy(learned_table(trained * trained, D, seed)).float()\n\
+         table = table.reshape(1, trained, trained, D).permute(0, 3, 1, 2)  # (1, D, h, w)\n\
+         if interpolate:\n    \
+             grid = F.interpolate(table, size=(rows, cols), mode=\"bicubic\", align_corners=False)\n\
+         else:  # no interpolation: patches past the trained grid have no vector\n    \
+             grid = torch.full((1, D, rows, cols), float(\"nan\"))\n    \
+             r, c = min(rows, trained), min(cols, trained)\n    \
+             grid[:, :, :r, :c] = table[:, :, :r, :c]\n\
+         matrix = grid.permute(0, 2, 3, 1).reshape(rows * cols, D)\n",
         t = g.trained,
         interp = if g.interpolate { "True" } else { "False" },
         table = super::learned::NUMPY_TABLE,

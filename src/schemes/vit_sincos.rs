@@ -32,8 +32,8 @@ impl SchemeDef for Def {
         super::grid_stem(s, GridScheme::SinCos)
     }
 
-    fn snippet(&self, s: &Settings, _library: Library) -> String {
-        super::grid_snippet(s, GridScheme::SinCos)
+    fn snippet(&self, s: &Settings, library: Library) -> String {
+        super::grid_snippet(s, GridScheme::SinCos, library)
     }
 
     fn attention_inputs(&self, _s: &Settings, _n: usize, _width: usize) -> Positions {
@@ -76,6 +76,25 @@ pub fn numpy(base: f64) -> String {
          # meshgrid(grid_w, grid_h): the column comes first, so MAE's emb_h is the column half.\n\
          grid_w, grid_h = np.meshgrid(np.arange(cols, dtype=np.float32), np.arange(rows, dtype=np.float32))\n\
          matrix = np.concatenate([sincos_1d(D // 2, grid_w), sincos_1d(D // 2, grid_h)], axis=1)\n",
+        base = crate::snippets::py(base.clamp(1.0 + f64::EPSILON, 1e12))
+    )
+}
+
+/// The same table in PyTorch, float32, with MAE's steps on torch tensors (MAE itself builds it
+/// in NumPy and copies it into a frozen `nn.Parameter`).
+pub fn torch(base: f64) -> String {
+    format!(
+        "# MAE's get_2d_sincos_pos_embed (facebookresearch/mae util/pos_embed.py) on torch\n\
+         # tensors, float32; MAE copies the result into pos_embed with requires_grad=False.\n\
+         base = {base}\n\
+         def sincos_1d(dim, pos):\n    \
+             omega = torch.arange(dim // 2, dtype=torch.float32) / (dim / 2.0)\n    \
+             omega = 1.0 / base**omega\n    \
+             out = torch.outer(pos.reshape(-1), omega)\n    \
+             return torch.cat([torch.sin(out), torch.cos(out)], dim=1)\n\
+         # meshgrid(grid_w, grid_h): the column comes first, so MAE's emb_h is the column half.\n\
+         grid_w, grid_h = torch.meshgrid(torch.arange(cols, dtype=torch.float32), torch.arange(rows, dtype=torch.float32), indexing=\"xy\")\n\
+         matrix = torch.cat([sincos_1d(D // 2, grid_w), sincos_1d(D // 2, grid_h)], dim=1)\n",
         base = crate::snippets::py(base.clamp(1.0 + f64::EPSILON, 1e12))
     )
 }

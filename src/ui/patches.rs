@@ -27,6 +27,7 @@ use crate::math::mrope::Layout;
 use crate::mrope_config::MropeConfig;
 use crate::schemes::grid::{GridScheme, GridSettings, MropeModel};
 use crate::schemes::Scheme;
+use crate::snippets::Library;
 
 /// What each scheme's similarity map shows, in a sentence or two.
 fn explanation(
@@ -683,14 +684,34 @@ struct PatchCodeProps {
     inputs: PatchInputs,
 }
 
-/// The NumPy code that rebuilds the first chart's CSV.
+/// The NumPy or PyTorch code that rebuilds the first chart's CSV.
 #[function_component(PatchCode)]
 fn patch_code(props: &PatchCodeProps) -> Html {
-    let code = use_memo(props.inputs.clone(), snippet);
+    let library = use_state(|| Library::NumPy);
+    let code = use_memo((props.inputs.clone(), *library), |(inputs, library)| {
+        snippet(inputs, *library)
+    });
+    let on_library = {
+        let library = library.clone();
+        Callback::from(move |v: String| {
+            library.set(if v == "pytorch" {
+                Library::PyTorch
+            } else {
+                Library::NumPy
+            })
+        })
+    };
     html! {
         <CodeSection title="The same numbers in your own code" code={(*code).clone()}
-            lead="This NumPy code rebuilds the first chart's CSV with the current settings, \
-                  computed as the reference code computes it; its matrix has one row per \
-                  patch. The app's test suite runs it and checks it against the CSV." />
+            lead="This code rebuilds the first chart's CSV with the current settings, computed \
+                  as the reference code computes it; its matrix has one row per patch. The \
+                  app's test suite runs the NumPy version and checks it against the CSV; the \
+                  PyTorch version (F.interpolate itself for the learned table) is checked by \
+                  scripts/check_torch.py, where PyTorch is installed.">
+            <Segmented name="patch-code-library" legend="Library"
+                options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
+                selected={if *library == Library::NumPy { "numpy" } else { "pytorch" }}
+                on_change={on_library} />
+        </CodeSection>
     }
 }

@@ -121,7 +121,7 @@ pub(crate) fn patches_pointer(scheme: Scheme, on_action: &Callback<Action>) -> H
                         scheme.short()),
                 } }
             </p>
-            <button type="button" class="button" onclick={open}>{ "Open Image patches" }</button>
+            <button type="button" id="open-patches" class="button" onclick={open}>{ "Open Image patches" }</button>
         </div>
     }
 }

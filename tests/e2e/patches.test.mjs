@@ -169,6 +169,13 @@ test('the NumPy code under the view rebuilds each scheme\'s CSV, with or without
     });
     console.log(`  ${query}: largest difference ${worst.toExponential(1)}`);
     assert.ok(worst <= 1e-6, `${query}: largest difference ${worst}`);
+    // The PyTorch version is one switch away, on the same settings (scripts/check_torch.py runs
+    // it where PyTorch is installed).
+    await page.getByText('PyTorch', { exact: true }).click();
+    await page.waitForFunction(() => document.getElementById('code-snippet').textContent.startsWith('import torch'));
+    const torchCode = await page.locator('#code-snippet').textContent();
+    assert.match(torchCode, /^matrix = /m, query);
+    if (query.includes('vit_learned') && !query.includes('interpolate=0')) assert.match(torchCode, /F\.interpolate\(table, size=\(rows, cols\), mode="bicubic", align_corners=False\)/);
     assert.deepEqual(errors, []);
     await context.close();
   }
