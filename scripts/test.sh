@@ -24,8 +24,11 @@ step "native tests"
 cargo test --locked
 
 step "browser tests of the components (headless Chromium)"
+# Each browser test may take up to 90 s (wasm-bindgen-test's default is 20 s): the walk through
+# every view under every scheme runs a debug build and takes 12-16 s on an idle 2-core machine.
 CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+WASM_BINDGEN_TEST_TIMEOUT=90 \
   cargo test --locked --target wasm32-unknown-unknown --test web --test kernels
 
 step "release build (and the release artifacts: the site with relative addresses, the single file, the SCORM packages)"
