@@ -99,6 +99,8 @@ pub enum Action {
     SetMropeModel(MropeModel),
     SetMropeRule(bool),
     SetFrames(f64),
+    /// A pasted config.json for the M-RoPE panel (`None`: back to the model list).
+    SetMropeConfig(Option<Box<crate::mrope_config::MropeConfig>>),
 }
 
 impl From<Change> for Action {
@@ -285,7 +287,12 @@ impl Reducible for Settings {
             Action::SetGridInterpolate(v) => next.grid.interpolate = v,
             Action::SetGridHead(v) => next.grid.head = GRID_HEAD.accept(v).value as usize,
             Action::SetGridCls(v) => next.grid.cls = v,
-            Action::SetMropeModel(m) => next.mrope.model = m,
+            // A model picked from the list replaces a pasted config.
+            Action::SetMropeModel(m) => {
+                next.mrope.model = m;
+                next.mrope.custom = None;
+            }
+            Action::SetMropeConfig(c) => next.mrope.custom = c.map(|c| *c),
             Action::SetMropeRule(t) => next.mrope.transformers_rule = t,
             Action::SetFrames(v) => next.mrope.frames = FRAMES.accept(v).value as usize,
         }

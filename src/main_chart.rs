@@ -558,6 +558,8 @@ fn view_controls(view: View, s: &Settings) -> Vec<MainControl> {
     let (scheme, partner) = (s.scheme, s.compare_partner());
     let width_matters = scheme.is_absolute() || scheme.uses_base();
     let ids: &[&str] = match view {
+        // A scheme of image patches is drawn by the Image patches view: these tabs point there.
+        View::Matrix | View::Offsets if scheme.space() != crate::schemes::Space::Line => &[],
         View::Matrix if !width_matters => &["length"],
         View::Offsets if !scheme.uses_base() => &["length"],
         View::Compare if !scheme.uses_base() && !partner.uses_base() => &["length"],

@@ -8,10 +8,42 @@
 use crate::math::mrope::{Layout, Mrope};
 use crate::rope_config::Json;
 
+/// The model's name when the config gives none.
+const PASTED: &str = "the pasted model";
+
+/// The largest `tokens_per_second` read.
+const MAX_TOKENS_PER_SECOND: f64 = 1000.0;
+
+/// A model name as the link can carry it: letters, digits, '_', '.' and '-', at most 40.
+fn model_name(text: &str) -> String {
+    let name: String = text
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || "_.-".contains(*c))
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        PASTED.to_string()
+    } else {
+        name
+    }
+}
+
+/// A number as the link writes it (so a config read from a paste and from its link are equal).
+fn as_written(x: f64) -> f64 {
+    crate::format::plain(x).parse().unwrap_or(x)
+}
+
+fn layout_word(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Chunked => "chunked",
+        Layout::Interleaved => "interleaved",
+    }
+}
+
 /// What a pasted config sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MropeConfig {
-    /// `model_type`, or "the pasted model".
+    /// `model_type` (letters, digits, '_', '.' and '-' only), or "the pasted model".
     pub model: String,
     pub mrope: Mrope,
     /// `vision_config.spatial_merge_size` (2 when absent).
@@ -69,7 +101,11 @@ impl MropeConfig {
                 let mut s = [0usize; 3];
                 for (slot, item) in s.iter_mut().zip(items) {
                     *slot =
-                        whole(Some(item), "An mrope_section entry", 4096.0)?.unwrap_or_default();
+                        whole(Some(item), "An mrope_section entry", 4096.0)?.ok_or_else(|| {
+                            "An mrope_section entry is null; each must be a whole number from 1 \
+                         to 4096."
+                                .to_string()
+                        })?;
                 }
                 s
             }
@@ -79,8 +115,8 @@ impl MropeConfig {
             None => return Err("The rope settings have no mrope_section.".into()),
         };
         let model = match get("model_type").or_else(|| root.get("model_type")) {
-            Some(Json::Str(s)) if !s.is_empty() => s.chars().take(40).collect(),
-            _ => "the pasted model".to_string(),
+            Some(Json::Str(s)) => model_name(s),
+            _ => PASTED.to_string(),
         };
         let interleaved = match rope.get("mrope_interleaved") {
             Some(Json::Bool(b)) => *b,
@@ -111,7 +147,7 @@ impl MropeConfig {
         } else {
             Layout::Chunked
         };
-        let mrope = Mrope::new(head_dim, theta, section, layout)?;
+        let mrope = Mrope::new(head_dim, as_written(theta), section, layout)?;
         let vision = root.get("vision_config");
         let merge = whole(
             vision.and_then(|v| v.get("spatial_merge_size")),
@@ -123,10 +159,115 @@ impl MropeConfig {
             vision.and_then(|v| v.get("tokens_per_second")),
             "tokens_per_second",
         )?
-        .filter(|t| *t > 0.0 && *t <= 1000.0);
+        .filter(|t| *t > 0.0 && *t <= MAX_TOKENS_PER_SECOND)
+        .map(as_written);
         Ok(MropeConfig {
             model,
             mrope,
+            merge,
+            tokens_per_second,
+        })
+    }
+
+    /// The link's form (`mrope_config`): model_type, head_dim, θ, the three sections, the
+    /// layout, spatial_merge_size and, when given, tokens_per_second, comma-separated:
+    /// `qwen2_vl,128,1000000,16,24,24,chunked,2` (a config without a model_type starts with the
+    /// comma).
+    pub fn to_link(&self) -> String {
+        let s = self.mrope.section();
+        // No name: an empty field (`model_name` never makes an empty name).
+        let model = if self.model == PASTED {
+            ""
+        } else {
+            &self.model
+        };
+        let mut out = format!(
+            "{model},{},{},{},{},{},{},{}",
+            self.mrope.head_dim(),
+            crate::format::plain(self.mrope.theta()),
+            s[0],
+            s[1],
+            s[2],
+            layout_word(self.mrope.layout()),
+            self.merge
+        );
+        if let Some(t) = self.tokens_per_second {
+            out.push(',');
+            out.push_str(&crate::format::plain(t));
+        }
+        out
+    }
+
+    /// Reads [`MropeConfig::to_link`]'s form, refusing anything a pasted config would be
+    /// refused for, with the reason.
+    pub fn from_link(text: &str) -> Result<MropeConfig, String> {
+        let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+        if !(8..=9).contains(&fields.len()) {
+            return Err(format!(
+                "expected 8 or 9 comma-separated fields (model, head_dim, rope_theta, the three \
+                 mrope_section numbers, chunked or interleaved, spatial_merge_size and \
+                 optionally tokens_per_second); got {}.",
+                fields.len()
+            ));
+        }
+        let model = match fields[0] {
+            "" => PASTED.to_string(),
+            m if !m.is_empty()
+                && m.len() <= 40
+                && m.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) =>
+            {
+                m.to_string()
+            }
+            m => {
+                return Err(format!(
+                    "the model name {:?} is not up to 40 letters, digits, '_', '.' or '-'.",
+                    m.chars().take(40).collect::<String>()
+                ))
+            }
+        };
+        let whole = |field: &str, what: &str, max: usize| -> Result<usize, String> {
+            field
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| format!("{what} {field:?} is not a whole number from 1 to {max}."))
+        };
+        let head_dim = whole(fields[1], "head_dim", crate::math::mrope::MAX_HEAD_DIM)?;
+        let theta = fields[2]
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite())
+            .ok_or_else(|| format!("rope_theta {:?} is not a number.", fields[2]))?;
+        let mut section = [0usize; 3];
+        for (slot, field) in section.iter_mut().zip(&fields[3..6]) {
+            *slot = whole(
+                field,
+                "an mrope_section entry",
+                crate::math::mrope::MAX_HEAD_DIM,
+            )?;
+        }
+        let layout = match fields[6] {
+            "chunked" => Layout::Chunked,
+            "interleaved" => Layout::Interleaved,
+            l => return Err(format!("the layout {l:?} is not chunked or interleaved.")),
+        };
+        let merge = whole(fields[7], "spatial_merge_size", 8)?;
+        let tokens_per_second = match fields.get(8) {
+            None => None,
+            Some(f) => Some(
+                f.parse::<f64>()
+                    .ok()
+                    .filter(|t| *t > 0.0 && *t <= MAX_TOKENS_PER_SECOND)
+                    .map(as_written)
+                    .ok_or_else(|| {
+                        format!("tokens_per_second {f:?} is not a number above 0 and up to 1000.")
+                    })?,
+            ),
+        };
+        Ok(MropeConfig {
+            model,
+            mrope: Mrope::new(head_dim, as_written(theta), section, layout)?,
             merge,
             tokens_per_second,
         })

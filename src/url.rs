@@ -274,6 +274,28 @@ fn read_question(value: &str, _: &Settings) -> Read {
     }
 }
 
+/// The Image patches view's 2-D scheme. When the link's scheme is itself a 2-D scheme, that is
+/// the one the view draws, and a different `grid` is refused out loud.
+fn read_grid(value: &str, s: &Settings) -> Read {
+    let names = GridScheme::ALL.map(GridScheme::id);
+    let g = pick("grid", value, GridScheme::from_id, &names)?;
+    match GridScheme::of(s.scheme) {
+        Some(chosen) if chosen != g => Err(format!(
+            "grid={}: ignored, since scheme={} is itself a 2-D scheme and the view draws it.",
+            shown(value),
+            chosen.id()
+        )),
+        _ => Ok((Action::SetGridScheme(g), None)),
+    }
+}
+
+/// The M-RoPE panel's pasted config, in its link form (`MropeConfig::to_link`).
+fn read_mrope_config(value: &str, _: &Settings) -> Read {
+    let c = crate::mrope_config::MropeConfig::from_link(value)
+        .map_err(|e| format!("mrope_config={}: {e} Kept the model list.", shown(value)))?;
+    Ok((Action::SetMropeConfig(Some(Box::new(c))), None))
+}
+
 /// The compare view's partner, by its id (any scheme of a line of tokens, the chosen one too: an
 /// old link keeps what it showed; the compare view draws no scheme of image patches).
 fn read_with(value: &str, _: &Settings) -> Read {
@@ -383,7 +405,7 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     Param { key: "kv", read: |v, _| read_vector("kv", v, Action::SetRopeK), write: |s| vector_value(&s.rope_k) },
     number!("m", |s| s.rope_m_limit(), SetRopeM, rope_m),
     number!("n", |s| s.rope_n_limit(), SetRopeN, rope_n),
-    choice!("grid", GridScheme, SetGridScheme, grid.scheme),
+    Param { key: "grid", read: read_grid, write: |s| Value::from(s.grid.scheme.id()) },
     number!("grid_h", GRID_ROWS, SetGridRows, grid.rows),
     number!("grid_w", GRID_COLS, SetGridCols, grid.cols),
     number!("grid_trained", GRID_TRAINED, SetGridTrained, grid.trained),
@@ -393,6 +415,7 @@ pub const PARAMS_AFTER_SCHEMES: &[Param] = &[
     choice!("mrope", MropeModel, SetMropeModel, mrope.model),
     word!("mrope_rule", MROPE_RULES, SetMropeRule, mrope.transformers_rule),
     number!("frames", FRAMES, SetFrames, mrope.frames),
+    Param { key: "mrope_config", read: read_mrope_config, write: |s| s.mrope.custom.as_ref().map_or(Value::Unset, |c| Value::Text(c.to_link())) },
 ];
 
 /// Keys applied later than they are written, each just after another key of its table: the

@@ -502,3 +502,71 @@ fn csv_has_the_header_and_one_row_per_token() {
     assert_eq!(ids_csv(&video).lines().nth(1), Some("0,video,0,0,0"));
     assert_eq!(ids_csv(&[]), "token,kind,t,h,w\n");
 }
+
+// A pasted config in the link (`mrope_config`): `MropeConfig::to_link` writes model_type,
+// head_dim, rope_theta, the three sections, the layout, spatial_merge_size and tokens_per_second
+// when given; `from_link` reads that back to the same config and refuses what a paste would be
+// refused for.
+#[test]
+fn a_pasted_config_reads_back_from_its_link_and_a_bad_one_is_refused_with_its_reason() {
+    use pe_explorer::mrope_config::MropeConfig;
+    let qwen25 = r#"{"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+        "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+        "vision_config": {"spatial_merge_size": 2, "tokens_per_second": 2}}"#;
+    let qwen3 = r#"{"model_type": "qwen3_vl", "text_config": {"head_dim": 128,
+        "rope_parameters": {"rope_theta": 5000000, "mrope_section": [24, 20, 20],
+        "mrope_interleaved": true}}, "vision_config": {"spatial_merge_size": 2}}"#;
+    let odd = r#"{"model_type": "my model!", "rope_theta": 12345.678901234,
+        "rope_scaling": {"mrope_section": [2, 3, 3]}}"#;
+    for (json, link) in [
+        (qwen25, "qwen2_5_vl,128,1000000,16,24,24,chunked,2,2"),
+        (qwen3, "qwen3_vl,128,5000000,24,20,20,interleaved,2"),
+        // No head_dim: twice the section's sum; no model name the link can carry as it is:
+        // only its letters; θ as the link writes it.
+        (odd, "mymodel,16,12345.678901,2,3,3,chunked,2"),
+    ] {
+        let pasted = MropeConfig::from_json(json).unwrap();
+        assert_eq!(pasted.to_link(), link);
+        assert_eq!(MropeConfig::from_link(link), Ok(pasted));
+    }
+    let no_name =
+        MropeConfig::from_json(r#"{"rope_scaling": {"mrope_section": [2, 3, 3]}}"#).unwrap();
+    assert_eq!(no_name.to_link(), ",16,10000,2,3,3,chunked,2");
+    assert_eq!(MropeConfig::from_link(&no_name.to_link()), Ok(no_name));
+    for (bad, reason) in [
+        ("qwen2_vl,128,1000000,16,24,24", "expected 8 or 9"),
+        ("qwen2_vl,128,1000000,16,24,25,chunked,2", "sums to 65"),
+        ("qwen2_vl,127,1000000,16,24,24,chunked,2", "is odd"),
+        ("qwen2_vl,128,1,16,24,24,chunked,2", "greater than 1"),
+        ("qwen2_vl,128,NaN,16,24,24,chunked,2", "not a number"),
+        (
+            "qwen2_vl,128,1000000,16,24,24,diagonal,2",
+            "not chunked or interleaved",
+        ),
+        (
+            "qwen2_vl,128,1000000,16,24,24,chunked,9",
+            "spatial_merge_size",
+        ),
+        (
+            "qwen2_vl,128,1000000,16,24,24,chunked,2,0",
+            "tokens_per_second",
+        ),
+        ("qwen 2,128,1000000,16,24,24,chunked,2", "model name"),
+        (
+            "qwen3_vl,128,5000000,24,30,10,interleaved,2",
+            "does not fit the interleaved",
+        ),
+        ("qwen2_vl,128,1000000,0,32,32,chunked,2", "from 1 to"),
+    ] {
+        let said = err(MropeConfig::from_link(bad));
+        assert!(said.contains(reason), "{bad}: {said}");
+    }
+    // A paste with an empty section entry is refused as its link would be.
+    for bad in [
+        r#"{"rope_scaling": {"mrope_section": [null, 32, 32]}}"#,
+        r#"{"rope_scaling": {"mrope_section": [0, 32, 32]}}"#,
+    ] {
+        let said = err(MropeConfig::from_json(bad));
+        assert!(said.contains("mrope_section entry"), "{bad}: {said}");
+    }
+}

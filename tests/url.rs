@@ -353,6 +353,7 @@ fn each_key_is_read_once_and_each_parameter_round_trips() {
     values.extend(GridScheme::ALL.map(|v| v.id().to_string()));
     values.extend(MropeModel::ALL.map(|v| v.id().to_string()));
     values.push("transformers".into());
+    values.push("qwen2_vl,128,1000000,16,24,24,chunked,2".into());
     let d = Settings::default();
     for p in tables().into_iter().flatten() {
         let s = values

@@ -7,6 +7,7 @@ use crate::limit::{GRID_COLS, GRID_HEAD, GRID_ROWS, GRID_TRAINED};
 use crate::math::grid::{
     Axial, Grid, GridEncoding, Learned2d, Mixed, SinCos2d, AXIAL_THETA, MIXED_THETA,
 };
+use crate::mrope_config::MropeConfig;
 
 /// A position scheme on a grid of image patches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -85,12 +86,14 @@ pub const MROPE_HEAD_DIM: usize = 128;
 /// scheme numbers patches by row and column.
 pub fn not_a_line(short: &str) -> String {
     format!(
-        "{short} numbers image patches by their row and column, and the demo's sentences are a          line of words: the Image patches view shows what it does, patch by patch."
+        "{short} numbers image patches by their row and column, and the demo's sentences are a \
+         line of words: the Image patches view shows what it does, patch by patch."
     )
 }
 
 /// The demo's switch text for a scheme that does not run on its sentences.
-pub const SWITCH_TEXT: &str = "This scheme places image patches, not the demo's words: choose a                                scheme of text in the settings to see the sentences come apart.";
+pub const SWITCH_TEXT: &str = "This scheme places image patches, not the demo's words: choose a \
+                               scheme of text in the settings to see the sentences come apart.";
 
 /// A vision-language model whose M-RoPE the view lays out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -169,6 +172,8 @@ pub struct MropeSettings {
     pub transformers_rule: bool,
     /// Frames of the video in the sequence (0: none).
     pub frames: usize,
+    /// A pasted config.json, used instead of `model` (kept in the link as `mrope_config`).
+    pub custom: Option<MropeConfig>,
 }
 
 impl MropeSettings {

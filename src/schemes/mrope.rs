@@ -28,7 +28,10 @@ impl SchemeDef for Def {
     fn file_stem(&self, s: &Settings) -> String {
         format!(
             "mrope_{}_{}x{}_f{}",
-            s.mrope.model.id(),
+            s.mrope
+                .custom
+                .as_ref()
+                .map_or(s.mrope.model.id(), |c| c.model.as_str()),
             s.grid.rows,
             s.grid.cols,
             s.mrope.frames
@@ -49,7 +52,8 @@ impl SchemeDef for Def {
     }
 
     fn attention_switch_text(&self) -> &'static str {
-        super::grid::SWITCH_TEXT
+        "On text alone M-RoPE is RoPE (t = h = w): choose RoPE in the settings to see the \
+         sentences come apart, or the Image patches view for what it does with images and video."
     }
 
     fn past_trained_length(&self, _s: &Settings) -> String {

@@ -38,6 +38,10 @@ impl SchemeDef for Def {
         Err(super::grid::not_a_line(GridScheme::Learned.short()))
     }
 
+    fn attention_input_text(&self, _s: &Settings, _n: usize) -> String {
+        super::grid::not_a_line(GridScheme::Learned.short())
+    }
+
     fn attention_switch_text(&self) -> &'static str {
         super::grid::SWITCH_TEXT
     }

@@ -70,7 +70,8 @@ pub fn attention_view(props: &ViewProps) -> Html {
         format!("The head runs at width d_model = {}.", demo.width)
     };
     let longest = a.tokens.len().max(b.tokens.len());
-    let beyond = positional_on(s) && s.scheme.uses_base() && longest > s.length;
+    let on_a_line = s.scheme.space() == crate::schemes::Space::Line;
+    let beyond = positional_on(s) && on_a_line && s.scheme.uses_base() && longest > s.length;
     let verdict = verdict(&demo, s);
     // The four large cards, built once per demo and palette (see `step_cards`).
     let top_cards = use_memo((Shared::new(demo.clone()), palette), |(demo, palette)| {
@@ -162,8 +163,8 @@ pub fn attention_view(props: &ViewProps) -> Html {
                         <span class="verdict-label">{ "cosine similarity of the two sentence summaries" }</span>
                         <span id="summary-cosine" class="verdict-value">{ "—" }</span>
                     </p>
-                    <p>{ format!("Error: {problem} Raise the trained length, or shorten the sentences. \
-                        The matrices below are computed without position.") }</p>
+                    <p>{ format!("Error: {problem}{} The matrices below are computed without position.",
+                        if on_a_line { " Raise the trained length, or shorten the sentences." } else { "" }) }</p>
                 </div>
             } else {
                 <div class={classes!("verdict", if demo.summary_cosine >= TIE && demo.relation != Relation::DifferentWords { "verdict-tie" } else { "verdict-apart" })}

@@ -388,6 +388,12 @@ pub fn embed_page(props: &EmbedProps) -> Html {
             open_or_offer.clone(),
         );
         Callback::from(move |a: Action| {
+            // A panel shows one view: a scheme picked in its settings stays there (the panel
+            // points to the view that draws it).
+            let a = match a {
+                Action::PickScheme(x) => Action::SetScheme(x),
+                a => a,
+            };
             let current = pending
                 .borrow()
                 .clone()

@@ -5,6 +5,8 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
+
 use yew::prelude::*;
 
 use super::chart::{csv_export, Shared};
@@ -345,6 +347,9 @@ fn mrope_pointer(scheme: Scheme) -> Html {
     let go = Callback::from(|_: MouseEvent| {
         if let Some(e) = element_by_id("mrope-title") {
             e.scroll_into_view();
+            if let Ok(h) = e.dyn_into::<web_sys::HtmlElement>() {
+                let _ = h.focus();
+            }
         }
     });
     html! {
@@ -464,14 +469,24 @@ fn resolution_section(props: &ViewProps) -> Html {
 fn mrope_panel(props: &ViewProps) -> Html {
     let s = &props.settings;
     let inputs = MropeInputs::of(s);
-    let custom = use_state(|| None::<MropeConfig>);
+    // A pasted config is a setting (kept in the link as `mrope_config`).
+    let custom = s.mrope.custom.clone();
     let message = use_state(|| None::<(bool, String)>);
+    {
+        // Back on the model list (a model picked, or the config cleared): no sentence of a paste.
+        let message = message.clone();
+        use_effect_with(custom.is_some(), move |pasted| {
+            if !*pasted {
+                message.set(None);
+            }
+        });
+    }
     let area = use_node_ref();
-    let figure = use_memo((inputs.clone(), (*custom).clone()), |(i, c)| {
-        mrope_figure(i, c.as_ref()).map(Rc::new)
+    let figure = use_memo(inputs.clone(), |i| {
+        mrope_figure(i, i.mrope.custom.as_ref()).map(Rc::new)
     });
     let on_apply = {
-        let (custom, message, area) = (custom.clone(), message.clone(), area.clone());
+        let (cb, message, area) = (props.on_action.clone(), message.clone(), area.clone());
         Callback::from(move |_: MouseEvent| {
             let Some(text) = area
                 .cast::<web_sys::HtmlTextAreaElement>()
@@ -482,21 +497,27 @@ fn mrope_panel(props: &ViewProps) -> Html {
             match MropeConfig::from_json(&text) {
                 Ok(c) => {
                     message.set(Some((true, c.report())));
-                    custom.set(Some(c));
+                    cb.emit(Action::SetMropeConfig(Some(Box::new(c))));
                 }
                 Err(e) => message.set(Some((false, format!("{e} Nothing was changed.")))),
             }
         })
     };
     let on_clear = {
-        let (custom, message) = (custom.clone(), message.clone());
+        let (cb, message) = (props.on_action.clone(), message.clone());
         Callback::from(move |_: MouseEvent| {
-            custom.set(None);
+            cb.emit(Action::SetMropeConfig(None));
             message.set(None);
         })
     };
+    // What is in use: the last paste's sentence, or (opened from a link) the config's own.
+    let said = match (&*message, &custom) {
+        (Some(m), _) => Some(m.clone()),
+        (None, Some(c)) => Some((true, c.report())),
+        (None, None) => None,
+    };
     let paste = html! {
-        <details class="control rope-paste mrope-paste">
+        <details class="control rope-paste mrope-paste" open={custom.is_some()}>
             <summary>{ "Paste a Qwen2-VL, Qwen2.5-VL or Qwen3-VL config.json" }</summary>
             <label for="mrope-config" class="control-label">{ "config.json" }</label>
             <textarea id="mrope-config" ref={area} rows="6" spellcheck="false" autocomplete="off"
@@ -508,10 +529,10 @@ fn mrope_panel(props: &ViewProps) -> Html {
                     <button type="button" class="button" onclick={on_clear}>{ "Back to the model list" }</button>
                 }
             </div>
-            <p class={classes!("note", if message.as_ref().is_some_and(|m| !m.0) { "note-error" } else { "note-info" })}
+            <p class={classes!("note", if said.as_ref().is_some_and(|m| !m.0) { "note-error" } else { "note-info" })}
                 role="status" aria-live="polite" id="mrope-config-note">
-                { message.as_ref().map(|m| m.1.clone()).unwrap_or_default() }
-                { if custom.is_some() { " The pasted config is not kept in the link." } else { "" } }
+                { said.as_ref().map(|m| m.1.clone()).unwrap_or_default() }
+                { if custom.is_some() { " It is kept in the link; picking a model from the list replaces it." } else { "" } }
             </p>
         </details>
     };
@@ -544,6 +565,11 @@ fn mrope_panel(props: &ViewProps) -> Html {
     };
     let m = &inputs.mrope;
     let (r, c) = inputs.merged;
+    // Qwen3-VL (or a pasted Qwen3-VL config) splits a video into one block per frame.
+    let per_frame = match &m.custom {
+        Some(c) => c.model.starts_with("qwen3"),
+        None => m.model == MropeModel::Qwen3Vl,
+    };
     let controls = html! {
         <div class="patch-controls">
             <Choice id="mrope-model" label="Model"
@@ -562,7 +588,8 @@ fn mrope_panel(props: &ViewProps) -> Html {
             html! { <p class="note error" role="alert">{ format!("This sequence cannot be laid out: {e}") }</p> }
         }
         Ok(f) => {
-            let stem = format!("{}_{}x{}_f{}", m.model.id(), r, c, m.frames);
+            let model = m.custom.as_ref().map_or(m.model.id(), |c| c.model.as_str());
+            let stem = format!("{}_{}x{}_f{}", model.replace(' ', "_"), r, c, m.frames);
             let ids_export = {
                 let text = f.csv.clone();
                 csv_export(format!("{stem}_ids"), move || Ok(text.clone()))
@@ -664,7 +691,7 @@ fn mrope_panel(props: &ViewProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="mrope-title">
             <header class="panel-head">
-                <h2 id="mrope-title">{ "Images and video in a language model: M-RoPE" }</h2>
+                <h2 id="mrope-title" tabindex="-1">{ "Images and video in a language model: M-RoPE" }</h2>
                 <p class="panel-lead">
                     { format!("Qwen's vision-language models give every token three ids, time, \
                        height and width, and split each head's frequencies between them. The \
@@ -672,6 +699,16 @@ fn mrope_panel(props: &ViewProps) -> Html {
                        2 × 2 into {r} × {c} tokens), a video of {} frames of the same size, and \
                        {TEXT_RUN} more text tokens.", 2 * r, 2 * c, m.frames) }
                 </p>
+                if per_frame && m.frames > 0 {
+                    <p class="panel-lead">
+                        { "Qwen3-VL gives each frame a block of its own and writes the frame's time \
+                           as text before it (\"<0.5 seconds>\", between the previous frame's \
+                           <|vision_end|> and this frame's <|vision_start|>). Those text tokens \
+                           move every later id on by their count, which depends on the tokenizer: \
+                           this view leaves them out, so here each frame starts right after the \
+                           previous one." }
+                    </p>
+                }
             </header>
             { controls }
             { body }

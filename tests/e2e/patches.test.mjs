@@ -203,6 +203,17 @@ test('M-RoPE: a pasted Qwen2-VL config.json sets the T/H/W split and the ids; a 
   // Text, a 3 × 3-token image, text: t = h = w for text; the image starts at 2; text after at 5.
   const rows = (await figureDownload(page, 'mrope-ids')).slice(1).map((l) => l.split(','));
   assert.deepEqual(rows.map((r) => r[2]).join(' '), '0 1 ' + '2 '.repeat(9) + '5 6');
+  // The pasted config is kept in the link: opened again, the page reads it back.
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('mrope_config') === 'qwen2_vl,128,1000000,16,24,24,chunked,2');
+  await page.goto(page.url());
+  await waitForDraws(page, 'mrope-ids');
+  assert.match(await page.locator('#mrope-config-note').textContent(), /Read qwen2_vl: head_dim 128.*kept in the link/);
+  assert.equal((await page.locator('.mrope-bands li').allTextContents()).join(''), bands);
+  // Picking a model from the list replaces it; a bad link value is refused out loud.
+  await page.selectOption('#mrope-model', 'qwen2_5_vl');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('mrope_config'));
+  await page.goto(page.url().replace(/\?.*/, '?view=patches&mrope_config=qwen2_vl,128,1000000,16,24,25,chunked,2'));
+  await page.getByText(/mrope_config=.*sums to 65, but head_dim 128 has 64 frequency pairs\. Kept the model list\./).first().waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
