@@ -1,9 +1,10 @@
-//! The Image patches view's M-RoPE sequences (text, an image, a video, text) and the position ids
-//! the app gives them under the "transformers 5.24" rule, one JSON object per line, for
-//! `scripts/check_mrope.py` (which calls transformers' own `get_rope_index` where transformers
-//! is installed): `cargo run --example mrope_cases`.
+//! The Image patches view's M-RoPE sequences (text, an image, a video, text), the position ids
+//! the app gives them under the "transformers 5.24" rule and every token's angle per frequency,
+//! one JSON object per line, for `scripts/check_mrope.py` (which calls transformers' own
+//! `get_rope_index` and rotary embedding where transformers is installed):
+//! `cargo run --example mrope_cases`.
 
-use pe_explorer::figures::mrope::MropeInputs;
+use pe_explorer::figures::mrope::{mrope_figure, MropeInputs};
 use pe_explorer::math::mrope::{position_ids, Segment};
 use pe_explorer::schemes::grid::MropeModel;
 use pe_explorer::state::Settings;
@@ -32,7 +33,17 @@ fn main() {
         s.mrope.transformers_rule = true;
         s.settle();
         let inputs = MropeInputs::of(&s);
-        let (_, rules, per_frame) = inputs.plan(None, true).expect("a model's plan");
+        let (mrope, rules, per_frame) = inputs.plan(None, true).expect("a model's plan");
+        let figure = mrope_figure(&inputs, None).expect("the view's figures");
+        let angles: Vec<String> = figure
+            .angles
+            .chunks(mrope.pair_count())
+            .map(|row| {
+                let row: Vec<String> = row.iter().map(|a| format!("{a:?}")).collect();
+                format!("[{}]", row.join(", "))
+            })
+            .collect();
+        let [st, sh, sw] = mrope.section();
         let m = rules.spatial_merge_size;
         let laid = inputs.segments(m, per_frame).expect("the view's sequence");
         let ids = position_ids(&laid, &rules).expect("ids");
@@ -59,11 +70,14 @@ fn main() {
             .map(|i| format!("[{}, {}, {}]", i.t, i.h, i.w))
             .collect();
         println!(
-            "{{\"name\": \"{} {rows}x{cols} merged, {frames} frames\", \"model\": \"{}\", \"merge\": {m}, \"tokens_per_second\": {tokens_per_second}, \"segments\": [{}], \"ids\": [{}]}}",
+            "{{\"name\": \"{} {rows}x{cols} merged, {frames} frames\", \"model\": \"{}\", \"merge\": {m}, \"tokens_per_second\": {tokens_per_second}, \"head_dim\": {}, \"theta\": {:?}, \"section\": [{st}, {sh}, {sw}], \"segments\": [{}], \"ids\": [{}], \"angles\": [{}]}}",
             model.label(),
             model.id(),
+            mrope.head_dim(),
+            mrope.theta(),
             segments.join(", "),
-            thw.join(", ")
+            thw.join(", "),
+            angles.join(", ")
         );
     }
 }
