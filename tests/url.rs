@@ -646,3 +646,26 @@ fn the_whole_apps_link_follows_the_system_where_a_panel_followed_its_host() {
         .query
         .contains("theme=dark"));
 }
+
+// `read_grid` (url.rs): a 2-D `scheme=` is the scheme the Image patches view draws, so a `grid=`
+// that names another one is refused out loud, and one that agrees is read silently.
+#[test]
+fn a_grid_that_contradicts_a_two_d_scheme_is_refused_out_loud() {
+    use pe_explorer::schemes::grid::GridScheme;
+    let p = parse("?scheme=rope_axial&grid=vit_sincos&view=patches");
+    assert_eq!(p.settings.scheme, Scheme::RopeAxial);
+    assert_eq!(p.settings.grid.scheme, GridScheme::Axial);
+    assert!(
+        p.notices
+            .iter()
+            .any(|n| n.starts_with("grid=vit_sincos: ignored")),
+        "{:?}",
+        p.notices
+    );
+    let agreed = parse("?scheme=rope_axial&grid=rope_axial&view=patches");
+    assert!(agreed.notices.is_empty(), "{:?}", agreed.notices);
+    // With a scheme of a line the view's 2-D scheme is its own.
+    let own = parse("?scheme=rope&grid=vit_learned&view=patches");
+    assert_eq!(own.settings.grid.scheme, GridScheme::Learned);
+    assert!(own.notices.is_empty(), "{:?}", own.notices);
+}

@@ -16,7 +16,7 @@ use super::heatmap::Heatmap;
 use super::line_chart::LineChart;
 use super::props::ViewProps;
 use crate::action::Action;
-use crate::figures::mrope::{mrope_figure, MropeInputs, HEAD_DIM, TEXT_RUN};
+use crate::figures::mrope::{mrope_figure, MropeInputs, TEXT_RUN};
 use crate::figures::patches::{
     encoding_csv, map_csv, offset_map, patch_map, patches, random_query, snippet, PatchInputs,
 };
@@ -532,7 +532,11 @@ fn mrope_panel(props: &ViewProps) -> Html {
             <p class={classes!("note", if said.as_ref().is_some_and(|m| !m.0) { "note-error" } else { "note-info" })}
                 role="status" aria-live="polite" id="mrope-config-note">
                 { said.as_ref().map(|m| m.1.clone()).unwrap_or_default() }
-                { if custom.is_some() { " It is kept in the link; picking a model from the list replaces it." } else { "" } }
+                { match (&custom, &said) {
+                    (Some(_), Some((true, _))) => " The pasted config is kept in the link; picking a model from the list replaces it.".to_string(),
+                    (Some(c), _) => format!(" In use: {}'s pasted config, kept in the link.", c.model),
+                    _ => String::new(),
+                } }
             </p>
         </details>
     };
@@ -657,7 +661,8 @@ fn mrope_panel(props: &ViewProps) -> Html {
                     </ol>
                     <p class="explain">{ format!("{} splits the {} frequencies of a {}-wide head {layout}. \
                         Text has t = h = w, so for text alone every frequency turns by the same position: \
-                        plain 1-D RoPE.", m.model.label(), f.mrope.pair_count(), HEAD_DIM) }</p>
+                        plain 1-D RoPE.", m.custom.as_ref().map_or(m.model.label(), |c| c.model.as_str()),
+                        f.mrope.pair_count(), f.mrope.head_dim()) }</p>
                     <h3 class="section-title">{ "What rotates each token's query and key" }</h3>
                     <Segmented name="mrope-table" legend="Table"
                         options={vec![("cos".into(), "cos".into()), ("sin".into(), "sin".into())]}

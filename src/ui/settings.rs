@@ -270,20 +270,31 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
             options={options(&Palette::ALL, Palette::id, Palette::label)}
             on_change={choice(cb, Palette::from_id, Action::SetPalette)} />
     };
-    // The patch grid has its own schemes (chosen in the view): of the 1-D settings only the
-    // width and the sin-cos base apply to it.
+    // The patch grid draws the view's 2-D scheme (the app's scheme when that is one): of the 1-D
+    // settings only the width and the sin-cos base apply to it. A scheme of a line picked here
+    // opens the position matrix.
     if crate::main_chart::shown_view(s) == View::Patches {
+        let base_hint = if s.grid.scheme == crate::schemes::grid::GridScheme::SinCos {
+            "2-D sin-cos: 10000 in MAE"
+        } else {
+            "2-D sin-cos only (axial RoPE's θ is 100, mixed RoPE's 10)"
+        };
         return html! {
             <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <h2 class="settings-title">{ "Settings" }</h2>
+                <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
+                    options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
+                    on_change={choice(cb, Scheme::from_id, Action::PickScheme)}>
+                    <p class="control-help">{ s.scheme.entry() }</p>
+                </Choice>
                 <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
                     on_change={numeric(cb, Action::SetDModel)} hint="width of each vector or head" />
                 <NumberControl id="base" limit={BASE} value={s.base}
-                    on_change={numeric(cb, Action::SetBase)} hint="2-D sin-cos: 10000 in MAE" />
+                    on_change={numeric(cb, Action::SetBase)} hint={base_hint} />
                 <NumberControl id="seed" limit={SEED} value={s.learned_seed as f64}
                     on_change={numeric(cb, Action::SetLearnedSeed)} hint="the learned table and mixed RoPE's angles" />
                 { palette }
-                <p class="control-help">{ "The scheme and the grid are set in the view." }</p>
+                <p class="control-help">{ "The grid, and the 2-D scheme beside a scheme of text, are set in the view." }</p>
             </form>
         };
     }

@@ -93,8 +93,7 @@ test('a scheme of image patches picked in the settings opens the Image patches v
   await page.waitForFunction(() => document.getElementById('tab-patches').getAttribute('aria-selected') === 'true');
   await page.getByRole('button', { name: 'Go to M-RoPE' }).click();
   await page.locator('#mrope-title').waitFor();
-  // A scheme of a line picked back on the matrix tab is drawn there.
-  await page.click('#tab-heatmap');
+  // A scheme of a line picked in the Image patches view's settings opens the matrix, drawn.
   await page.selectOption('#scheme', 'rope');
   await page.locator('[role=tabpanel] canvas.chart-canvas').first().waitFor();
   assert.equal(await selected('heatmap'), 'true');
