@@ -2,26 +2,11 @@
 //! one JSON object per line, for `scripts/check_torch.py` (which runs the PyTorch code against
 //! the CSV where PyTorch is installed): `cargo run --example patch_cases`.
 
+use pe_explorer::export::json_string as quoted;
 use pe_explorer::figures::patches::{encoding_csv, snippet, PatchInputs};
 use pe_explorer::schemes::grid::GridScheme;
 use pe_explorer::snippets::Library;
 use pe_explorer::state::Settings;
-
-/// A JSON string.
-fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn main() {
     // (scheme, rows, cols, d_model, trained side, interpolate, head, CLS row, base)

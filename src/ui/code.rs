@@ -62,11 +62,9 @@ pub struct CodePanelProps {
     pub settings: Settings,
 }
 
-#[function_component(CodePanel)]
-pub fn code_panel(props: &CodePanelProps) -> Html {
-    let library = use_state(|| Library::NumPy);
-    let code = snippet(&props.settings, *library);
-    let on_library = {
+/// The NumPy/PyTorch switch of a code panel (`name`: its radio group), setting `library`.
+pub fn library_switch(name: &'static str, library: &UseStateHandle<Library>) -> Html {
+    let on_change = {
         let library = library.clone();
         Callback::from(move |v: String| {
             library.set(if v == "pytorch" {
@@ -77,14 +75,23 @@ pub fn code_panel(props: &CodePanelProps) -> Html {
         })
     };
     html! {
+        <Segmented {name} legend="Library"
+            options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
+            selected={if **library == Library::NumPy { "numpy" } else { "pytorch" }}
+            {on_change} />
+    }
+}
+
+#[function_component(CodePanel)]
+pub fn code_panel(props: &CodePanelProps) -> Html {
+    let library = use_state(|| Library::NumPy);
+    let code = snippet(&props.settings, *library);
+    html! {
         <CodeSection title="The same matrix in your own code" code={code}
             lead="This code rebuilds the matrix above with the current settings; its `matrix` \
                   has the same rows and columns as the chart's CSV. The NumPy version is run \
                   by the app's test suite and checked against the CSV.">
-            <Segmented name="code-library" legend="Library"
-                options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
-                selected={if *library == Library::NumPy { "numpy" } else { "pytorch" }}
-                on_change={on_library} />
+            { library_switch("code-library", &library) }
         </CodeSection>
     }
 }

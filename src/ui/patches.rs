@@ -5,8 +5,6 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
-
 use yew::prelude::*;
 
 use super::chart::{csv_export, Shared};
@@ -345,12 +343,13 @@ fn mrope_pointer(scheme: Scheme) -> Html {
         return html! {};
     }
     let go = Callback::from(|_: MouseEvent| {
-        if let Some(e) = element_by_id("mrope-title") {
+        if let Some(e) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("mrope-title"))
+        {
             e.scroll_into_view();
-            if let Ok(h) = e.dyn_into::<web_sys::HtmlElement>() {
-                let _ = h.focus();
-            }
         }
+        super::browser::focus_later("mrope-title".into());
     });
     html! {
         <p class="panel-lead">
@@ -359,11 +358,6 @@ fn mrope_pointer(scheme: Scheme) -> Html {
             <button type="button" class="button button-small" onclick={go}>{ "Go to M-RoPE" }</button>
         </p>
     }
-}
-
-/// The page's element with this id.
-fn element_by_id(id: &str) -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.get_element_by_id(id)
 }
 
 /// What each scheme does on a grid larger than the one it was trained on, in a sentence.
@@ -733,16 +727,6 @@ fn patch_code(props: &PatchCodeProps) -> Html {
     let code = use_memo((props.inputs.clone(), *library), |(inputs, library)| {
         snippet(inputs, *library)
     });
-    let on_library = {
-        let library = library.clone();
-        Callback::from(move |v: String| {
-            library.set(if v == "pytorch" {
-                Library::PyTorch
-            } else {
-                Library::NumPy
-            })
-        })
-    };
     html! {
         <CodeSection title="The same numbers in your own code" code={(*code).clone()}
             lead="This code rebuilds the first chart's CSV with the current settings, computed \
@@ -750,10 +734,7 @@ fn patch_code(props: &PatchCodeProps) -> Html {
                   app's test suite runs the NumPy version and checks it against the CSV; the \
                   PyTorch version (F.interpolate itself for the learned table) is checked by \
                   scripts/check_torch.py, where PyTorch is installed.">
-            <Segmented name="patch-code-library" legend="Library"
-                options={vec![("numpy".into(), "NumPy".into()), ("pytorch".into(), "PyTorch".into())]}
-                selected={if *library == Library::NumPy { "numpy" } else { "pytorch" }}
-                on_change={on_library} />
+            { super::code::library_switch("patch-code-library", &library) }
         </CodeSection>
     }
 }

@@ -273,6 +273,14 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     // The patch grid draws the view's 2-D scheme (the app's scheme when that is one): of the 1-D
     // settings only the width and the sin-cos base apply to it. A scheme of a line picked here
     // opens the position matrix.
+    // The app's scheme (a scheme picked here opens the view that draws it).
+    let scheme_menu = html! {
+        <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
+            options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
+            on_change={choice(cb, Scheme::from_id, Action::PickScheme)}>
+            <p class="control-help">{ s.scheme.entry() }</p>
+        </Choice>
+    };
     if crate::main_chart::shown_view(s) == View::Patches {
         let base_hint = if s.grid.scheme == crate::schemes::grid::GridScheme::SinCos {
             "2-D sin-cos: 10000 in MAE"
@@ -282,11 +290,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
         return html! {
             <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <h2 class="settings-title">{ "Settings" }</h2>
-                <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
-                    options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
-                    on_change={choice(cb, Scheme::from_id, Action::PickScheme)}>
-                    <p class="control-help">{ s.scheme.entry() }</p>
-                </Choice>
+                { scheme_menu.clone() }
                 <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
                     on_change={numeric(cb, Action::SetDModel)} hint="width of each vector or head" />
                 <NumberControl id="base" limit={BASE} value={s.base}
@@ -301,11 +305,7 @@ pub fn settings_panel(props: &SettingsPanelProps) -> Html {
     html! {
         <form class="settings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2 class="settings-title">{ "Settings" }</h2>
-            <Choice id="scheme" label="Position scheme" selected={s.scheme.id()}
-                options={options(&Scheme::ALL, Scheme::id, Scheme::label)}
-                on_change={choice(cb, Scheme::from_id, Action::PickScheme)}>
-                <p class="control-help">{ s.scheme.entry() }</p>
-            </Choice>
+            { scheme_menu }
             <NumberControl id="d-model" limit={D_MODEL} value={s.d_model as f64}
                 on_change={numeric(cb, Action::SetDModel)} hint="width of each vector" />
             <NumberControl id="length" limit={LENGTH} value={s.length as f64}
