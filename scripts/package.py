@@ -170,6 +170,7 @@ LOADER = r"""
     return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   }
   var SNIPPETS = __SNIPPETS__;
+  var VIEWS = __VIEWS__;
   var snippetUrls = null;
   function snippets() {
     if (!snippetUrls) {
@@ -203,6 +204,13 @@ LOADER = r"""
     // The app, once its worker's script is ready too (so a link that trains at once finds it).
     loadApp: function () {
       return Promise.all([module("app-js"), bytes("app-wasm"), workerUrl]).then(function (parts) {
+        return parts[0].default({ module_or_path: parts[1] }).then(function () { return parts[0]; });
+      });
+    },
+    // A view module (src/ui/remote.rs), when its view first opens.
+    loadView: function (name) {
+      if (VIEWS.indexOf(name) < 0) return Promise.reject(new Error("no view module " + name));
+      return Promise.all([module("view-" + name + "-js"), bytes("view-" + name + "-wasm")]).then(function (parts) {
         return parts[0].default({ module_or_path: parts[1] }).then(function () { return parts[0]; });
       });
     },
@@ -256,6 +264,10 @@ def single_file(dist: Path) -> str:
         "worker-js": dist / "worker.js",
         "worker-wasm": dist / "worker_bg.wasm",
     }
+    views = sorted(p.name[: -len(".js")] for p in (dist / "views").glob("*.js"))
+    for name in views:
+        assets[f"view-{name}-js"] = dist / "views" / f"{name}.js"
+        assets[f"view-{name}-wasm"] = dist / "views" / f"{name}_bg.wasm"
     snippets = []
     for i, path in enumerate(sorted((dist / "snippets").rglob("*.js"))):
         rel = path.relative_to(dist).as_posix()
@@ -274,7 +286,7 @@ def single_file(dist: Path) -> str:
     blocks = []
     for name, path in assets.items():
         blocks.append(f'<script type="application/octet-stream" id="pe-asset-{name}">{gz64(path.read_bytes())}</script>')
-    loader_js = LOADER.replace("__SNIPPETS__", js(snippets)).replace("__FILES__", js(files))
+    loader_js = LOADER.replace("__SNIPPETS__", js(snippets)).replace("__VIEWS__", js(views)).replace("__FILES__", js(files))
     body_end = page.rindex("</body>")
     page = (
         page[:body_end]

@@ -20,6 +20,71 @@ use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 
 #[wasm_bindgen(inline_js = "
+// The app's view modules (src/ui/remote.rs): each fetched once, when its view first opens or
+// when the page is idle after the app has drawn.
+const views = {};
+function loadView(name) {
+  if (!views[name]) {
+    // A page that carries the app inside itself holds the modules too; a served site has them
+    // beside the app, under views/.
+    const bundle = window.peExplorerBundle;
+    let promise;
+    if (bundle && bundle.loadView) {
+      promise = bundle.loadView(name);
+    } else {
+      const base = document.baseURI;
+      const wasm = fetch(new URL('views/' + name + '_bg.wasm', base));
+      promise = import(new URL('views/' + name + '.js', base).href)
+        .then((m) => m.default({ module_or_path: wasm }).then(() => m));
+    }
+    // A failed fetch is tried again the next time the view opens.
+    views[name] = promise.catch((e) => { delete views[name]; throw e; });
+  }
+  return views[name];
+}
+// Each module runs a Yew of its own, and every Yew numbers its roots from 1 and marks elements
+// and events with the same property names: the app's Yew, listening at its root, would take an
+// event inside a module's view for one of its own and run the wrong handler. An event from
+// inside a module's host is marked, before any Yew sees it, as no root's; the host unmarks it,
+// before the module's Yew (whose listeners it registers later) sees it.
+const EVENTS = ['click', 'dblclick', 'contextmenu', 'input', 'change', 'submit', 'keydown',
+  'keyup', 'keypress', 'focus', 'blur', 'focusin', 'focusout', 'pointerdown', 'pointermove',
+  'pointerup', 'pointercancel', 'pointerenter', 'pointerleave', 'pointerover', 'pointerout',
+  'mousedown', 'mousemove', 'mouseup', 'mouseenter', 'mouseleave', 'mouseover', 'mouseout',
+  'wheel', 'scroll', 'touchstart', 'touchmove', 'touchend', 'touchcancel', 'copy', 'cut',
+  'paste', 'toggle', 'load', 'error', 'select', 'dragstart', 'drag', 'dragend', 'dragenter',
+  'dragleave', 'dragover', 'drop', 'animationend', 'transitionend'];
+const NO_ROOT = 4294967295;
+let marking = false;
+function isolate(host) {
+  if (!marking) {
+    marking = true;
+    for (const type of EVENTS) {
+      document.addEventListener(type, (e) => {
+        const path = e.composedPath();
+        if (path.some((n) => n instanceof Element && n.classList.contains('remote-view'))) {
+          e.__yew_subtree_id = NO_ROOT;
+          e.__yew_subtree_cache_key = path.length;
+        }
+      }, { capture: true });
+    }
+  }
+  for (const type of EVENTS) {
+    host.addEventListener(type, (e) => {
+      delete e.__yew_subtree_id;
+      delete e.__yew_subtree_cache_key;
+    }, { capture: true });
+  }
+}
+window.peExplorerViews = {
+  load: loadView,
+  isolate,
+  prefetch(names) {
+    const go = () => names.forEach((n) => loadView(n).catch(() => {}));
+    if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 4000 });
+    else setTimeout(go, 1500);
+  },
+};
 export function load_app() {
   // A page that carries the app inside itself (the single file, the notebook widget) says how
   // to load it: every file of the app is then in the page, none fetched.

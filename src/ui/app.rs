@@ -10,11 +10,10 @@ use super::browser;
 use super::embedded::{use_main_chart, EmbedPage};
 use super::host::use_host;
 use super::phone::{use_media, use_sheet, Place, QuickStrip, SettingsSheet, PHONE};
-use super::props::{ViewProps, ViewRenderer};
+use super::props::{use_view_renderer, ViewProps, ViewRenderer};
 use super::share::Share;
 use super::sources::SourcesBlock;
 use super::train_session::TrainHost;
-use super::views::view_html;
 use crate::action::Action;
 use crate::plot::frame::Theme;
 use crate::state::{Settings, ThemeChoice, View};
@@ -71,14 +70,39 @@ pub fn start() {
         d.body()?.append_child(&root).ok()?;
         Some(root)
     });
-    match root {
-        Some(root) => yew::Renderer::<App>::with_root(root).render(),
-        None => yew::Renderer::<App>::new().render(),
+    // The shell: a view of a module of its own is drawn by it, and the modules are fetched when
+    // the page is idle.
+    let props = AppProps {
+        registry: ViewRenderer(super::views::view_html),
+        modules: true,
     };
+    match root {
+        Some(root) => yew::Renderer::<App>::with_root_and_props(root, props).render(),
+        None => yew::Renderer::<App>::with_props(props).render(),
+    };
+    super::remote::prefetch();
+}
+
+/// Which views the page draws with: the shell's registry, where the views of a module are drawn
+/// by it, or (the default, for tests that mount the app) every view drawn here.
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    pub registry: ViewRenderer,
+    /// Whether the views of a module are drawn by it (the registry is the shell's).
+    pub modules: bool,
+}
+
+impl Default for AppProps {
+    fn default() -> AppProps {
+        AppProps {
+            registry: ViewRenderer(super::views::every_view_html),
+            modules: false,
+        }
+    }
 }
 
 #[function_component(App)]
-pub fn app() -> Html {
+pub fn app(props: &AppProps) -> Html {
     let start = use_memo((), |_| url::parse(&browser::query()));
     let settings = {
         let s = start.settings.clone();
@@ -117,32 +141,17 @@ pub fn app() -> Html {
         browser::set_root_attribute("data-theme", if *dark { "dark" } else { "light" });
     });
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
-    // The first-paint module's page goes once this one (and its heatmap) has been drawn: effects
-    // run after the children's, in the same task, so no frame shows both or neither.
-    // The same goes for the loading note in index.html (its failure messages never show once
-    // the app is here).
-    // A student dragging or keying one of its sliders keeps the focus: it moves to the app's
-    // slider of the same setting (the strip's on a phone, the sidebar's otherwise).
-    use_effect_with((), |_| {
-        let document = web_sys::window().and_then(|w| w.document());
-        let focused = document
-            .as_ref()
-            .and_then(|d| d.active_element())
-            .map(|e| e.id())
-            .and_then(|id| id.strip_prefix("early-").map(str::to_string));
-        if let (Some(d), Some(id)) = (&document, focused) {
-            let target = [format!("quick-{id}-slider"), format!("{id}-slider")]
-                .iter()
-                .filter_map(|t| d.get_element_by_id(t))
-                .find(|e| e.get_client_rects().length() > 0);
-            if let Some(e) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = e.focus();
-            }
-        }
-        for id in ["early", "boot"] {
-            if let Some(el) = document.as_ref().and_then(|d| d.get_element_by_id(id)) {
-                el.remove();
-            }
+    // The first-paint module's page goes once this one (and its chart) has been drawn: effects
+    // run after the children's, in the same task (`browser::hand_over`). A view drawn by a
+    // module of its own hands over when its module has drawn it (`remote`).
+    let first_view = match &embed {
+        Some(e) => e.view,
+        None => settings.view,
+    };
+    let waits = props.modules && super::remote::module_of(first_view).is_some();
+    use_effect_with((), move |_| {
+        if !waits {
+            browser::hand_over();
         }
     });
     let on_dismiss = {
@@ -154,7 +163,7 @@ pub fn app() -> Html {
     let message = AttrValue::from(settings.train_settings().to_message());
     html! {
         <ContextProvider<Theme> context={theme}>
-        <ContextProvider<ViewRenderer> context={ViewRenderer(view_html)}>
+        <ContextProvider<ViewRenderer> context={props.registry}>
             <TrainHost {message} on_action={on_action.clone()}>
                 if let Some(e) = embed {
                     <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} {host} />
@@ -203,6 +212,7 @@ struct PageProps {
 #[function_component(FullPage)]
 fn full_page(props: &PageProps) -> Html {
     let current = props.settings.view;
+    let view_html = use_view_renderer();
     let phone = use_media(PHONE);
     let (open, show, hide) = use_sheet();
     let panel = use_node_ref();

@@ -538,3 +538,32 @@ pub fn file_address(path: &str) -> String {
         None => path.to_string(),
     }
 }
+
+/// The app takes the page over from the first-paint module, once its own view is drawn: a
+/// student dragging or keying one of the first paint's sliders keeps the focus (it moves to the
+/// app's slider of the same setting: the strip's on a phone, the sidebar's otherwise), and the
+/// first paint's page and the loading note in index.html go (its failure messages never show
+/// once the app is here). Called in the task that drew the view, so no frame shows both or
+/// neither; a second call finds nothing to do.
+pub fn hand_over() {
+    let document = web_sys::window().and_then(|w| w.document());
+    let focused = document
+        .as_ref()
+        .and_then(|d| d.active_element())
+        .map(|e| e.id())
+        .and_then(|id| id.strip_prefix("early-").map(str::to_string));
+    if let (Some(d), Some(id)) = (&document, focused) {
+        let target = [format!("quick-{id}-slider"), format!("{id}-slider")]
+            .iter()
+            .filter_map(|t| d.get_element_by_id(t))
+            .find(|e| e.get_client_rects().length() > 0);
+        if let Some(e) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = e.focus();
+        }
+    }
+    for id in ["early", "boot"] {
+        if let Some(el) = document.as_ref().and_then(|d| d.get_element_by_id(id)) {
+            el.remove();
+        }
+    }
+}

@@ -11,14 +11,38 @@ use super::norms::NormsView;
 use super::patches::PatchesView;
 use super::props::ViewProps;
 use super::quiz::QuizView;
+use super::remote::{module_of, RemoteView};
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::train::TrainView;
 use super::waves::WavesView;
 use crate::state::View;
 
-/// The view component for a tab.
+/// The shell's registry: the view component for a tab, or, for a view of a module of its own,
+/// the component that fetches the module and has it draw the view ([`super::remote`]).
 pub fn view_html(view: View, props: ViewProps) -> Html {
+    if module_of(view).is_some() {
+        let ViewProps {
+            settings,
+            on_action,
+        } = props;
+        return html! { <RemoteView {view} {settings} {on_action} /> };
+    }
+    shell_view_html(view, props)
+}
+
+/// Every view drawn here, the modules' too: for tests that mount the app in one module.
+pub fn every_view_html(view: View, props: ViewProps) -> Html {
+    match view {
+        View::Patches => {
+            html! { <PatchesView settings={props.settings} on_action={props.on_action} /> }
+        }
+        _ => shell_view_html(view, props),
+    }
+}
+
+/// The views the shell draws itself (a view of a module draws nothing here).
+fn shell_view_html(view: View, props: ViewProps) -> Html {
     let ViewProps {
         settings,
         on_action,
@@ -26,7 +50,7 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
     match view {
         View::Matrix => html! { <MatrixView {settings} {on_action} /> },
         View::Attention => html! { <AttentionView {settings} {on_action} /> },
-        View::Patches => html! { <PatchesView {settings} {on_action} /> },
+        View::Patches => html! {},
         View::Offsets => html! { <DistanceView {settings} {on_action} /> },
         View::Waves => html! { <WavesView {settings} {on_action} /> },
         View::Rotations => html! { <RotationsView {settings} {on_action} /> },

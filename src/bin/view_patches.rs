@@ -1,0 +1,46 @@
+//! The Image patches view's module: the 2-D and multimodal schemes' view, fetched by the app
+//! when the view first opens (see `ui::remote` for the shell's side, `ui::module` for this one).
+
+use pe_explorer::state::View;
+use pe_explorer::ui::module;
+use pe_explorer::ui::patches::PatchesView;
+use pe_explorer::ui::props::{ViewProps, ViewRenderer};
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+fn main() {
+    pe_explorer::ui::browser::install_panic_hook();
+}
+
+/// The views this module draws.
+fn views(view: View, props: ViewProps) -> Html {
+    let ViewProps {
+        settings,
+        on_action,
+    } = props;
+    match view {
+        View::Patches => html! { <PatchesView {settings} {on_action} /> },
+        _ => html! {},
+    }
+}
+
+#[wasm_bindgen]
+pub fn mount(
+    element: web_sys::Element,
+    view: &str,
+    query: &str,
+    dark: bool,
+    send: js_sys::Function,
+) -> u32 {
+    module::mount(ViewRenderer(views), element, view, query, dark, send)
+}
+
+#[wasm_bindgen]
+pub fn update(id: u32, query: &str, dark: bool) {
+    module::update(id, query, dark);
+}
+
+#[wasm_bindgen]
+pub fn unmount(id: u32) {
+    module::unmount(id);
+}

@@ -1,0 +1,273 @@
+//! The shell's side of a view module: a view drawn by a wasm module of its own, fetched when its
+//! tab (or embed) first opens, or earlier when the network is idle (see "View modules" in
+//! `docs/architecture.md`).
+//!
+//! The boundary is the link. The shell hands the module an element of the page, the view's id,
+//! the settings as the link's query ([`crate::url::to_query`], which reads back to the same
+//! settings) and whether the charts are dark; the module hands back what the view asked for:
+//! a tab (`view`), a scheme picked in the settings (`pick`), or the settings the rest of its
+//! actions led to (`settings`, a query again). Nothing else crosses: the two modules have
+//! separate memories, and neither calls the other's code.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+use yew::prelude::*;
+
+use super::chart::use_theme;
+use crate::action::Action;
+use crate::plot::frame::Theme;
+use crate::schemes::Scheme;
+use crate::state::{Settings, View};
+use crate::url;
+
+/// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's
+/// script in `src/bin/first.rs`, which every page loads first): `load(name)` gives a promise of
+/// the module, fetched once; `prefetch(names)` fetches them when the page is idle.
+fn loader(name: &str) -> Result<js_sys::Function, JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let views = js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerViews"))?;
+    if !views.is_object() {
+        return Err("this page has no view loader".into());
+    }
+    let f = js_sys::Reflect::get(&views, &JsValue::from_str(name))?;
+    f.dyn_into::<js_sys::Function>()
+        .map_err(|_| JsValue::from_str("this page has no view loader"))
+}
+
+fn load_view_module(name: &str) -> Result<js_sys::Promise, JsValue> {
+    loader("load")?
+        .call1(&JsValue::NULL, &JsValue::from_str(name))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| JsValue::from_str("the view loader gave no promise"))
+}
+
+/// Calls the module's export `name` with `args`.
+fn call(module: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let f: js_sys::Function = js_sys::Reflect::get(module, &JsValue::from_str(name))?
+        .dyn_into()
+        .map_err(|_| JsValue::from_str("the view module lacks an export"))?;
+    let list = js_sys::Array::new();
+    for a in args {
+        list.push(a);
+    }
+    f.apply(&JsValue::NULL, &list)
+}
+
+fn mount_view(
+    module: &JsValue,
+    element: &Element,
+    view: &str,
+    query: &str,
+    dark: bool,
+    send: &js_sys::Function,
+) -> Result<u32, JsValue> {
+    let id = call(
+        module,
+        "mount",
+        &[
+            element.as_ref(),
+            &JsValue::from_str(view),
+            &JsValue::from_str(query),
+            &JsValue::from_bool(dark),
+            send.as_ref(),
+        ],
+    )?;
+    id.as_f64()
+        .map(|x| x as u32)
+        .ok_or_else(|| JsValue::from_str("the view module gave no mount"))
+}
+
+fn update_view(module: &JsValue, id: u32, query: &str, dark: bool) -> Result<JsValue, JsValue> {
+    call(
+        module,
+        "update",
+        &[
+            &JsValue::from(id),
+            &JsValue::from_str(query),
+            &JsValue::from_bool(dark),
+        ],
+    )
+}
+
+fn unmount_view(module: &JsValue, id: u32) -> Result<JsValue, JsValue> {
+    call(module, "unmount", &[&JsValue::from(id)])
+}
+
+/// The module that draws a view, when it is not the shell: its name, which is also its files'
+/// (`views/NAME.js`, `views/NAME_bg.wasm`).
+pub fn module_of(view: View) -> Option<&'static str> {
+    match view {
+        View::Patches => Some("patches"),
+        _ => None,
+    }
+}
+
+/// Every view module, fetched and compiled when the page is idle after the app has drawn, so
+/// that a tab opened later draws at once.
+pub fn prefetch() {
+    let names: js_sys::Array = View::ALL
+        .into_iter()
+        .filter_map(module_of)
+        .map(JsValue::from_str)
+        .collect();
+    if let Ok(f) = loader("prefetch") {
+        let _ = f.call1(&JsValue::NULL, &names);
+    }
+}
+
+/// What a module sends back, read into the action the shell's own view would have emitted (a
+/// tab and a scheme picked in the settings as themselves, so that the page around the view, an
+/// embedded panel, treats them as it treats its own; anything else as the settings it led to).
+pub fn read_message(kind: &str, value: &str) -> Option<Action> {
+    match kind {
+        "view" => View::from_id(value).map(Action::SetView),
+        "pick" => Scheme::from_id(value).map(Action::PickScheme),
+        "settings" => Some(Action::Preset(Box::new(url::parse(value).settings))),
+        _ => None,
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RemoteProps {
+    pub view: View,
+    pub settings: Settings,
+    pub on_action: Callback<Action>,
+}
+
+/// Where the module stands: being fetched, drawing (the module and its mount's id), or failed.
+#[derive(Clone, PartialEq)]
+enum Stage {
+    Loading,
+    Ready(JsValue),
+    Failed(String),
+}
+
+/// A view drawn by its module: fetched on first use, mounted in an element of this component,
+/// kept in step with the settings and the theme, unmounted when the tab closes.
+#[function_component(RemoteView)]
+pub fn remote_view(props: &RemoteProps) -> Html {
+    let name = module_of(props.view).unwrap_or("");
+    let host = use_node_ref();
+    let stage = use_state(|| Stage::Loading);
+    let attempt = use_state(|| 0_u32);
+    let dark = use_theme() == Theme::DARK;
+    // The latest callback, read by the module's messages (which outlive any one render).
+    let on_action = use_mut_ref(|| props.on_action.clone());
+    *on_action.borrow_mut() = props.on_action.clone();
+    let mounted = use_mut_ref(|| None::<(JsValue, u32)>);
+
+    {
+        let stage = stage.clone();
+        use_effect_with((name, *attempt), move |(name, _)| {
+            let name = *name;
+            stage.set(Stage::Loading);
+            match load_view_module(name) {
+                Ok(promise) => wasm_bindgen_futures::spawn_local(async move {
+                    match wasm_bindgen_futures::JsFuture::from(promise).await {
+                        Ok(module) => stage.set(Stage::Ready(module)),
+                        Err(e) => stage.set(Stage::Failed(describe(&e))),
+                    }
+                }),
+                Err(e) => stage.set(Stage::Failed(describe(&e))),
+            }
+        });
+    }
+
+    // Mount once the module is here; unmount when the view or the module changes, or the tab
+    // closes.
+    {
+        let (host, mounted, on_action, stage_handle) = (
+            host.clone(),
+            mounted.clone(),
+            on_action.clone(),
+            stage.clone(),
+        );
+        let view = props.view;
+        let first = (url::to_query(&props.settings, None), dark);
+        use_effect_with(((*stage).clone(), view), move |(stage, view)| {
+            if let (Stage::Ready(module), Some(element)) = (stage, host.cast::<Element>()) {
+                let send =
+                    Closure::<dyn Fn(String, String)>::new(move |kind: String, value: String| {
+                        if let Some(a) = read_message(&kind, &value) {
+                            let cb = on_action.borrow().clone();
+                            cb.emit(a);
+                        }
+                    });
+                let (query, dark) = first;
+                if let Ok(isolate) = loader("isolate") {
+                    let _ = isolate.call1(&JsValue::NULL, &element);
+                }
+                match mount_view(
+                    module,
+                    &element,
+                    view.id(),
+                    &query,
+                    dark,
+                    send.as_ref().unchecked_ref(),
+                ) {
+                    Ok(id) => {
+                        *mounted.borrow_mut() = Some((module.clone(), id));
+                        super::browser::hand_over();
+                    }
+                    Err(e) => stage_handle.set(Stage::Failed(describe(&e))),
+                }
+                let mounted = mounted.clone();
+                return Box::new(move || {
+                    if let Some((module, id)) = mounted.borrow_mut().take() {
+                        let _ = unmount_view(&module, id);
+                    }
+                    drop(send);
+                }) as Box<dyn FnOnce()>;
+            }
+            Box::new(|| ()) as Box<dyn FnOnce()>
+        });
+    }
+
+    // Every later change of the settings or the theme.
+    {
+        let mounted = mounted.clone();
+        let query = url::to_query(&props.settings, None);
+        use_effect_with((query, dark), move |(query, dark)| {
+            if let Some((module, id)) = &*mounted.borrow() {
+                let _ = update_view(module, *id, query, *dark);
+            }
+        });
+    }
+
+    let retry = {
+        let attempt = attempt.clone();
+        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+    };
+    let (busy, note) = match &*stage {
+        Stage::Loading => (true, html! {}),
+        Stage::Ready(_) => (false, html! {}),
+        Stage::Failed(why) => (
+            false,
+            html! {
+                <div class="note note-warn remote-failed" role="alert">
+                    <p>{ format!("This view could not be loaded ({why}). Check the connection and try again.") }</p>
+                    <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
+                </div>
+            },
+        ),
+    };
+    html! {
+        <>
+            { note }
+            <div class="remote-view" ref={host} data-module={name}
+                aria-busy={busy.then_some("true")}></div>
+        </>
+    }
+}
+
+/// A JS error in a sentence.
+fn describe(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            js_sys::Reflect::get(e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+        })
+        .unwrap_or_else(|| "unknown error".into())
+}
