@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 profile="${TRUNK_PROFILE:-release}"
 staging="${TRUNK_STAGING_DIR:?run by trunk}"
-modules=(view_patches)
+modules=(view_patches view_train)
 bins=(--bin pe-explorer)
 for m in "${modules[@]}"; do bins+=(--bin "$m"); done
 if [ "$profile" = release ]; then

@@ -23,6 +23,7 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 // The app's view modules (src/ui/remote.rs): each fetched once, when its view first opens or
 // when the page is idle after the app has drawn.
 const views = {};
+const ready = {};
 function loadView(name) {
   if (!views[name]) {
     // A page that carries the app inside itself holds the modules too; a served site has them
@@ -38,7 +39,9 @@ function loadView(name) {
         .then((m) => m.default({ module_or_path: wasm }).then(() => m));
     }
     // A failed fetch is tried again the next time the view opens.
-    views[name] = promise.catch((e) => { delete views[name]; throw e; });
+    views[name] = promise
+      .then((m) => { ready[name] = m; return m; })
+      .catch((e) => { delete views[name]; throw e; });
   }
   return views[name];
 }
@@ -79,6 +82,14 @@ function isolate(host) {
 window.peExplorerViews = {
   load: loadView,
   isolate,
+  // The app's settings, to every module here that keeps something of its own between its
+  // views' visits (the Train view's run: a change of settings ends a run that belongs to the
+  // old ones, wherever the student is).
+  notify(query) {
+    for (const m of Object.values(ready)) if (typeof m.settings === 'function') m.settings(query);
+  },
+  // The app's way to hear such a module (set by the app: the same messages as a view's).
+  shell: null,
   prefetch(names) {
     const go = () => names.forEach((n) => loadView(n).catch(() => {}));
     if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 4000 });

@@ -75,6 +75,7 @@ pub fn start() {
     let props = AppProps {
         registry: ViewRenderer(super::views::view_html),
         modules: true,
+        run: None,
     };
     match root {
         Some(root) => yew::Renderer::<App>::with_root_and_props(root, props).render(),
@@ -85,11 +86,30 @@ pub fn start() {
 
 /// Which views the page draws with: the shell's registry, where the views of a module are drawn
 /// by it, or (the default, for tests that mount the app) every view drawn here.
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct AppProps {
     pub registry: ViewRenderer,
     /// Whether the views of a module are drawn by it (the registry is the shell's).
     pub modules: bool,
+    /// What holds the training run around the pages, where the Train view is drawn here (the
+    /// Train view's module holds its own).
+    pub run: Option<RunHolder>,
+}
+
+/// Wraps the pages in what holds the training run: the experiment's message, the way to the
+/// settings, the pages.
+pub type RunHolder = fn(AttrValue, Callback<Action>, Html) -> Html;
+
+/// The training run held around the pages (see [`AppProps::run`]).
+fn hold_run(message: AttrValue, on_action: Callback<Action>, children: Html) -> Html {
+    html! { <TrainHost {message} {on_action}>{ children }</TrainHost> }
+}
+
+impl PartialEq for AppProps {
+    /// The app is mounted once, with props that never change.
+    fn eq(&self, other: &AppProps) -> bool {
+        self.modules == other.modules && self.run.is_some() == other.run.is_some()
+    }
 }
 
 impl Default for AppProps {
@@ -97,6 +117,7 @@ impl Default for AppProps {
         AppProps {
             registry: ViewRenderer(super::views::every_view_html),
             modules: false,
+            run: Some(hold_run),
         }
     }
 }
@@ -160,17 +181,44 @@ pub fn app(props: &AppProps) -> Html {
     };
     let banner = html! { <Notices notices={(*notices).clone()} on_dismiss={on_dismiss} /> };
 
-    let message = AttrValue::from(settings.train_settings().to_message());
+    // The modules that keep something between their views' visits hear every change.
+    {
+        let on_action = on_action.clone();
+        let modules = props.modules;
+        use_effect_with((), move |_| {
+            if modules {
+                super::remote::listen(on_action);
+            }
+        });
+    }
+    {
+        let modules = props.modules;
+        use_effect_with((*settings).clone(), move |s| {
+            if modules {
+                super::remote::notify(s);
+            }
+        });
+    }
+
+    let pages = html! {
+        if let Some(e) = embed {
+            <EmbedPage settings={(*settings).clone()} on_action={on_action.clone()} embed={e} {banner} {host} />
+        } else {
+            <FullPage settings={(*settings).clone()} on_action={on_action.clone()} {banner} />
+        }
+    };
+    let pages = match props.run {
+        Some(hold) => hold(
+            AttrValue::from(settings.train_settings().to_message()),
+            on_action,
+            pages,
+        ),
+        None => pages,
+    };
     html! {
         <ContextProvider<Theme> context={theme}>
         <ContextProvider<ViewRenderer> context={props.registry}>
-            <TrainHost {message} on_action={on_action.clone()}>
-                if let Some(e) = embed {
-                    <EmbedPage settings={(*settings).clone()} {on_action} embed={e} {banner} {host} />
-                } else {
-                    <FullPage settings={(*settings).clone()} {on_action} {banner} />
-                }
-            </TrainHost>
+            { pages }
         </ContextProvider<ViewRenderer>>
         </ContextProvider<Theme>>
     }

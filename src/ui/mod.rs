@@ -32,6 +32,7 @@ pub mod settings;
 pub mod share;
 pub mod sources;
 pub mod train;
+pub mod train_module;
 pub mod train_session;
 pub mod trainer;
 pub mod views;

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -44,6 +44,19 @@ fn send(to: &js_sys::Function, kind: &str, value: &str) {
         &JsValue::from_str(kind),
         &JsValue::from_str(value),
     );
+}
+
+/// Sends a message to the app from outside any mounted view (see [`super::remote::listen`]);
+/// nothing where there is no app to hear it.
+pub fn to_shell(kind: &str, value: &str) {
+    let shell = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("peExplorerViews")).ok())
+        .filter(JsValue::is_object)
+        .and_then(|v| js_sys::Reflect::get(&v, &JsValue::from_str("shell")).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(f) = shell {
+        send(&f, kind, value);
+    }
 }
 
 /// One mounted view: its theme, and its actions turned into messages for the shell.

@@ -99,6 +99,7 @@ fn unmount_view(module: &JsValue, id: u32) -> Result<JsValue, JsValue> {
 pub fn module_of(view: View) -> Option<&'static str> {
     match view {
         View::Patches => Some("patches"),
+        View::Train => Some("train"),
         _ => None,
     }
 }
@@ -114,6 +115,35 @@ pub fn prefetch() {
     if let Ok(f) = loader("prefetch") {
         let _ = f.call1(&JsValue::NULL, &names);
     }
+}
+
+/// Tells every module that keeps something between its views' visits the app's settings now.
+pub fn notify(settings: &Settings) {
+    if let Ok(f) = loader("notify") {
+        let _ = f.call1(
+            &JsValue::NULL,
+            &JsValue::from_str(&url::to_query(settings, None)),
+        );
+    }
+}
+
+/// Gives such modules a way to the app for as long as the page lives (`on_action` hears what
+/// they send, read as [`read_message`] reads it).
+pub fn listen(on_action: Callback<Action>) {
+    let Some(views) = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("peExplorerViews")).ok())
+        .filter(JsValue::is_object)
+    else {
+        return;
+    };
+    let hear = Closure::<dyn Fn(String, String)>::new(move |kind: String, value: String| {
+        if let Some(a) = read_message(&kind, &value) {
+            on_action.emit(a);
+        }
+    });
+    let _ = js_sys::Reflect::set(&views, &JsValue::from_str("shell"), hear.as_ref());
+    // The page's whole life: the app is never unmounted.
+    hear.forget();
 }
 
 /// What a module sends back, read into the action the shell's own view would have emitted (a

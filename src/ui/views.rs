@@ -37,6 +37,9 @@ pub fn every_view_html(view: View, props: ViewProps) -> Html {
         View::Patches => {
             html! { <PatchesView settings={props.settings} on_action={props.on_action} /> }
         }
+        View::Train => {
+            html! { <TrainView settings={props.settings} on_action={props.on_action} /> }
+        }
         _ => shell_view_html(view, props),
     }
 }
@@ -59,6 +62,6 @@ fn shell_view_html(view: View, props: ViewProps) -> Html {
         View::Compare => html! { <CompareView {settings} {on_action} /> },
         View::Lesson => html! { <LessonView {settings} {on_action} /> },
         View::Quiz => html! { <QuizView {settings} {on_action} /> },
-        View::Train => html! { <TrainView {settings} {on_action} /> },
+        View::Train => html! {},
     }
 }
