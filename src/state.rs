@@ -77,6 +77,16 @@ impl View {
         View::ALL.into_iter().find(|v| v.id() == id)
     }
 
+    /// The wasm module that draws the view, when it is not the app itself: its name, which is
+    /// also its files' (`views/NAME.js`, `views/NAME_bg.wasm`; see `ui::remote`).
+    pub fn module(self) -> Option<&'static str> {
+        match self {
+            View::Patches => Some("patches"),
+            View::Train => Some("train"),
+            _ => None,
+        }
+    }
+
     /// The tab's label.
     pub fn label(self) -> &'static str {
         match self {

@@ -79,9 +79,16 @@ function isolate(host) {
     }, { capture: true });
   }
 }
+// Started beside the app when the page opens on the module's view (a failure is the view's to
+// say when it asks again).
+export function preload_view(name) {
+  loadView(name).catch(() => {});
+}
 window.peExplorerViews = {
   load: loadView,
   isolate,
+  // A module already here, or undefined.
+  module: (name) => ready[name],
   // The app's settings, to every module here that keeps something of its own between its
   // views' visits (the Train view's run: a change of settings ends a run that belongs to the
   // old ones, wherever the student is).
@@ -110,6 +117,7 @@ export function load_app() {
 }")]
 extern "C" {
     fn load_app() -> js_sys::Promise;
+    fn preload_view(name: &str);
 }
 
 fn media(query: &str) -> bool {
@@ -540,6 +548,18 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     Some(())
 }
 
+/// The view an address opens (its `embed`, else its `view`), read as plainly as the first paint
+/// reads one; `None` leaves it to the app.
+fn first_view(query: &str) -> Option<View> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let get = |key: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
+    };
+    View::from_id(get("embed").or_else(|| get("view"))?)
+}
+
 fn main() {
     let Some(window) = web_sys::window() else {
         return;
@@ -547,6 +567,10 @@ fn main() {
     // The app's files start downloading first: the network works while the chart is drawn.
     let loading = load_app();
     let query = page_query(&window);
+    // A page that opens on a view of a module of its own fetches the module beside the app.
+    if let Some(name) = first_view(&query).and_then(View::module) {
+        preload_view(name);
+    }
     if let (Some(doc), Some(e)) = (window.document(), early(&query)) {
         if let Some(chart) = main_chart(&e.settings) {
             let _ = build(&doc, e, chart);

@@ -46,6 +46,18 @@ pub fn unmount(id: u32) {
     module::unmount(id);
 }
 
+/// The CSV of a chart this module drew, for the app (the notebook widget's figures).
+#[wasm_bindgen]
+pub fn chart_csv(id: &str) -> Result<Vec<String>, String> {
+    module::chart_file(id, false)
+}
+
+/// The PNG of a chart this module drew, for the app.
+#[wasm_bindgen]
+pub fn chart_png(id: &str) -> Result<Vec<String>, String> {
+    module::chart_file(id, true)
+}
+
 /// The app's settings, whenever they change: the training run hears them between the view's
 /// visits too.
 #[wasm_bindgen]

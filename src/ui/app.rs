@@ -169,6 +169,11 @@ pub fn app(props: &AppProps) -> Html {
         Some(e) => e.view,
         None => settings.view,
     };
+    // The lesson shows its step's view.
+    let first_view = match first_view {
+        View::Lesson => crate::learn::lesson::step(settings.lesson).view,
+        v => v,
+    };
     let waits = props.modules && super::remote::module_of(first_view).is_some();
     use_effect_with((), move |_| {
         if !waits {

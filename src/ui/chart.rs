@@ -126,7 +126,30 @@ thread_local! {
     /// Every chart's exports on the page now, by the number its tools carry (`data-export`).
     static EXPORTS: std::cell::RefCell<std::collections::HashMap<u32, Exports>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
-    static NEXT_EXPORT: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// Numbered from a random start: the app and each view module number their own charts, and
+    /// a chart's number must not name another module's chart (see `remote::chart_file`).
+    static NEXT_EXPORT: std::cell::Cell<u32> =
+        std::cell::Cell::new((js_sys::Math::random() * 2_000_000_000.0) as u32 + 1);
+}
+
+/// The CSV of the chart drawn on the canvas `id`, as its Download CSV gives it: (file name,
+/// text).
+pub fn chart_csv(id: &str) -> Result<(String, String), String> {
+    let exports = exports_of(id).ok_or("the chart is not drawn yet")?;
+    let csv = exports.csv.ok_or("this chart has no CSV")?;
+    csv.emit(())
+}
+
+/// The PNG of the chart drawn on the canvas `id`, as its Download PNG draws it: (file name,
+/// `data:` address).
+pub fn chart_png(id: &str) -> Result<(String, String), String> {
+    let exports = exports_of(id).ok_or("the chart is not drawn yet")?;
+    let canvas = browser::detached_canvas().ok_or("the browser could not create a canvas")?;
+    exports.render_png.emit(canvas.clone())?;
+    let data = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|_| "the browser could not encode the PNG")?;
+    Ok((format!("{}.png", exports.file_stem), data))
 }
 
 /// The exports of the chart drawn on the canvas with `id` (its figure's tools), if it is on the

@@ -83,6 +83,12 @@ fn root(props: &RootProps) -> Html {
             }
         })
     };
+    // The first render is on the page, charts drawn (effects run after the children's): the
+    // app may take over from the first paint.
+    {
+        let to = props.send.clone();
+        use_effect_with((), move |_| send(&to, "drawn", ""));
+    }
     let theme = if props.dark {
         Theme::DARK
     } else {
@@ -162,4 +168,15 @@ pub fn unmount(id: u32) {
     if let Some((handle, _)) = taken {
         handle.destroy();
     }
+}
+
+/// A chart's file for the app (a module's `chart_csv` and `chart_png` exports, asked by
+/// `remote::chart_file`): [file name, text or `data:` address].
+pub fn chart_file(id: &str, png: bool) -> Result<Vec<String>, String> {
+    let (name, body) = if png {
+        super::chart::chart_png(id)?
+    } else {
+        super::chart::chart_csv(id)?
+    };
+    Ok(vec![name, body])
 }

@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::chart::exports_of;
+use super::remote::{chart_file, File};
 use crate::action::Action;
 use crate::main_chart::main_chart;
 use crate::state::Settings;
@@ -75,28 +75,18 @@ fn post(kind: &str, fields: &[(&str, JsValue)]) {
 /// The main chart's CSV as its Download CSV gives it: (file name, text).
 fn main_csv(s: &Settings) -> Result<(String, String), String> {
     let chart = main_chart(s).ok_or("this view has no chart of numbers")?;
-    let exports = exports_of(&chart.id).ok_or("the chart is not drawn yet")?;
-    let csv = exports.csv.ok_or("this chart has no CSV")?;
-    csv.emit(())
+    chart_file(&chart.id, File::Csv)
 }
 
 /// The main chart's PNG as its Download PNG draws it: (file name, `data:` address).
 fn main_png(s: &Settings) -> Result<(String, String), String> {
     let chart = main_chart(s).ok_or("this view has no chart")?;
-    let exports = exports_of(&chart.id).ok_or("the chart is not drawn yet")?;
-    let canvas =
-        super::browser::detached_canvas().ok_or("the browser could not create a canvas")?;
-    exports.render_png.emit(canvas.clone())?;
-    let data = canvas
-        .to_data_url_with_type("image/png")
-        .map_err(|_| "the browser could not encode the PNG")?;
-    Ok((format!("{}.png", exports.file_stem), data))
+    chart_file(&chart.id, File::Png)
 }
 
 /// The Train view's held-out table as its Download CSV gives it, when the view is on screen.
 fn results_csv() -> Option<(String, String)> {
-    let exports = exports_of("train-table-chart")?;
-    exports.csv?.emit(()).ok()
+    chart_file("train-table-chart", File::Csv).ok()
 }
 
 fn text_field(data: &JsValue, key: &str) -> Option<String> {

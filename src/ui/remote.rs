@@ -6,8 +6,10 @@
 //! the settings as the link's query ([`crate::url::to_query`], which reads back to the same
 //! settings) and whether the charts are dark; the module hands back what the view asked for:
 //! a tab (`view`), a scheme picked in the settings (`pick`), or the settings the rest of its
-//! actions led to (`settings`, a query again). Nothing else crosses: the two modules have
-//! separate memories, and neither calls the other's code.
+//! actions led to (`settings`, a query again), and once that its first render is on the page
+//! (`drawn`). The rest of the boundary (a module that keeps state between visits, the charts'
+//! files) is below. Nothing else crosses: the two modules have separate memories, and neither
+//! calls the other's code.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -94,14 +96,9 @@ fn unmount_view(module: &JsValue, id: u32) -> Result<JsValue, JsValue> {
     call(module, "unmount", &[&JsValue::from(id)])
 }
 
-/// The module that draws a view, when it is not the shell: its name, which is also its files'
-/// (`views/NAME.js`, `views/NAME_bg.wasm`).
+/// The module that draws a view, when it is not the shell ([`View::module`]).
 pub fn module_of(view: View) -> Option<&'static str> {
-    match view {
-        View::Patches => Some("patches"),
-        View::Train => Some("train"),
-        _ => None,
-    }
+    view.module()
 }
 
 /// Every view module, fetched and compiled when the page is idle after the app has drawn, so
@@ -144,6 +141,49 @@ pub fn listen(on_action: Callback<Action>) {
     let _ = js_sys::Reflect::set(&views, &JsValue::from_str("shell"), hear.as_ref());
     // The page's whole life: the app is never unmounted.
     hear.forget();
+}
+
+/// A chart's file, as its Download button gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum File {
+    Csv,
+    Png,
+}
+
+/// The file of the chart drawn on the canvas `id`, wherever it is drawn: by the app, or by a
+/// view module (asked through its `chart_csv` or `chart_png` export): (file name, text or
+/// `data:` address).
+pub fn chart_file(id: &str, file: File) -> Result<(String, String), String> {
+    let here = match file {
+        File::Csv => super::chart::chart_csv(id),
+        File::Png => super::chart::chart_png(id),
+    };
+    if here.is_ok() {
+        return here;
+    }
+    let module = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.closest(".remote-view[data-module]").ok().flatten())
+        .and_then(|e| e.get_attribute("data-module"));
+    let Some(name) = module else {
+        return here;
+    };
+    let ready = loader("module")
+        .and_then(|f| f.call1(&JsValue::NULL, &JsValue::from_str(&name)))
+        .ok()
+        .filter(JsValue::is_object)
+        .ok_or("the chart's view is still loading")?;
+    let export = match file {
+        File::Csv => "chart_csv",
+        File::Png => "chart_png",
+    };
+    let got = call(&ready, export, &[&JsValue::from_str(id)]).map_err(|e| describe(&e))?;
+    let pair = js_sys::Array::from(&got);
+    match (pair.get(0).as_string(), pair.get(1).as_string()) {
+        (Some(name), Some(body)) => Ok((name, body)),
+        _ => Err("the view module gave no file".into()),
+    }
 }
 
 /// What a module sends back, read into the action the shell's own view would have emitted (a
@@ -219,7 +259,11 @@ pub fn remote_view(props: &RemoteProps) -> Html {
             if let (Stage::Ready(module), Some(element)) = (stage, host.cast::<Element>()) {
                 let send =
                     Closure::<dyn Fn(String, String)>::new(move |kind: String, value: String| {
-                        if let Some(a) = read_message(&kind, &value) {
+                        // The view's first render is on the page (its charts drawn): the app
+                        // takes over from the first paint, if it has not yet.
+                        if kind == "drawn" {
+                            super::browser::hand_over();
+                        } else if let Some(a) = read_message(&kind, &value) {
                             let cb = on_action.borrow().clone();
                             cb.emit(a);
                         }
@@ -236,10 +280,7 @@ pub fn remote_view(props: &RemoteProps) -> Html {
                     dark,
                     send.as_ref().unchecked_ref(),
                 ) {
-                    Ok(id) => {
-                        *mounted.borrow_mut() = Some((module.clone(), id));
-                        super::browser::hand_over();
-                    }
+                    Ok(id) => *mounted.borrow_mut() = Some((module.clone(), id)),
                     Err(e) => stage_handle.set(Stage::Failed(describe(&e))),
                 }
                 let mounted = mounted.clone();
@@ -253,6 +294,14 @@ pub fn remote_view(props: &RemoteProps) -> Html {
             Box::new(|| ()) as Box<dyn FnOnce()>
         });
     }
+
+    // A view that cannot be drawn still ends the first paint: the page says why, live.
+    let failed = matches!(*stage, Stage::Failed(_));
+    use_effect_with(failed, |failed| {
+        if *failed {
+            super::browser::hand_over();
+        }
+    });
 
     // Every later change of the settings or the theme.
     {

@@ -248,9 +248,11 @@ function sizes(files) {
   return { raw, gz, br };
 }
 const inDir = (dir, re) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).map((f) => path.join(dir, f)) : []);
+const viewModules = inDir(path.join(DIST, 'views'), /\.js$/).map((f) => path.basename(f, '.js'));
 const modules = [
   ['first-paint module (`first-*_bg.wasm` + `first-*.js`)', inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/)],
-  ['app module (`app/*`)', inDir(path.join(DIST, 'app'), /\.(wasm|js)$/)],
+  ['app module, the shell (`app/*`)', inDir(path.join(DIST, 'app'), /\.(wasm|js)$/)],
+  ...viewModules.map((m) => [`view module \`views/${m}\``, inDir(path.join(DIST, 'views'), new RegExp(`^${m}(_bg\\.wasm|\\.js)$`))]),
 ];
 console.log(`\n**Module sizes** (${DIST}):\n`);
 console.log('| module | raw KB | gzip -9 KB | Brotli KB |');
@@ -262,6 +264,51 @@ for (const [name, files] of modules) {
   }
   const s = sizes(files);
   console.log(`| ${name} | ${kb(s.raw)} | ${kb(s.gz)} | ${kb(s.br)} |`);
+}
+
+// A view of a module opened for the first time after the app is ready, on the mobile profile:
+// the default page loads cold; once the whole app is ready (and, in the second column, after
+// WAIT_MS more, when the idle page has fetched the modules), Playwright's mouse clicks the
+// view's tab; the time is from the click to the view's first chart drawn (the Train view draws
+// none before Train is pressed: its Train button), then one frame. OPENS=0 skips it.
+const OPENS = { patches: ['#tab-patches', '#panel-patches canvas[data-draws]'], train: ['#tab-train', '#panel-train #train-start'] };
+const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);
+async function open(tab, drawn, wait) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 562.5, downloadThroughput: (1638.4 * 0.9 * 1024) / 8, uploadThroughput: (750 * 0.9 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.addInitScript(watch(false));
+  await page.goto(server.url, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.__appReady, null, { timeout: 180000, polling: 50 });
+  if (wait) await page.waitForTimeout(wait);
+  await page.locator(tab).scrollIntoViewIfNeeded();
+  const box = await page.locator(tab).boundingBox();
+  const clicked = await page.evaluate(() => performance.now());
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForSelector(drawn, { timeout: 120000 });
+  const ms = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now())))) - clicked;
+  await context.close();
+  return ms;
+}
+if (process.env.OPENS !== '0' && viewModules.length) {
+  console.log(`\n**A view of a module opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
+  console.log(`| view | opened at once, ms | opened ${WAIT_MS / 1000} s later, ms |`);
+  console.log('|---|---|---|');
+  for (const [name, [tab, drawn]] of Object.entries(OPENS)) {
+    if (!viewModules.includes(name)) continue;
+    const now = [], later = [];
+    for (let r = 0; r < RUNS; r++) {
+      now.push(await open(tab, drawn, 0));
+      later.push(await open(tab, drawn, WAIT_MS));
+      console.error(`[open ${r + 1}/${RUNS}] ${name}: at once ${now.at(-1).toFixed(0)} ms, later ${later.at(-1).toFixed(0)} ms`);
+    }
+    console.log(`| ${name} | ${fmt(median(now))} | ${fmt(median(later))} |`);
+  }
 }
 await browser.close();
 await server.close();
