@@ -170,7 +170,6 @@ LOADER = r"""
     return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   }
   var SNIPPETS = __SNIPPETS__;
-  var VIEWS = __VIEWS__;
   var snippetUrls = null;
   function snippets() {
     if (!snippetUrls) {
@@ -207,13 +206,6 @@ LOADER = r"""
         return parts[0].default({ module_or_path: parts[1] }).then(function () { return parts[0]; });
       });
     },
-    // A view module (src/ui/remote.rs), when its view first opens.
-    loadView: function (name) {
-      if (VIEWS.indexOf(name) < 0) return Promise.reject(new Error("no view module " + name));
-      return Promise.all([module("view-" + name + "-js"), bytes("view-" + name + "-wasm")]).then(function (parts) {
-        return parts[0].default({ module_or_path: parts[1] }).then(function () { return parts[0]; });
-      });
-    },
     // A training worker: started at once, given its wasm when the bytes are ready (the page
     // queues its commands until the worker says it is ready).
     worker: function () {
@@ -242,7 +234,12 @@ LOADER = r"""
 
 
 def single_file(dist: Path) -> str:
-    """The whole app as one HTML file."""
+    """The whole app as one HTML file: the site's first paint, stylesheet and worker, and the
+    app in one module (WHOLE_APP: src/bin/whole.rs as scripts/build_app.sh --whole builds it),
+    not the site's shell and view modules."""
+    whole = Path(os.environ.get("WHOLE_APP", "target/whole-app"))
+    if not (whole / "pe-explorer_bg.wasm").is_file():
+        sys.exit(f"package: {whole} holds no app in one module (scripts/package.sh builds it)")
     page = (dist / "index.html").read_text(encoding="utf-8")
     # What trunk wrote to load the first paint: its module script and the preloads.
     loader = one(r"<script type=\"module\">\s*import init, \* as bindings from '\./(first-[0-9a-f]+\.js)';.*?</script>", page, "first-paint loader")
@@ -259,15 +256,11 @@ def single_file(dist: Path) -> str:
     assets = {
         "first-js": dist / first_js,
         "first-wasm": dist / first_wasm,
-        "app-js": dist / "app" / "pe-explorer.js",
-        "app-wasm": dist / "app" / "pe-explorer_bg.wasm",
+        "app-js": whole / "pe-explorer.js",
+        "app-wasm": whole / "pe-explorer_bg.wasm",
         "worker-js": dist / "worker.js",
         "worker-wasm": dist / "worker_bg.wasm",
     }
-    views = sorted(p.name[: -len(".js")] for p in (dist / "views").glob("*.js"))
-    for name in views:
-        assets[f"view-{name}-js"] = dist / "views" / f"{name}.js"
-        assets[f"view-{name}-wasm"] = dist / "views" / f"{name}_bg.wasm"
     snippets = []
     for i, path in enumerate(sorted((dist / "snippets").rglob("*.js"))):
         rel = path.relative_to(dist).as_posix()
@@ -286,7 +279,7 @@ def single_file(dist: Path) -> str:
     blocks = []
     for name, path in assets.items():
         blocks.append(f'<script type="application/octet-stream" id="pe-asset-{name}">{gz64(path.read_bytes())}</script>')
-    loader_js = LOADER.replace("__SNIPPETS__", js(snippets)).replace("__VIEWS__", js(views)).replace("__FILES__", js(files))
+    loader_js = LOADER.replace("__SNIPPETS__", js(snippets)).replace("__FILES__", js(files))
     body_end = page.rindex("</body>")
     page = (
         page[:body_end]

@@ -13,7 +13,12 @@ if [ "${1:-}" != "--no-build" ]; then
   export TRUNK_SKIP_VERSION_CHECK=true
   trunk build --release --offline --public-url ./ --dist dist-release
 fi
-PYTHONDONTWRITEBYTECODE=1 python3 scripts/package.py dist-release release
+# The single file and the notebook carry every file inside the page, so they carry the app in one
+# module (src/bin/whole.rs): view modules there would only add bytes.
+whole="${CARGO_TARGET_DIR:-target}/whole-app"
+rm -rf "$whole"
+bash scripts/build_app.sh --whole "$whole"
+PYTHONDONTWRITEBYTECODE=1 WHOLE_APP="$whole" python3 scripts/package.py dist-release release
 
 # The notebook widget: a pure-Python wheel that carries the single file.
 cp release/pe-explorer.html python/src/pe_explorer/static/app.html

@@ -26,12 +26,14 @@ const views = {};
 const ready = {};
 function loadView(name) {
   if (!views[name]) {
-    // A page that carries the app inside itself holds the modules too; a served site has them
-    // beside the app, under views/.
+    // A served site has them beside the app, under views/ (a page that carries the app inside
+    // itself may carry them too, through its bundle's loadView).
     const bundle = window.peExplorerBundle;
     let promise;
-    if (bundle && bundle.loadView) {
-      promise = bundle.loadView(name);
+    if (bundle) {
+      // Such a page carries the app in one module, every view in it: it has no view modules.
+      promise = bundle.loadView ? bundle.loadView(name)
+        : Promise.reject(new Error('this page carries no view modules'));
     } else {
       const base = document.baseURI;
       const wasm = fetch(new URL('views/' + name + '_bg.wasm', base));

@@ -59,6 +59,18 @@ fn use_printing() -> bool {
 /// layout is the body's): Yew empties the element it mounts in, and the first paint's page (with
 /// the focus a student may have put on its slider) must stay until the app has drawn its own.
 pub fn start() {
+    // The shell: a view of a module of its own is drawn by it, and the modules are fetched when
+    // the page is idle.
+    mount(AppProps {
+        registry: ViewRenderer(super::views::view_html),
+        modules: true,
+        run: None,
+    });
+    super::remote::prefetch();
+}
+
+/// Mounts the app with `props` (see [`start`]).
+fn mount(props: AppProps) {
     browser::install_panic_hook();
     // A SCORM package's launch: the LMS session starts before the first render, so the views
     // read what the LMS kept for a learner who comes back.
@@ -70,18 +82,42 @@ pub fn start() {
         d.body()?.append_child(&root).ok()?;
         Some(root)
     });
-    // The shell: a view of a module of its own is drawn by it, and the modules are fetched when
-    // the page is idle.
-    let props = AppProps {
-        registry: ViewRenderer(super::views::view_html),
-        modules: true,
-        run: None,
-    };
     match root {
         Some(root) => yew::Renderer::<App>::with_root_and_props(root, props).render(),
         None => yew::Renderer::<App>::with_props(props).render(),
     };
-    super::remote::prefetch();
+}
+
+/// The app module's exports (the side-by-side benchmark's and the abuse test's), written into
+/// each binary that is the app: `src/main.rs` and `src/bin/whole.rs`.
+#[macro_export]
+macro_rules! app_exports {
+    () => {
+        /// The sinusoidal matrix computed by the app's own code, for the side-by-side benchmark.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn bench_sinusoidal(length: usize, d_model: usize, base: f64) -> f64 {
+            $crate::bench::sinusoidal_checksum(length.min(1 << 16), d_model.min(4096), base)
+        }
+
+        /// Bytes of linear memory the module holds now (the abuse test reports it; it never shrinks).
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn wasm_memory_bytes() -> f64 {
+            #[cfg(target_arch = "wasm32")]
+            {
+                (core::arch::wasm32::memory_size(0) * 65_536) as f64
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                0.0
+            }
+        }
+    };
+}
+
+/// The app in one module, every view drawn by it (the single file and the notebook widget,
+/// which carry every file inside the page: view modules there would only add bytes).
+pub fn start_whole() {
+    mount(AppProps::default());
 }
 
 /// Which views the page draws with: the shell's registry, where the views of a module are drawn
