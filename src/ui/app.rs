@@ -214,6 +214,14 @@ pub fn app(props: &AppProps) -> Html {
     use_effect_with((), move |_| {
         if !waits {
             browser::hand_over();
+        } else if let Some(w) = web_sys::window() {
+            // However the module's view fares (the student opened another tab before it came),
+            // the first paint's page goes within 15 s.
+            let later = Closure::once_into_js(browser::hand_over);
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                later.unchecked_ref(),
+                15_000,
+            );
         }
     });
     let on_dismiss = {

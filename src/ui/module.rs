@@ -125,7 +125,7 @@ pub fn mount(
 ) -> u32 {
     let props = RootProps {
         view: View::from_id(view).unwrap_or_default(),
-        settings: url::parse(query).settings,
+        settings: url::parse_whole(query).settings,
         dark,
         registry,
         send: to,
@@ -152,7 +152,7 @@ pub fn mount(
 pub fn update(id: u32, query: &str, dark: bool) {
     MOUNTS.with(|m| {
         if let Some(Some((handle, props))) = m.borrow_mut().get_mut(id as usize) {
-            let settings = url::parse(query).settings;
+            let settings = url::parse_whole(query).settings;
             if settings != props.settings || dark != props.dark {
                 props.settings = settings;
                 props.dark = dark;

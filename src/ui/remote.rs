@@ -188,12 +188,15 @@ pub fn chart_file(id: &str, file: File) -> Result<(String, String), String> {
 
 /// What a module sends back, read into the action the shell's own view would have emitted (a
 /// tab and a scheme picked in the settings as themselves, so that the page around the view, an
-/// embedded panel, treats them as it treats its own; anything else as the settings it led to).
+/// embedded panel, treats them as it treats its own; anything else as the settings it led to,
+/// read without the link's length limit, the lesson step and quiz question kept).
 pub fn read_message(kind: &str, value: &str) -> Option<Action> {
     match kind {
         "view" => View::from_id(value).map(Action::SetView),
         "pick" => Scheme::from_id(value).map(Action::PickScheme),
-        "settings" => Some(Action::Preset(Box::new(url::parse(value).settings))),
+        "settings" => Some(Action::FromModule(Box::new(
+            url::parse_whole(value).settings,
+        ))),
         _ => None,
     }
 }

@@ -70,7 +70,7 @@ fn publish() -> Html {
 pub fn settings(query: &str) {
     HOST.with(|h| {
         if let Some((handle, props)) = h.borrow_mut().as_mut() {
-            let settings = url::parse(query).settings;
+            let settings = url::parse_whole(query).settings;
             if settings != props.settings {
                 props.settings = settings;
                 handle.update(props.clone());

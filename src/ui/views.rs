@@ -26,7 +26,8 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
             settings,
             on_action,
         } = props;
-        return html! { <RemoteView {view} {settings} {on_action} /> };
+        // Keyed by view: two views of modules side by side in the tabs are two mounts.
+        return html! { <RemoteView key={view.id()} {view} {settings} {on_action} /> };
     }
     shell_view_html(view, props)
 }
