@@ -3,8 +3,8 @@
 //! `docs/architecture.md`).
 //!
 //! The boundary is the link. The shell hands the module an element of the page, the view's id,
-//! the settings as the link's query ([`crate::url::to_query`], which reads back to the same
-//! settings) and whether the charts are dark; the module hands back what the view asked for:
+//! the settings as the link's query ([`crate::url::to_query`], read back by
+//! [`crate::url::parse_whole`]) and whether the charts are dark; the module hands back what the view asked for:
 //! a tab (`view`), a scheme picked in the settings (`pick`), or the settings the rest of its
 //! actions led to (`settings`, a query again), and once that its first render is on the page
 //! (`drawn`). The rest of the boundary (a module that keeps state between visits, the charts'
