@@ -2,10 +2,8 @@
 //! when the view first opens (see `ui::remote` for the shell's side, `ui::module` for this one).
 
 use pe_explorer::state::View;
-use pe_explorer::ui::module;
 use pe_explorer::ui::patches::PatchesView;
-use pe_explorer::ui::props::{ViewProps, ViewRenderer};
-use wasm_bindgen::prelude::*;
+use pe_explorer::ui::props::ViewProps;
 use yew::prelude::*;
 
 fn main() {
@@ -14,45 +12,10 @@ fn main() {
 
 /// The views this module draws.
 fn views(view: View, props: ViewProps) -> Html {
-    let ViewProps {
-        settings,
-        on_action,
-    } = props;
     match view {
-        View::Patches => html! { <PatchesView {settings} {on_action} /> },
+        View::Patches => html! { <PatchesView ..props /> },
         _ => html! {},
     }
 }
 
-#[wasm_bindgen]
-pub fn mount(
-    element: web_sys::Element,
-    view: &str,
-    query: &str,
-    dark: bool,
-    send: js_sys::Function,
-) -> u32 {
-    module::mount(ViewRenderer(views), element, view, query, dark, send)
-}
-
-#[wasm_bindgen]
-pub fn update(id: u32, query: &str, dark: bool) {
-    module::update(id, query, dark);
-}
-
-#[wasm_bindgen]
-pub fn unmount(id: u32) {
-    module::unmount(id);
-}
-
-/// The CSV of a chart this module drew, for the app (the notebook widget's figures).
-#[wasm_bindgen]
-pub fn chart_csv(id: &str) -> Result<Vec<String>, String> {
-    module::chart_file(id, false)
-}
-
-/// The PNG of a chart this module drew, for the app.
-#[wasm_bindgen]
-pub fn chart_png(id: &str) -> Result<Vec<String>, String> {
-    module::chart_file(id, true)
-}
+pe_explorer::view_module_exports!(views);

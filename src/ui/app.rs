@@ -210,7 +210,7 @@ pub fn app(props: &AppProps) -> Html {
         View::Lesson => crate::learn::lesson::step(settings.lesson).view,
         v => v,
     };
-    let waits = props.modules && super::remote::module_of(first_view).is_some();
+    let waits = props.modules && first_view.module().is_some();
     use_effect_with((), move |_| {
         if !waits {
             browser::hand_over();

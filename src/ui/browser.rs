@@ -512,6 +512,24 @@ pub fn within_a_frame(f: impl FnOnce() + 'static) {
     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), 16);
 }
 
+/// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's
+/// script in `src/bin/first.rs`, which every page loads first), or `None` where there is none
+/// (a test that mounts the app by itself).
+pub fn view_loader() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerViews"))
+        .ok()
+        .filter(JsValue::is_object)
+}
+
+/// The function `name` of the view loader, if it has one.
+pub fn view_loader_fn(name: &str) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(&view_loader()?, &JsValue::from_str(name))
+        .ok()?
+        .dyn_into()
+        .ok()
+}
+
 /// The page's own copy of the app (`window.peExplorerBundle`), set by pages that carry every
 /// file of the app inside themselves: the single file and the notebook widget. `None` on a
 /// served site, where the app's files sit next to the page.

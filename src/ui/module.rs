@@ -2,13 +2,13 @@
 //! draws, mounted in an element the shell gives it, each a Yew app of its own that reads the
 //! settings from the link's query and sends back what its view asks for.
 //!
-//! A module's binary (`src/bin/view_*.rs`) exports `mount`, `update` and `unmount`, each calling
-//! the function here of the same name with the module's own registry of views.
+//! A module's binary (`src/bin/view_*.rs`) writes its exports with [`view_module_exports!`]: each
+//! calls the function here of the same name, with the module's own registry of views.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -49,12 +49,7 @@ fn send(to: &js_sys::Function, kind: &str, value: &str) {
 /// Sends a message to the app from outside any mounted view (see [`super::remote::listen`]);
 /// nothing where there is no app to hear it.
 pub fn to_shell(kind: &str, value: &str) {
-    let shell = web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("peExplorerViews")).ok())
-        .filter(JsValue::is_object)
-        .and_then(|v| js_sys::Reflect::get(&v, &JsValue::from_str("shell")).ok())
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    if let Some(f) = shell {
+    if let Some(f) = super::browser::view_loader_fn("shell") {
         send(&f, kind, value);
     }
 }
@@ -179,4 +174,55 @@ pub fn chart_file(id: &str, png: bool) -> Result<Vec<String>, String> {
         super::chart::chart_csv(id)?
     };
     Ok(vec![name, body])
+}
+
+/// The exports every view module's binary has (`mount`, `update`, `unmount`, `chart_csv`,
+/// `chart_png`; see `ui::remote`), drawing with `$views`, the module's registry
+/// (`fn(View, ViewProps) -> Html`).
+#[macro_export]
+macro_rules! view_module_exports {
+    ($views:path) => {
+        /// Draws `view` in `element` with the settings of the link query `query`; its mount's id.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn mount(
+            element: ::web_sys::Element,
+            view: &str,
+            query: &str,
+            dark: bool,
+            send: ::js_sys::Function,
+        ) -> u32 {
+            $crate::ui::module::mount(
+                $crate::ui::props::ViewRenderer($views),
+                element,
+                view,
+                query,
+                dark,
+                send,
+            )
+        }
+
+        /// Draws mount `id` with new settings or colours.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn update(id: u32, query: &str, dark: bool) {
+            $crate::ui::module::update(id, query, dark);
+        }
+
+        /// Removes mount `id` from the page.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn unmount(id: u32) {
+            $crate::ui::module::unmount(id);
+        }
+
+        /// The CSV of a chart this module drew, for the app (the notebook widget's figures).
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn chart_csv(id: &str) -> Result<Vec<String>, String> {
+            $crate::ui::module::chart_file(id, false)
+        }
+
+        /// The PNG of a chart this module drew, for the app.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn chart_png(id: &str) -> Result<Vec<String>, String> {
+            $crate::ui::module::chart_file(id, true)
+        }
+    };
 }

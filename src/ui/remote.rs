@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
+use super::browser;
 use super::chart::use_theme;
 use crate::action::Action;
 use crate::plot::frame::Theme;
@@ -23,18 +24,10 @@ use crate::schemes::Scheme;
 use crate::state::{Settings, View};
 use crate::url;
 
-/// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's
-/// script in `src/bin/first.rs`, which every page loads first): `load(name)` gives a promise of
-/// the module, fetched once; `prefetch(names)` fetches them when the page is idle.
+/// The loader's function `name` (`load(name)` gives a promise of the module, fetched once;
+/// `prefetch(names)` fetches them when the page is idle; see [`browser::view_loader`]).
 fn loader(name: &str) -> Result<js_sys::Function, JsValue> {
-    let window = web_sys::window().ok_or("no window")?;
-    let views = js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerViews"))?;
-    if !views.is_object() {
-        return Err("this page has no view loader".into());
-    }
-    let f = js_sys::Reflect::get(&views, &JsValue::from_str(name))?;
-    f.dyn_into::<js_sys::Function>()
-        .map_err(|_| JsValue::from_str("this page has no view loader"))
+    browser::view_loader_fn(name).ok_or_else(|| JsValue::from_str("this page has no view loader"))
 }
 
 fn load_view_module(name: &str) -> Result<js_sys::Promise, JsValue> {
@@ -96,17 +89,12 @@ fn unmount_view(module: &JsValue, id: u32) -> Result<JsValue, JsValue> {
     call(module, "unmount", &[&JsValue::from(id)])
 }
 
-/// The module that draws a view, when it is not the shell ([`View::module`]).
-pub fn module_of(view: View) -> Option<&'static str> {
-    view.module()
-}
-
 /// Every view module, fetched and compiled when the page is idle after the app has drawn, so
 /// that a tab opened later draws at once.
 pub fn prefetch() {
     let names: js_sys::Array = View::ALL
         .into_iter()
-        .filter_map(module_of)
+        .filter_map(View::module)
         .map(JsValue::from_str)
         .collect();
     if let Ok(f) = loader("prefetch") {
@@ -127,10 +115,7 @@ pub fn notify(settings: &Settings) {
 /// Gives such modules a way to the app for as long as the page lives (`on_action` hears what
 /// they send, read as [`read_message`] reads it).
 pub fn listen(on_action: Callback<Action>) {
-    let Some(views) = web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("peExplorerViews")).ok())
-        .filter(JsValue::is_object)
-    else {
+    let Some(views) = browser::view_loader() else {
         return;
     };
     let hear = Closure::<dyn Fn(String, String)>::new(move |kind: String, value: String| {
@@ -220,7 +205,9 @@ enum Stage {
 /// kept in step with the settings and the theme, unmounted when the tab closes.
 #[function_component(RemoteView)]
 pub fn remote_view(props: &RemoteProps) -> Html {
-    let name = module_of(props.view).unwrap_or("");
+    let name = props.view.module().unwrap_or("");
+    // The settings as the module reads them, written once a render.
+    let query = url::to_query(&props.settings, None);
     let host = use_node_ref();
     let stage = use_state(|| Stage::Loading);
     let attempt = use_state(|| 0_u32);
@@ -257,7 +244,7 @@ pub fn remote_view(props: &RemoteProps) -> Html {
             stage.clone(),
         );
         let view = props.view;
-        let first = (url::to_query(&props.settings, None), dark);
+        let first = (query.clone(), dark);
         use_effect_with(((*stage).clone(), view), move |(stage, view)| {
             if let (Stage::Ready(module), Some(element)) = (stage, host.cast::<Element>()) {
                 let send =
@@ -265,7 +252,7 @@ pub fn remote_view(props: &RemoteProps) -> Html {
                         // The view's first render is on the page (its charts drawn): the app
                         // takes over from the first paint, if it has not yet.
                         if kind == "drawn" {
-                            super::browser::hand_over();
+                            browser::hand_over();
                         } else if let Some(a) = read_message(&kind, &value) {
                             let cb = on_action.borrow().clone();
                             cb.emit(a);
@@ -302,14 +289,13 @@ pub fn remote_view(props: &RemoteProps) -> Html {
     let failed = matches!(*stage, Stage::Failed(_));
     use_effect_with(failed, |failed| {
         if *failed {
-            super::browser::hand_over();
+            browser::hand_over();
         }
     });
 
     // Every later change of the settings or the theme.
     {
         let mounted = mounted.clone();
-        let query = url::to_query(&props.settings, None);
         use_effect_with((query, dark), move |(query, dark)| {
             if let Some((module, id)) = &*mounted.borrow() {
                 let _ = update_view(module, *id, query, *dark);

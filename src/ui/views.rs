@@ -11,7 +11,7 @@ use super::norms::NormsView;
 use super::patches::PatchesView;
 use super::props::ViewProps;
 use super::quiz::QuizView;
-use super::remote::{module_of, RemoteView};
+use super::remote::RemoteView;
 use super::rotations::RotationsView;
 use super::schemes::{DistanceView, MatrixView};
 use super::train::TrainView;
@@ -21,7 +21,7 @@ use crate::state::View;
 /// The shell's registry: the view component for a tab, or, for a view of a module of its own,
 /// the component that fetches the module and has it draw the view ([`super::remote`]).
 pub fn view_html(view: View, props: ViewProps) -> Html {
-    if module_of(view).is_some() {
+    if view.module().is_some() {
         let ViewProps {
             settings,
             on_action,
@@ -36,10 +36,10 @@ pub fn view_html(view: View, props: ViewProps) -> Html {
 pub fn every_view_html(view: View, props: ViewProps) -> Html {
     match view {
         View::Patches => {
-            html! { <PatchesView settings={props.settings} on_action={props.on_action} /> }
+            html! { <PatchesView ..props /> }
         }
         View::Train => {
-            html! { <TrainView settings={props.settings} on_action={props.on_action} /> }
+            html! { <TrainView ..props /> }
         }
         _ => shell_view_html(view, props),
     }
