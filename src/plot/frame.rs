@@ -101,8 +101,33 @@ pub struct Surface {
 }
 
 impl Surface {
-    /// Sizes the canvas backing store to `width × height` CSS pixels at `ratio` (which clears it).
+    /// Sizes the canvas backing store to `width × height` CSS pixels at `ratio` (which clears it
+    /// when the size changes).
     pub fn prepare(
+        canvas: &HtmlCanvasElement,
+        width: f64,
+        height: f64,
+        ratio: f64,
+    ) -> Result<Surface, String> {
+        let surface = Surface::as_it_is(canvas, width, height, ratio)?;
+        let (w, h) = (
+            (width * surface.ratio).round().max(1.0) as u32,
+            (height * surface.ratio).round().max(1.0) as u32,
+        );
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        surface
+            .context
+            .set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+            .ok();
+        Ok(surface)
+    }
+
+    /// The surface without touching the canvas's size: for measuring text before the height
+    /// is known (resizing a canvas twice a draw costs two new backing stores).
+    pub fn as_it_is(
         canvas: &HtmlCanvasElement,
         width: f64,
         height: f64,
@@ -113,21 +138,12 @@ impl Surface {
         } else {
             1.0
         };
-        let (w, h) = (
-            (width * ratio).round().max(1.0) as u32,
-            (height * ratio).round().max(1.0) as u32,
-        );
-        if canvas.width() != w || canvas.height() != h {
-            canvas.set_width(w);
-            canvas.set_height(h);
-        }
         let context = canvas
             .get_context("2d")
             .map_err(|_| "the canvas has no 2D context".to_string())?
             .ok_or("the canvas has no 2D context")?
             .dyn_into::<CanvasRenderingContext2d>()
             .map_err(|_| "the canvas has no 2D context".to_string())?;
-        context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
         Ok(Surface {
             canvas: canvas.clone(),
             context,

@@ -467,8 +467,8 @@ fn blit(
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), size.0, size.1)
         .map_err(|_| "could not create the image".to_string())?;
     let scratch = scratch_canvas()?;
-    scratch.set_width(size.0);
-    scratch.set_height(size.1);
+    // Resized only when the image's size changes (prepare): putImageData replaces every pixel,
+    // and resizing a canvas to its own size costs a new backing store at each draw.
     let sctx = Surface::prepare(&scratch, size.0 as f64, size.1 as f64, 1.0)?.context;
     sctx.put_image_data(&image, 0.0, 0.0)
         .map_err(|_| "could not write the image".to_string())?;

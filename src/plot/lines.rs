@@ -338,7 +338,8 @@ pub fn draw(
     data: &LineChartData,
     theme: &Theme,
 ) -> Result<LineLayout, String> {
-    let mut surface = Surface::prepare(canvas, width, height, ratio)?;
+    // Measured first, sized once: the caption and legend decide the height.
+    let measure = Surface::as_it_is(canvas, width, height, ratio)?;
     // Every line and marker at least 3:1 against the background (dark grey turns light grey on a
     // dark page; colours that already contrast stay as they are).
     let colors: Vec<RGBColor> = data
@@ -349,17 +350,15 @@ pub fn draw(
 
     // The caption wraps (a phone is narrower than "… · θ base 10000"), then the legend.
     let caption = wrap_text(&data.caption, width - 16.0, |t| {
-        surface.text_width(t, TITLE_FONT)
+        measure.text_width(t, TITLE_FONT)
     });
-    let legend = legend_rows(&surface, &data.series, width - 16.0);
+    let legend = legend_rows(&measure, &data.series, width - 16.0);
     let lines = caption.len() + legend.len();
     let header = 8.0 + LINE * lines as f64;
     // Caption and legend lines past the first two (a phone's narrow width wraps them) make the
     // canvas taller instead of the plot shorter.
     let height = grown_height(height, lines);
-    if surface.height != height {
-        surface = Surface::prepare(canvas, width, height, ratio)?;
-    }
+    let surface = Surface::prepare(canvas, width, height, ratio)?;
     surface.clear(theme.background)?;
     let labelled = |axis: &LineAxis, ticks: Vec<f64>| -> Vec<(f64, String)> {
         ticks.into_iter().map(|t| (t, axis.label(t))).collect()

@@ -2,6 +2,7 @@
 //! their generators: every example is drawn from a seeded stream, so a seed names a data set.
 
 use crate::math::rng::SplitMix64;
+use std::cell::Cell;
 
 /// One training or test sequence: token ids, and at each position the class to predict (`None`
 /// where nothing is asked).
@@ -210,9 +211,22 @@ impl Task {
     }
 
     /// The chance level of the task, measured on held-out examples: 50 % for the agent (one of
-    /// the sentence's two nouns), one in ten letters otherwise.
+    /// the sentence's two nouns), one in ten letters otherwise. Measured once per task and kept:
+    /// the views ask for it at every render of a training run.
     pub fn chance(self) -> f64 {
-        self.chance_on(&self.heldout(0, 12, 200))
+        thread_local! {
+            static KNOWN: Cell<[f64; Task::ALL.len()]> = const { Cell::new([f64::NAN; Task::ALL.len()]) };
+        }
+        let i = self as usize;
+        let known = KNOWN.get()[i];
+        if !known.is_nan() {
+            return known;
+        }
+        let chance = self.chance_on(&self.heldout(0, 12, 200));
+        let mut all = KNOWN.get();
+        all[i] = chance;
+        KNOWN.set(all);
+        chance
     }
 
     /// What a consistently wrong rule answers instead, where the task has an obvious one: for

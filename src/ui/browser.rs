@@ -500,16 +500,17 @@ pub fn focus_later(id: String) {
     }
 }
 
-/// Calls `f` once, in a task of its own about a frame (16 ms) from now: work that arrives in
-/// bursts (several workers' reports) is gathered into one update a frame. Not in an animation
-/// frame's callback, whose task also lays out and paints the page: a render there made that
-/// task long (dozens of tasks over 50 ms in a training run, against one).
-pub fn within_a_frame(f: impl FnOnce() + 'static) {
+/// Calls `f` once, in a task of its own `ms` milliseconds from now: work that arrives in bursts
+/// (several workers' reports) is gathered into one update. Not in an animation frame's
+/// callback, whose task also lays out and paints the page: a render there made that task long
+/// (dozens of tasks over 50 ms in a training run, against one).
+pub fn after(ms: f64, f: impl FnOnce() + 'static) {
     let Some(w) = web_sys::window() else {
         return;
     };
     let call = wasm_bindgen::closure::Closure::once_into_js(f);
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), 16);
+    let ms = ms.clamp(0.0, 60_000.0).round() as i32;
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), ms);
 }
 
 /// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's

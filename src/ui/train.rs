@@ -20,7 +20,7 @@ use crate::main_chart::TRAIN;
 use crate::schemes::{score_biases, Registered, Scheme};
 use crate::train::experiment::{estimate_seconds, heldout_size, Part, Status};
 use crate::train::extension::{self as stretch, Finding};
-use crate::train::figures::{self, label};
+use crate::train::figures::{self, label, Maps};
 
 use crate::train::protocol::{Command, Phase, Progress, RunView};
 use crate::train::settings::{
@@ -484,7 +484,17 @@ fn results(props: &ResultsProps) -> Html {
     let accuracy = use_memo((p.runs.clone(), s.clone()), move |(r, s)| {
         figures::accuracy_chart(&of_runs(r), s)
     });
-    let table = use_memo((p.runs.clone(), s.clone(), palette), move |(r, s, pal)| {
+    // Keyed on the measured cells alone: the table is redrawn when a test ends, not at each step.
+    let cells: Vec<RunView> = p
+        .runs
+        .iter()
+        .map(|r| RunView {
+            status: r.status,
+            cells: r.cells.clone(),
+            ..RunView::new(r.scheme)
+        })
+        .collect();
+    let table = use_memo((cells, s.clone(), palette), move |(r, s, pal)| {
         figures::results_heatmap(&of_runs(r), s, *pal)
     });
     let loss_cursor = use_state(|| None::<f64>);
@@ -652,7 +662,7 @@ fn attention_maps(props: &MapsProps) -> Html {
         .get(props.chosen)
         .map(|e| e.1.clone())
         .unwrap_or_default();
-    let shown = words(s.task, &tokens);
+    let shown = Rc::new(words(s.task, &tokens));
     html! {
         <>
             <h3 class="section-title">{ "What each trained model attends to" }</h3>
@@ -680,16 +690,10 @@ fn attention_maps(props: &MapsProps) -> Html {
                                         <>
                                             <p class="small">{ last }</p>
                                             <div class="train-heads">
-                                                { for (0..m.heads).map(|h| {
-                                                    let data = m.heatmap(layer, h, &shown, props.palette,
-                                                        format!("{}, layer {}, head {}", label(r.scheme), layer + 1, h + 1));
-                                                    html! {
-                                                        <MatrixCard id={format!("train-map-{}-{h}", r.scheme.id())}
-                                                            data={Shared::new(Rc::new(data))}
-                                                            description={format!("Attention weights of head {} in layer {} of the model trained with {}.", h + 1, layer + 1, label(r.scheme))}
-                                                            file_stem={stem(s, &format!("attention_{}_l{}h{}", r.scheme.id(), layer + 1, h + 1))}
-                                                            height={190.0} />
-                                                    }
+                                                { for (0..m.heads).map(|head| html! {
+                                                    <HeadMap maps={m.clone()} scheme={r.scheme} {layer} {head}
+                                                        words={shown.clone()} palette={props.palette}
+                                                        file_stem={stem(s, &format!("attention_{}_l{}h{}", r.scheme.id(), layer + 1, head + 1))} />
                                                 }) }
                                             </div>
                                         </>
@@ -701,6 +705,44 @@ fn attention_maps(props: &MapsProps) -> Html {
                 }) }
             </div>
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HeadMapProps {
+    maps: Rc<Maps>,
+    scheme: TrainScheme,
+    layer: usize,
+    head: usize,
+    words: Rc<Vec<String>>,
+    palette: crate::plot::colormap::Palette,
+    file_stem: AttrValue,
+}
+
+/// One head's attention map. Its heatmap is made once per maps and layer, so that the maps of
+/// another model arriving do not redraw it.
+#[function_component(HeadMap)]
+fn head_map(props: &HeadMapProps) -> Html {
+    let (scheme, layer, head) = (props.scheme, props.layer, props.head);
+    let data = use_memo(
+        (
+            props.maps.clone(),
+            layer,
+            head,
+            props.words.clone(),
+            props.palette,
+        ),
+        move |(m, layer, head, words, palette)| {
+            let caption = format!("{}, layer {}, head {}", label(scheme), layer + 1, head + 1);
+            m.heatmap(*layer, *head, words, *palette, caption)
+        },
+    );
+    html! {
+        <MatrixCard id={format!("train-map-{}-{head}", scheme.id())}
+            data={Shared::new(data)}
+            description={format!("Attention weights of head {} in layer {} of the model trained with {}.", head + 1, layer + 1, label(scheme))}
+            file_stem={props.file_stem.clone()}
+            height={190.0} />
     }
 }
 
@@ -721,22 +763,31 @@ impl PartialEq for TableProps {
 #[function_component(LearnedTable)]
 fn learned_table(props: &TableProps) -> Html {
     let s = &props.settings;
-    let Some((rows, cols, values)) = props.board.learned.clone() else {
-        return html! {};
-    };
-    let pal = props.palette;
-    let sin = figures::sinusoidal_table(s);
-    let sim_l = figures::similarity(&values, rows, cols);
-    let sim_s = figures::similarity(&sin, s.train_len, s.d_model);
-    let (cl, cs) = (
-        figures::neighbour_contrast(&sim_l, rows),
-        figures::neighbour_contrast(&sim_s, s.train_len),
+    // Made once per trained table: the board changes at every report, the table does not.
+    let made = use_memo(
+        (props.board.learned.clone(), s.clone(), props.palette),
+        |(learned, s, pal)| {
+            let (rows, cols, values) = learned.as_ref()?;
+            let (rows, cols, pal) = (*rows, *cols, *pal);
+            let sin = figures::sinusoidal_table(s);
+            let sim_l = figures::similarity(values, rows, cols);
+            let sim_s = figures::similarity(&sin, s.train_len, s.d_model);
+            let contrast = (
+                figures::neighbour_contrast(&sim_l, rows),
+                figures::neighbour_contrast(&sim_s, s.train_len),
+            );
+            let cards = [
+                ("train-learned", figures::table_heatmap(values, rows, cols, pal, format!("Learned position table after {} steps", s.steps)), "Heatmap of the trained learned position table, positions by dimensions."),
+                ("train-sinusoidal", figures::table_heatmap(&sin, s.train_len, s.d_model, pal, "Sinusoidal table, same size".into()), "Heatmap of the sinusoidal encoding table of the same size."),
+                ("train-learned-sim", figures::similarity_heatmap(&sim_l, rows, pal, "Learned: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the trained learned table."),
+                ("train-sinusoidal-sim", figures::similarity_heatmap(&sim_s, s.train_len, pal, "Sinusoidal: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the sinusoidal table."),
+            ]
+            .map(|(id, data, what)| (id, Shared::new(Rc::new(data)), what));
+            Some((rows, cols, contrast, cards))
+        },
     );
-    let card = |id: &str, data: crate::plot::heatmap::HeatmapData, what: &str| {
-        html! {
-            <MatrixCard id={id.to_string()} data={Shared::new(Rc::new(data))}
-                description={what.to_string()} file_stem={stem(s, id)} height={240.0} />
-        }
+    let Some((rows, cols, (cl, cs), cards)) = made.as_ref() else {
+        return html! {};
     };
     html! {
         <>
@@ -746,13 +797,13 @@ fn learned_table(props: &TableProps) -> Html {
                     noise). Right: the sinusoidal table of the same size. Below each: how alike every two \
                     positions' vectors are. Neighbouring positions minus far-apart ones, in mean cosine \
                     similarity: learned {}, sinusoidal {} (near 0 means no structure).",
-                    significant(cl, 2), significant(cs, 2)) }
+                    significant(*cl, 2), significant(*cs, 2)) }
             </p>
             <div class="twin twin-2">
-                { card("train-learned", figures::table_heatmap(&values, rows, cols, pal, format!("Learned position table after {} steps", s.steps)), "Heatmap of the trained learned position table, positions by dimensions.") }
-                { card("train-sinusoidal", figures::table_heatmap(&sin, s.train_len, s.d_model, pal, "Sinusoidal table, same size".into()), "Heatmap of the sinusoidal encoding table of the same size.") }
-                { card("train-learned-sim", figures::similarity_heatmap(&sim_l, rows, pal, "Learned: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the trained learned table.") }
-                { card("train-sinusoidal-sim", figures::similarity_heatmap(&sim_s, s.train_len, pal, "Sinusoidal: cosine similarity of positions".into()), "Heatmap of the cosine similarity between every two positions of the sinusoidal table.") }
+                { for cards.iter().map(|(id, data, what)| html! {
+                    <MatrixCard id={*id} data={data.clone()} description={*what}
+                        file_stem={stem(s, id)} height={240.0} />
+                }) }
             </div>
         </>
     }
@@ -969,10 +1020,12 @@ fn extension(props: &ExtensionProps) -> Html {
             }
         })
     };
-    let config_read: Option<String> = (!s.rope_config.is_empty())
-        .then(|| crate::rope_config::RopeConfig::from_json(&s.rope_config).ok())
-        .flatten()
-        .map(|c| c.read.join("; "));
+    let config_read = use_memo(s.rope_config.clone(), |text| {
+        (!text.is_empty())
+            .then(|| crate::rope_config::RopeConfig::from_json(text).ok())
+            .flatten()
+            .map(|c| c.read.join("; "))
+    });
     let csv = {
         let (p, s) = (p.clone(), s.clone());
         let name = stem(&s, "extension");
@@ -1020,13 +1073,14 @@ fn extension(props: &ExtensionProps) -> Html {
         .collect();
     let head = s.d_model / s.heads.max(1);
     let method_count = chosen.len() + usize::from(!s.rope_config.is_empty());
-    let extend_estimate = {
+    // Worked out per settings, not per report: the estimate walks every run's cost.
+    let extend_estimate = *use_memo((s.clone(), chosen.clone()), |(s, chosen)| {
         let with = TrainSettings {
             extend: chosen.clone(),
             ..s.clone()
         };
         estimate_seconds(&with) - estimate_seconds(&s.base())
-    };
+    });
 
     html! {
         <section class="train-extension" aria-labelledby="train-extend-title">
@@ -1076,7 +1130,7 @@ fn extension(props: &ExtensionProps) -> Html {
                     <button type="button" class="button button-small" id="train-extend-config-apply" onclick={apply_config}>{ "Use this config" }</button>
                     if let Some(e) = &*paste_error {
                         <p class="note note-error" role="alert" id="train-extend-config-error">{ e.clone() }</p>
-                    } else if let Some(read) = config_read {
+                    } else if let Some(read) = &*config_read {
                         <p class="note note-info" role="status" id="train-extend-config-read">{ format!("Applied as “your config”: {read}.") }</p>
                     }
                 </div>

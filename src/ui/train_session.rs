@@ -16,7 +16,7 @@ use super::trainer::{FromWorker, Trainer};
 use crate::action::Action;
 use crate::train::experiment::{worker_count, Part};
 use crate::train::figures::Maps;
-use crate::train::protocol::{merge, Command, Progress};
+use crate::train::protocol::{merge, Command, Phase, Progress};
 use crate::train::settings::TrainSettings;
 
 /// Everything the workers have told the app.
@@ -26,8 +26,9 @@ pub struct Board {
     pub progress: Progress,
     /// What each worker has reported on its part.
     pub parts: Vec<Progress>,
-    /// Attention maps per run, for the example asked for last.
-    pub maps: Vec<Option<Maps>>,
+    /// Attention maps per run, for the example asked for last (shared: a report does not copy
+    /// them, and a map's card sees that its own maps are unchanged).
+    pub maps: Vec<Option<Rc<Maps>>>,
     /// The trained learned table: rows, columns, values.
     pub learned: Option<(usize, usize, Vec<f64>)>,
     pub failure: Option<String>,
@@ -36,6 +37,10 @@ pub struct Board {
 pub enum BoardAction {
     /// Reports from the workers, in the order they came: (worker `part` of `count`, text).
     Reports(Vec<(usize, usize, String)>),
+    /// A new experiment sent to the workers: its empty runs, training, until they report (the
+    /// view takes its training shape in the click's task, not in the first report's, when the
+    /// workers starting up share the cores with the page).
+    Starting(TrainSettings),
     Maps(Maps),
     Learned(usize, usize, Vec<f64>),
     Failed(String),
@@ -72,15 +77,32 @@ impl Reducible for Board {
                 }
                 next.failure = None;
             }
+            BoardAction::Starting(s) => {
+                next = Board {
+                    progress: Progress {
+                        settings: s.to_message(),
+                        phase: Phase::Training,
+                        ..Progress::empty(&s)
+                    },
+                    ..Board::default()
+                };
+            }
             BoardAction::Maps(m) => {
                 let run = m.run;
                 if next.maps.len() <= run {
                     next.maps.resize(run + 1, None);
                 }
-                next.maps[run] = Some(m);
+                next.maps[run] = Some(Rc::new(m));
             }
             BoardAction::Learned(r, c, v) => next.learned = Some((r, c, v)),
-            BoardAction::Failed(f) => next.failure = Some(f),
+            BoardAction::Failed(f) => {
+                // A run that failed before any worker reported (no worker could start) is
+                // no run: the view goes back to its controls, with the reason.
+                if next.parts.is_empty() {
+                    next.progress = Progress::default();
+                }
+                next.failure = Some(f);
+            }
             BoardAction::Clear => next = Board::default(),
         }
         Rc::new(next)
@@ -127,6 +149,13 @@ pub fn train_host(props: &TrainHostProps) -> Html {
     }
 }
 
+/// Shortest time between two updates of the view while the workers train. Each update redraws
+/// the curves and the table (about 10 ms of the page's thread); at a worker's pace (a report every
+/// 100 ms each) the page took a fifth of a core from the two workers of a 2-core machine.
+const PACE_MS: f64 = 200.0;
+/// Reports that arrive within a frame of each other are merged.
+const FRAME_MS: f64 = 16.0;
+
 /// The training run for the settings' experiment (`message`): made once, when the app mounts;
 /// the worker starts only when a run does.
 #[hook]
@@ -138,24 +167,34 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
     let rope = use_mut_ref(|| None::<(String, usize, bool, Float32Array)>);
     let link_acted = use_memo((), |_| Cell::new(false));
 
-    // Reports gathered for a frame's time, so that the view is merged and drawn once a frame
-    // however many workers report.
+    // Reports gathered, so that the view is merged and drawn once however many workers report:
+    // a frame after the first of them, and while the run trains at most once a PACE_MS.
     let queued = use_mut_ref(Vec::<(usize, usize, String)>::new);
+    let drawn_at = use_mut_ref(|| f64::NEG_INFINITY);
     let on_worker = {
         let (board, rope, queued) = (board.clone(), rope.clone(), queued.clone());
         Callback::from(
             move |(part, count, m): (usize, usize, FromWorker)| match m {
                 FromWorker::Progress(text) => {
+                    // A run that ends, pauses or starts shows at once; steps wait their turn.
+                    let training = text.split(' ').nth(1) == Some("training");
                     let first = {
                         let mut q = queued.borrow_mut();
                         q.push((part, count, text));
                         q.len() == 1
                     };
-                    if first {
-                        let (board, queued) = (board.clone(), queued.clone());
-                        browser::within_a_frame(move || {
+                    if first || !training {
+                        let wait = if training {
+                            PACE_MS - (browser::now() - *drawn_at.borrow())
+                        } else {
+                            0.0
+                        };
+                        let (board, queued, drawn_at) =
+                            (board.clone(), queued.clone(), drawn_at.clone());
+                        browser::after(wait.max(FRAME_MS), move || {
                             let reports = std::mem::take(&mut *queued.borrow_mut());
                             if !reports.is_empty() {
+                                *drawn_at.borrow_mut() = browser::now();
                                 board.dispatch(BoardAction::Reports(reports));
                             }
                         });
@@ -210,7 +249,7 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
     // The experiment last sent to the workers, as they deal it: Maps, Tensor and Export go to a
     // run's owner under that deal (right after Extend no worker has reported on it yet).
     let dealt = use_mut_ref(String::new);
-    let send = {
+    let deliver = {
         let (trainers, board, rope, on_worker, queued, dealt) = (
             trainers.clone(),
             board.clone(),
@@ -219,7 +258,7 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             queued.clone(),
             dealt.clone(),
         );
-        Callback::from(move |c: Command| {
+        Rc::new(move |c: Command| {
             let mut pool = trainers.borrow_mut();
             // A new experiment gets as many workers as it can use; an extension keeps the
             // workers (and the parts) that trained its models.
@@ -295,15 +334,46 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             }
         })
     };
+    // Start and Clear in the order they were asked for (a Start waits a task; see below).
+    let starts = use_mut_ref(|| 0_u32);
+    let send = {
+        let (deliver, board, starts) = (deliver.clone(), board.clone(), starts.clone());
+        Callback::from(move |c: Command| match c {
+            // The view takes its training shape at once, in the click's task, and the workers
+            // start in a task of their own after it: started first, their start-up (each
+            // compiles its module) took the cores from that render, which then ran long.
+            Command::Start(s, part) => {
+                board.dispatch(BoardAction::Starting(s.clone()));
+                let this = {
+                    let mut n = starts.borrow_mut();
+                    *n = n.wrapping_add(1);
+                    *n
+                };
+                let (deliver, starts) = (deliver.clone(), starts.clone());
+                browser::after(0.0, move || {
+                    // Not if the run was ended, or another started, meanwhile.
+                    if *starts.borrow() == this {
+                        deliver(Command::Start(s, part));
+                    }
+                });
+            }
+            c => deliver(c),
+        })
+    };
 
     let clear = {
-        let (trainers, rope, board, queued) = (
+        let (trainers, rope, board, queued, starts) = (
             trainers.clone(),
             rope.clone(),
             board.clone(),
             queued.clone(),
+            starts.clone(),
         );
         Callback::from(move |_: ()| {
+            {
+                let mut n = starts.borrow_mut();
+                *n = n.wrapping_add(1);
+            }
             // Terminated, not asked to stop: each worker ends as soon as its current slice
             // of work (at most about 40 ms) is over. Reports still waiting for their frame go
             // too: delivered after Clear, they had brought the ended run back as training.

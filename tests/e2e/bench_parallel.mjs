@@ -2,7 +2,8 @@
 // (navigator.hardwareConcurrency reported as 1) and in parallel workers (as many as the machine
 // has, at most four), side by side in one run: Train clicked with Playwright's mouse until the
 // page says done (passkey: Train, then Extend with the default methods, both clicks counted,
-// not the wait between them), median of RUNS; main-thread tasks over 50 ms while training.
+// not the wait between them), median of RUNS; main-thread tasks over 50 ms while training, and
+// the CPU time of the page's own thread (from a trace), which the workers share the cores with.
 //
 //   node bench_parallel.mjs          # after `trunk build --release --offline`
 //   RUNS=1 ONLY=agent node bench_parallel.mjs
@@ -17,6 +18,18 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/** Seconds of CPU the page's main thread spent in tasks, from a trace (`tdur`: thread time). */
+function mainThreadCpu(trace) {
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
+  return tasks.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1e6;
+}
 
 const server = await serve(DIST);
 const browser = await launch();
@@ -37,6 +50,7 @@ async function once(task, cores) {
   await page.goto(`${server.url}?view=train&task=${task}`);
   await page.waitForSelector('#train-start');
   await watchLongTasks(page);
+  await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
   let peak = 0;
   const sample = setInterval(() => (peak = Math.max(peak, page.workers().length)), 100);
   let seconds = 0;
@@ -51,8 +65,9 @@ async function once(task, cores) {
   }
   clearInterval(sample);
   const long = await page.evaluate(() => window.longTasks);
+  const busy = mainThreadCpu(JSON.parse(await browser.stopTracing()));
   await context.close();
-  return { seconds, peak, long };
+  return { seconds, peak, long, busy };
 }
 
 const rows = [];
@@ -60,6 +75,7 @@ for (const task of ['agent', 'copy', 'passkey'].filter((t) => !ONLY || ONLY.spli
   const serial = [];
   const parallel = [];
   const long = { serial: [], parallel: [] };
+  const busy = [];
   let workers = 0;
   // Alternated, so that a slower moment of the machine falls on both.
   for (let r = 0; r < RUNS; r++) {
@@ -69,20 +85,21 @@ for (const task of ['agent', 'copy', 'passkey'].filter((t) => !ONLY || ONLY.spli
     const b = await once(task, CORES);
     parallel.push(b.seconds);
     long.parallel.push(...b.long);
+    busy.push(b.busy / b.seconds);
     workers = Math.max(workers, b.peak);
-    console.error(`${task} run ${r + 1}: serial ${a.seconds.toFixed(1)} s (${a.peak} worker), parallel ${b.seconds.toFixed(1)} s (${b.peak} workers)`);
+    console.error(`${task} run ${r + 1}: serial ${a.seconds.toFixed(1)} s (${a.peak} worker), parallel ${b.seconds.toFixed(1)} s (${b.peak} workers, page's thread busy ${b.busy.toFixed(1)} s)`);
   }
-  rows.push({ task, serial, parallel, workers, long });
+  rows.push({ task, serial, parallel, workers, long, busy });
 }
 
 console.log(`\n### Click to done, serial vs parallel (${CORES} cores, median of ${RUNS})\n`);
-console.log('| experiment | serial s (runs) | parallel s (runs) | workers | parallel ÷ serial | main-thread tasks > 50 ms (serial / parallel) |');
-console.log('|---|---|---|---|---|---|');
-for (const { task, serial, parallel, workers, long } of rows) {
+console.log('| experiment | serial s (runs) | parallel s (runs) | workers | parallel ÷ serial | main-thread tasks > 50 ms (serial / parallel) | page thread CPU, share of the parallel run |');
+console.log('|---|---|---|---|---|---|---|');
+for (const { task, serial, parallel, workers, long, busy } of rows) {
   const f = (xs) => `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(1)).join(', ')})`;
   const l = (xs) => (xs.length ? `${xs.length} (median ${Math.round(median(xs))}, longest ${Math.round(Math.max(...xs))} ms)` : '0');
   console.log(
-    `| ${task}${task === 'passkey' ? ' (Train + Extend)' : ''} | ${f(serial)} | ${f(parallel)} | ${workers} | ${(median(parallel) / median(serial)).toFixed(2)} | ${l(long.serial)} / ${l(long.parallel)} |`,
+    `| ${task}${task === 'passkey' ? ' (Train + Extend)' : ''} | ${f(serial)} | ${f(parallel)} | ${workers} | ${(median(parallel) / median(serial)).toFixed(2)} | ${l(long.serial)} / ${l(long.parallel)} | ${(100 * median(busy)).toFixed(0)} % |`,
   );
 }
 
