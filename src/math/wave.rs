@@ -170,8 +170,22 @@ impl Matrix for WaveMatrix {
             sums.iter_mut().for_each(|s| *s = 0.0);
             let dims = cols.range(c);
             let n = dims.len() as f64;
-            for column in &self.columns[dims] {
-                add_wave_means(column.wave, column.omega, rows, &mut sums);
+            // Neighbouring columns of one frequency (an interleaved sin/cos pair) share a walk:
+            // it gives the means of both waves at once.
+            let columns = &self.columns[dims];
+            let mut k = 0;
+            while k < columns.len() {
+                let omega = columns[k].omega;
+                let (mut sin, mut cos) = (0.0, 0.0);
+                while k < columns.len() && columns[k].omega.to_bits() == omega.to_bits() {
+                    match columns[k].wave {
+                        Wave::Sin => sin += 1.0,
+                        Wave::Cos => cos += 1.0,
+                        Wave::Zero => {}
+                    }
+                    k += 1;
+                }
+                add_weighted_means(omega, (sin, cos), rows, &mut sums);
             }
             for (r, sum) in sums.iter().enumerate() {
                 out[r * nc + c] = (sum / n) as f32;
@@ -183,14 +197,21 @@ impl Matrix for WaveMatrix {
 
 /// Adds to `out[k]` the mean of `wave(p·ω)` over the positions of bin `k`, for every bin.
 pub fn add_wave_means(wave: Wave, omega: f64, bins: &Bins, out: &mut [f64]) {
-    if wave == Wave::Zero {
+    let weights = match wave {
+        Wave::Sin => (1.0, 0.0),
+        Wave::Cos => (0.0, 1.0),
+        Wave::Zero => return,
+    };
+    add_weighted_means(omega, weights, bins, out);
+}
+
+/// Adds to `out[k]` `sin ×` the mean of sin(p·ω) plus `cos ×` that of cos(p·ω) over the
+/// positions of bin `k`, for every bin: one walk for both waves of a frequency.
+fn add_weighted_means(omega: f64, (sin, cos): (f64, f64), bins: &Bins, out: &mut [f64]) {
+    if sin == 0.0 && cos == 0.0 {
         return;
     }
     for_each_mean_phasor(omega, bins, out.len(), |k, (re, im)| {
-        out[k] += match wave {
-            Wave::Sin => im,
-            Wave::Cos => re,
-            Wave::Zero => 0.0,
-        };
+        out[k] += sin * im + cos * re;
     });
 }
