@@ -99,6 +99,9 @@ window.peExplorerViews = {
   },
   // The app's way to hear such a module (set by the app: the same messages as a view's).
   shell: null,
+  // The app's save(file name, type, body), which a module's downloads go through (set by the
+  // app: the frame's sandbox and the way out are the app's to know).
+  save: null,
   prefetch(names) {
     const go = () => names.forEach((n) => loadView(n).catch(() => {}));
     if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 4000 });

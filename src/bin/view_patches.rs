@@ -7,7 +7,7 @@ use pe_explorer::ui::props::ViewProps;
 use yew::prelude::*;
 
 fn main() {
-    pe_explorer::ui::browser::install_panic_hook();
+    pe_explorer::ui::module::start();
 }
 
 /// The views this module draws.

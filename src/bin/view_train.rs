@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 fn main() {
-    pe_explorer::ui::browser::install_panic_hook();
+    pe_explorer::ui::module::start();
 }
 
 /// The views this module draws.

@@ -32,6 +32,59 @@ pub fn watch_saves(permission: Permission, listener: Option<yew::Callback<Saved>
     SAVES.with(|s| *s.borrow_mut() = (permission, listener));
 }
 
+thread_local! {
+    /// Whether files are saved through the app's page-wide `save` (in a view module, whose
+    /// memory does not hold the frame's sandbox or the way out).
+    static THROUGH_APP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// From now on, this module saves its files through the app (see [`save_for_module`]).
+pub fn save_through_app() {
+    THROUGH_APP.set(true);
+}
+
+/// The app's `save`, when this module saves through it and the page has one.
+fn app_save() -> Option<js_sys::Function> {
+    THROUGH_APP.get().then(|| view_loader_fn("save")).flatten()
+}
+
+/// Saves through the app's `save(file name, type, body)`.
+fn save_in_app(
+    save: &js_sys::Function,
+    file_name: &str,
+    mime: &str,
+    body: &JsValue,
+) -> Result<(), String> {
+    save.call3(
+        &JsValue::NULL,
+        &JsValue::from_str(file_name),
+        &JsValue::from_str(mime),
+        body,
+    )
+    .map(|_| ())
+    .map_err(|e| {
+        e.as_string()
+            .unwrap_or_else(|| "the file could not be saved".into())
+    })
+}
+
+/// The app's side of a module's save: `body` is the text, the bytes (a `Uint8Array`) or, for
+/// `image/png`, the picture's `data:` address. Saved as the app saves its own files: through
+/// this frame's sandbox, with the way out offered where downloads may be blocked.
+pub fn save_for_module(file_name: &str, mime: &str, body: &JsValue) -> Result<(), String> {
+    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
+        return save_bytes(file_name, mime, bytes);
+    }
+    let text = body.as_string().ok_or("the file has no contents")?;
+    if mime == "image/png" && text.starts_with("data:image/png") {
+        guarded_save(file_name, None, Some(&text), || {
+            click_download(file_name, &text)
+        })
+    } else {
+        save_text(file_name, mime, &text)
+    }
+}
+
 /// Saves through `save` unless downloads are known to be blocked, and tells the listener when
 /// they are or may be.
 fn guarded_save(
@@ -64,6 +117,9 @@ pub fn pixel_ratio() -> f64 {
 
 /// Offers `text` to the user as a file download.
 pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
+    if let Some(save) = app_save() {
+        return save_in_app(&save, file_name, mime, &JsValue::from_str(text));
+    }
     guarded_save(file_name, Some(text), None, || {
         save_parts(
             file_name,
@@ -75,6 +131,9 @@ pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> 
 
 /// Offers bytes to the user as a file download.
 pub fn save_bytes(file_name: &str, mime: &str, bytes: &js_sys::Uint8Array) -> Result<(), String> {
+    if let Some(save) = app_save() {
+        return save_in_app(&save, file_name, mime, bytes);
+    }
     guarded_save(file_name, None, None, || {
         save_parts(file_name, mime, &js_sys::Array::of1(bytes))
     })
@@ -104,6 +163,9 @@ pub fn save_png(file_name: &str, canvas: &HtmlCanvasElement) -> Result<(), Strin
     let url = canvas
         .to_data_url_with_type("image/png")
         .map_err(|_| "the browser could not encode the image".to_string())?;
+    if let Some(save) = app_save() {
+        return save_in_app(&save, file_name, "image/png", &JsValue::from_str(&url));
+    }
     guarded_save(file_name, None, Some(&url), || {
         click_download(file_name, &url)
     })

@@ -54,6 +54,14 @@ pub fn to_shell(kind: &str, value: &str) {
     }
 }
 
+/// A view module's start (its binary's `main`): its panics reported as the app's are, and its
+/// files saved through the app, which knows whether the frame's sandbox lets them through and
+/// offers the way out when it may not.
+pub fn start() {
+    super::browser::install_panic_hook();
+    super::browser::save_through_app();
+}
+
 /// One mounted view: its theme, and its actions turned into messages for the shell.
 #[function_component(Root)]
 fn root(props: &RootProps) -> Html {

@@ -124,8 +124,17 @@ pub fn listen(on_action: Callback<Action>) {
         }
     });
     let _ = js_sys::Reflect::set(&views, &JsValue::from_str("shell"), hear.as_ref());
+    // A module's files, saved as the app saves its own (the frame's sandbox and the way out
+    // are the app's to know).
+    let save = Closure::<dyn Fn(String, String, JsValue) -> Result<(), JsValue>>::new(
+        |name: String, mime: String, body: JsValue| {
+            browser::save_for_module(&name, &mime, &body).map_err(|e| JsValue::from_str(&e))
+        },
+    );
+    let _ = js_sys::Reflect::set(&views, &JsValue::from_str("save"), save.as_ref());
     // The page's whole life: the app is never unmounted.
     hear.forget();
+    save.forget();
 }
 
 /// A chart's file, as its Download button gives it.

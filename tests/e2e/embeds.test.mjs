@@ -322,6 +322,24 @@ test('a sandbox that blocks downloads and new tabs says so, with the data and th
   await context.close();
 });
 
+test('a view drawn by a module of its own saves through the app: the sandbox way out is offered there too', async () => {
+  const { frame, context } = await course(strict(await code('?view=patches', ['Whole panel'])));
+  await ready(frame);
+  const module = frame.locator('.remote-view[data-module="patches"]');
+  const csv = module.getByRole('button', { name: /^Download CSV of/ }).first();
+  await csv.waitFor();
+  await csv.click();
+  const box = frame.locator('.way-out');
+  await box.waitFor();
+  assert.match(await box.textContent(), /does not let the panel save files, so \S+\.csv was not downloaded/);
+  await box.getByRole('button', { name: 'Copy the data' }).waitFor();
+  await frame.getByRole('button', { name: 'Close' }).click();
+  await box.waitFor({ state: 'detached' });
+  await module.getByRole('button', { name: /^Download PNG of/ }).first().click();
+  await frame.locator('.way-out img[src^="data:image/png"]').waitFor();
+  await context.close();
+});
+
 test('without the host script a download is tried and the way out offered in case it was blocked', async () => {
   const plain = (await code('?view=norms', ['Whole panel', 'Frame only, fixed height (for sites that strip scripts)']));
   const { page, frame, context } = await course(strict(plain));
