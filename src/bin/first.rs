@@ -37,6 +37,8 @@ function loadView(name) {
     } else {
       const base = document.baseURI;
       const wasm = fetch(new URL('views/' + name + '_bg.wasm', base));
+      // Offline, the fetch fails as the import does: the import's failure is the one reported.
+      wasm.catch(() => {});
       promise = import(new URL('views/' + name + '.js', base).href)
         .then((m) => m.default({ module_or_path: wasm }).then(() => m));
     }
@@ -116,6 +118,7 @@ export function load_app() {
   const base = document.baseURI;
   // The wasm is fetched at once, beside its script (which index.html preloads), not after it.
   const wasm = fetch(new URL('app/pe-explorer_bg.wasm', base));
+  wasm.catch(() => {});
   return import(new URL('app/pe-explorer.js', base).href)
     .then((m) => m.default({ module_or_path: wasm })
       .then(() => { window.wasmBindings = m; }));
