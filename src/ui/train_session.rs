@@ -16,7 +16,7 @@ use super::trainer::{FromWorker, Trainer};
 use crate::action::Action;
 use crate::train::experiment::{worker_count, Part};
 use crate::train::figures::Maps;
-use crate::train::protocol::{merge, Command, Phase, Progress};
+use crate::train::protocol::{merge, Command, Phase, Progress, RunView};
 use crate::train::settings::TrainSettings;
 
 /// Everything the workers have told the app.
@@ -82,7 +82,9 @@ impl Reducible for Board {
                     progress: Progress {
                         settings: s.to_message(),
                         phase: Phase::Training,
-                        ..Progress::empty(&s)
+                        // Every run the workers will report, extensions a link asks for too.
+                        runs: s.runs().into_iter().map(RunView::new).collect(),
+                        ..Progress::default()
                     },
                     ..Board::default()
                 };
@@ -334,46 +336,51 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             }
         })
     };
-    // Start and Clear in the order they were asked for (a Start waits a task; see below).
-    let starts = use_mut_ref(|| 0_u32);
+    // A Start not yet delivered (it waits a task; see below).
+    let pending = use_mut_ref(|| None::<Command>);
     let send = {
-        let (deliver, board, starts) = (deliver.clone(), board.clone(), starts.clone());
+        let (deliver, board, pending) = (deliver.clone(), board.clone(), pending.clone());
         Callback::from(move |c: Command| match c {
             // The view takes its training shape at once, in the click's task, and the workers
             // start in a task of their own after it: started first, their start-up (each
             // compiles its module) took the cores from that render, which then ran long.
-            Command::Start(s, part) => {
+            Command::Start(ref s, _) => {
                 board.dispatch(BoardAction::Starting(s.clone()));
-                let this = {
-                    let mut n = starts.borrow_mut();
-                    *n = n.wrapping_add(1);
-                    *n
-                };
-                let (deliver, starts) = (deliver.clone(), starts.clone());
-                browser::after(0.0, move || {
-                    // Not if the run was ended, or another started, meanwhile.
-                    if *starts.borrow() == this {
-                        deliver(Command::Start(s, part));
-                    }
-                });
+                let first = pending.borrow_mut().replace(c).is_none();
+                if first {
+                    let (deliver, pending) = (deliver.clone(), pending.clone());
+                    browser::after(0.0, move || {
+                        // Unless it went out already, or the run was cleared meanwhile.
+                        let start = pending.borrow_mut().take();
+                        if let Some(start) = start {
+                            deliver(start);
+                        }
+                    });
+                }
             }
-            c => deliver(c),
+            // Anything else after the Start it follows (a Pause pressed at once pauses the
+            // run that Start began).
+            c => {
+                let start = pending.borrow_mut().take();
+                if let Some(start) = start {
+                    deliver(start);
+                }
+                deliver(c)
+            }
         })
     };
 
     let clear = {
-        let (trainers, rope, board, queued, starts) = (
+        let (trainers, rope, board, queued, pending) = (
             trainers.clone(),
             rope.clone(),
             board.clone(),
             queued.clone(),
-            starts.clone(),
+            pending.clone(),
         );
         Callback::from(move |_: ()| {
-            {
-                let mut n = starts.borrow_mut();
-                *n = n.wrapping_add(1);
-            }
+            // A Start not yet delivered is cleared with the run.
+            pending.borrow_mut().take();
             // Terminated, not asked to stop: each worker ends as soon as its current slice
             // of work (at most about 40 ms) is over. Reports still waiting for their frame go
             // too: delivered after Clear, they had brought the ended run back as training.
@@ -399,10 +406,15 @@ fn use_train_session(message: String, on_action: Callback<Action>) -> TrainSessi
             }
         });
     }
-    // The workers end with the app.
+    // The workers end with the app (and a Start not yet delivered never starts them).
     {
-        let trainers = trainers.clone();
-        use_effect_with((), move |_| move || trainers.borrow_mut().clear());
+        let (trainers, pending) = (trainers.clone(), pending.clone());
+        use_effect_with((), move |_| {
+            move || {
+                pending.borrow_mut().take();
+                trainers.borrow_mut().clear();
+            }
+        });
     }
 
     TrainSession {

@@ -234,3 +234,26 @@ test('inside a sandboxed iframe a linked experiment runs (a worker made from a B
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Stop or Clear pressed the instant after Train (before the workers have the run) stops or clears it', async () => {
+  for (const [button, phase] of [['train-stop', 'paused'], ['train-cancel', 'idle']]) {
+    const { page, errors, context } = await openTrain(SMALL);
+    // Both clicks in one task of the page: the view is in its training shape at once, while
+    // the run is still on its way to the workers.
+    const there = await page.evaluate(async (id) => {
+      document.getElementById('train-start').click();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      const b = document.getElementById(id);
+      b?.click();
+      return !!b;
+    }, button);
+    assert.ok(there, `${button} is there as soon as Train is pressed`);
+    await page.waitForFunction((p) => document.querySelector('section.train').dataset.phase === p, phase);
+    // And stays so: no run starts behind the student's back.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => document.querySelector('section.train').dataset.phase), phase);
+    if (phase === 'paused') assert.match(await page.locator('.train-status').textContent(), /Stopped at step \d+ of 60/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
