@@ -43,23 +43,30 @@ pub fn save_through_app() {
     THROUGH_APP.set(true);
 }
 
-/// The app's `save`, when this module saves through it and the page has one.
-fn app_save() -> Option<js_sys::Function> {
-    THROUGH_APP.get().then(|| view_loader_fn("save")).flatten()
+/// A file's contents, as the save functions take them.
+enum Body<'a> {
+    Text(&'a str),
+    Bytes(&'a js_sys::Uint8Array),
+    /// A picture's `data:` address.
+    Image(&'a str),
 }
 
-/// Saves through the app's `save(file name, type, body)`.
-fn save_in_app(
-    save: &js_sys::Function,
-    file_name: &str,
-    mime: &str,
-    body: &JsValue,
-) -> Result<(), String> {
+/// Saves a file: through the app's page-wide `save(file name, type, body)` when this module
+/// saves through it (and the page has one), otherwise here.
+fn save_file(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
+    let app_save = THROUGH_APP.get().then(|| view_loader_fn("save")).flatten();
+    let Some(save) = app_save else {
+        return save_here(file_name, mime, body);
+    };
+    let js = match body {
+        Body::Text(t) | Body::Image(t) => JsValue::from_str(t),
+        Body::Bytes(b) => b.into(),
+    };
     save.call3(
         &JsValue::NULL,
         &JsValue::from_str(file_name),
         &JsValue::from_str(mime),
-        body,
+        &js,
     )
     .map(|_| ())
     .map_err(|e| {
@@ -68,21 +75,40 @@ fn save_in_app(
     })
 }
 
+/// Saves a file from this page, through the frame's sandbox (see [`guarded_save`]).
+fn save_here(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
+    match body {
+        Body::Text(text) => guarded_save(file_name, Some(text), None, || {
+            save_parts(
+                file_name,
+                mime,
+                &js_sys::Array::of1(&JsValue::from_str(text)),
+            )
+        }),
+        Body::Bytes(bytes) => guarded_save(file_name, None, None, || {
+            save_parts(file_name, mime, &js_sys::Array::of1(bytes))
+        }),
+        Body::Image(url) => guarded_save(file_name, None, Some(url), || {
+            click_download(file_name, url)
+        }),
+    }
+}
+
 /// The app's side of a module's save: `body` is the text, the bytes (a `Uint8Array`) or, for
 /// `image/png`, the picture's `data:` address. Saved as the app saves its own files: through
 /// this frame's sandbox, with the way out offered where downloads may be blocked.
 pub fn save_for_module(file_name: &str, mime: &str, body: &JsValue) -> Result<(), String> {
     if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
-        return save_bytes(file_name, mime, bytes);
+        return save_here(file_name, mime, Body::Bytes(bytes));
     }
     let text = body.as_string().ok_or("the file has no contents")?;
-    if mime == "image/png" && text.starts_with("data:image/png") {
-        guarded_save(file_name, None, Some(&text), || {
-            click_download(file_name, &text)
-        })
+    let image = mime == "image/png" && text.starts_with("data:image/png");
+    let body = if image {
+        Body::Image(&text)
     } else {
-        save_text(file_name, mime, &text)
-    }
+        Body::Text(&text)
+    };
+    save_here(file_name, mime, body)
 }
 
 /// Saves through `save` unless downloads are known to be blocked, and tells the listener when
@@ -117,26 +143,12 @@ pub fn pixel_ratio() -> f64 {
 
 /// Offers `text` to the user as a file download.
 pub fn save_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
-    if let Some(save) = app_save() {
-        return save_in_app(&save, file_name, mime, &JsValue::from_str(text));
-    }
-    guarded_save(file_name, Some(text), None, || {
-        save_parts(
-            file_name,
-            mime,
-            &js_sys::Array::of1(&JsValue::from_str(text)),
-        )
-    })
+    save_file(file_name, mime, Body::Text(text))
 }
 
 /// Offers bytes to the user as a file download.
 pub fn save_bytes(file_name: &str, mime: &str, bytes: &js_sys::Uint8Array) -> Result<(), String> {
-    if let Some(save) = app_save() {
-        return save_in_app(&save, file_name, mime, bytes);
-    }
-    guarded_save(file_name, None, None, || {
-        save_parts(file_name, mime, &js_sys::Array::of1(bytes))
-    })
+    save_file(file_name, mime, Body::Bytes(bytes))
 }
 
 fn save_parts(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
@@ -148,13 +160,9 @@ fn save_parts(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), 
         .map_err(|_| "the browser could not create the file".to_string())?;
     let result = click_download(file_name, &url);
     // Some browsers read the blob after the click returns: release it a little later.
-    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+    after(30_000.0, move || {
         let _ = Url::revoke_object_url(&url);
     });
-    if let Some(w) = web_sys::window() {
-        let _ =
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 30_000);
-    }
     result
 }
 
@@ -163,12 +171,7 @@ pub fn save_png(file_name: &str, canvas: &HtmlCanvasElement) -> Result<(), Strin
     let url = canvas
         .to_data_url_with_type("image/png")
         .map_err(|_| "the browser could not encode the image".to_string())?;
-    if let Some(save) = app_save() {
-        return save_in_app(&save, file_name, "image/png", &JsValue::from_str(&url));
-    }
-    guarded_save(file_name, None, Some(&url), || {
-        click_download(file_name, &url)
-    })
+    save_file(file_name, "image/png", Body::Image(&url))
 }
 
 fn click_download(file_name: &str, href: &str) -> Result<(), String> {
