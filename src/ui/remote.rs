@@ -322,7 +322,7 @@ pub fn remote_view(props: &RemoteProps) -> Html {
         Stage::Failed(why) => (
             false,
             html! {
-                <div class="note note-warn remote-failed" role="alert">
+                <div class="note note-error remote-failed" role="alert">
                     <p>{ format!("This view could not be loaded ({why}). Check the connection and try again.") }</p>
                     <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
                 </div>
