@@ -3,7 +3,10 @@
 # the views most pages show first) as its own module in `app/`, which the small first-paint module
 # (src/bin/first.rs, trunk's main) imports once the first chart is on screen; and each view module
 # (src/bin/view_NAME.rs) in `views/NAME.js`, which the app fetches when the view first opens
-# (src/ui/remote.rs). Release builds are shrunk with wasm-opt as trunk does for the others.
+# (src/ui/remote.rs). The shell is built with the `split` feature and relocations kept, and
+# wasm-split-cli moves each of its lazy views (src/ui/lazy.rs) into chunks beside it in `app/`,
+# loaded by `app/__wasm_split.js`. Release builds are shrunk with wasm-opt as trunk does for the
+# others.
 #   bash scripts/build_app.sh --whole DIR   (scripts/package.sh) builds instead the app in one
 #   module (src/bin/whole.rs, every view in it) into DIR/pe-explorer.js, for the single file.
 set -euo pipefail
@@ -11,7 +14,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 profile="${TRUNK_PROFILE:-release}"
 modules=(view_patches view_train)
-bins=(--bin pe-explorer)
+bins=()
 for m in "${modules[@]}"; do bins+=(--bin "$m"); done
 if [ "${1:-}" = --whole ]; then
   modules=()
@@ -20,27 +23,44 @@ if [ "${1:-}" = --whole ]; then
 else
   staging="${TRUNK_STAGING_DIR:?run by trunk}"
 fi
+flags=(--locked --target wasm32-unknown-unknown)
 if [ "$profile" = release ]; then
-  cargo build --release --locked --target wasm32-unknown-unknown "${bins[@]}"
+  flags+=(--release)
   dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"
 else
-  cargo build --locked --target wasm32-unknown-unknown "${bins[@]}"
   dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug"
 fi
-# bindgen WASM OUT_DIR OUT_NAME
-bindgen() {
-  wasm-bindgen --target web --no-typescript --out-dir "$2" --out-name "$3" "$1"
+cargo build "${flags[@]}" "${bins[@]}"
+# shrink WASM: wasm-opt as trunk runs it, in release builds.
+shrink() {
   if [ "$profile" = release ]; then
     wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      "$2/$3_bg.wasm" -o "$2/$3_bg.wasm"
+      "$1" -o "$1"
   fi
+}
+# bindgen WASM OUT_DIR OUT_NAME [wasm-bindgen's options]
+bindgen() {
+  wasm-bindgen --target web --no-typescript --out-dir "$2" --out-name "$3" "${@:4}" "$1"
+  shrink "$2/$3_bg.wasm"
 }
 if [ "${1:-}" = --whole ]; then
   bindgen "$dir/whole.wasm" "$staging" pe-explorer
   exit 0
 fi
-bindgen "$dir/pe-explorer.wasm" "$staging/app" pe-explorer
+# The shell, split: the linker keeps its relocations for wasm-split-cli (only this binary's link,
+# so no dependency is rebuilt), which writes the shell's main module and its chunks into app/.
+cargo rustc "${flags[@]}" --bin pe-explorer --features split -- -C link-arg=--emit-relocs
+mkdir -p "$staging/app"
+wasm-split-cli "$dir/pe-explorer.wasm" "$staging/app" --out-name pe-explorer
+# The chunks call the shell's functions through exports wasm-bindgen must keep.
+bindgen "$staging/app/pe-explorer.wasm" "$staging/app" pe-explorer --keep-lld-exports
+rm "$staging/app/pe-explorer.wasm"
+for chunk in "$staging"/app/*.wasm; do
+  case "$chunk" in *_bg.wasm) ;; *) shrink "$chunk" ;; esac
+done
+# Which files each chunk needs, into index.html for the first paint's early fetch.
+node scripts/chunks.mjs "$staging"
 for m in "${modules[@]}"; do
   bindgen "$dir/$m.wasm" "$staging/views" "${m#view_}"
 done

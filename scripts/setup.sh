@@ -15,6 +15,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # an event's first path on events that have none: "index out of bounds: the len is 0").
 TRUNK_VERSION=0.22.0-beta.1
 BINARYEN_VERSION=132
+# wasm-split-cli: splits the shell's lazy views into chunks (scripts/build_app.sh, src/ui/lazy.rs);
+# its version pairs with the wasm_split_helpers crate in Cargo.lock.
+WASM_SPLIT_VERSION=0.2.4
 # trunk refuses a wasm-bindgen CLI whose version differs from the library's in Cargo.lock.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
 
@@ -48,6 +51,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 5 minutes, once)"
   # Not --locked: its lockfile pins a crate version the registry mirror lacks.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 1 minute, once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
 fi
 
 if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then

@@ -19,6 +19,8 @@ cargo clippy --all-targets --locked -- -D warnings
 
 step "clippy (wasm32)"
 cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+# The shell as the site serves it: its lazy views behind split points (src/ui/lazy.rs).
+cargo clippy --locked --target wasm32-unknown-unknown --bin pe-explorer --features split -- -D warnings
 
 step "native tests"
 cargo test --locked

@@ -87,6 +87,23 @@ impl View {
         }
     }
 
+    /// The chunk of the app's own wasm that draws the view, where the shell does not: its name,
+    /// which is also its file's (`app/split_NAME.wasm`; see `ui::lazy`, which lists the same).
+    /// The views few pages open on: the 1-D views but the matrix, and the lesson with the quiz.
+    pub fn chunk(self) -> Option<&'static str> {
+        match self {
+            View::Attention
+            | View::Offsets
+            | View::Waves
+            | View::Rotations
+            | View::Norms
+            | View::Addition
+            | View::Compare => Some("views"),
+            View::Lesson | View::Quiz => Some("learn"),
+            View::Matrix | View::Train | View::Patches => None,
+        }
+    }
+
     /// The tab's label.
     pub fn label(self) -> &'static str {
         match self {

@@ -88,6 +88,24 @@ function isolate(host) {
 export function preload_view(name) {
   loadView(name).catch(() => {});
 }
+// Started beside the app when the page opens on a view drawn from a chunk of the app's own
+// wasm (src/ui/lazy.rs): every file the chunk needs, as scripts/chunks.mjs listed them in the
+// page. The app's chunk loader fetches the same addresses, and the browser hands it these.
+export function preload_chunk(name) {
+  if (window.peExplorerBundle) return;
+  let files = [];
+  try {
+    files = JSON.parse(document.getElementById('pe-chunks')?.textContent ?? '{}')[name] ?? [];
+  } catch (e) {}
+  for (const file of files) {
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'fetch';
+    link.crossOrigin = 'anonymous';
+    link.href = new URL('app/' + file, document.baseURI).href;
+    document.head.appendChild(link);
+  }
+}
 window.peExplorerViews = {
   load: loadView,
   isolate,
@@ -126,6 +144,7 @@ export function load_app() {
 extern "C" {
     fn load_app() -> js_sys::Promise;
     fn preload_view(name: &str);
+    fn preload_chunk(name: &str);
 }
 
 fn media(query: &str) -> bool {
@@ -568,6 +587,21 @@ fn first_view(query: &str) -> Option<View> {
     View::from_id(get("embed").or_else(|| get("view"))?)
 }
 
+/// The chunks of the app's wasm the page's first view is drawn from: its own, and for the
+/// lesson (`?lesson=N`, or its tab) and the quiz, the other views' too, which their steps show.
+fn first_chunks(query: &str) -> Vec<&'static str> {
+    let lesson = query
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| p.starts_with("lesson="));
+    let view = first_view(query).or(lesson.then_some(View::Lesson));
+    match view.and_then(View::chunk) {
+        Some("learn") => vec!["learn", "views"],
+        Some(name) => vec![name],
+        None => vec![],
+    }
+}
+
 fn main() {
     let Some(window) = web_sys::window() else {
         return;
@@ -578,6 +612,9 @@ fn main() {
     // A page that opens on a view of a module of its own fetches the module beside the app.
     if let Some(name) = first_view(&query).and_then(View::module) {
         preload_view(name);
+    }
+    for name in first_chunks(&query) {
+        preload_chunk(name);
     }
     if let (Some(doc), Some(e)) = (window.document(), early(&query)) {
         if let Some(chart) = main_chart(&e.settings) {

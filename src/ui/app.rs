@@ -67,6 +67,7 @@ pub fn start() {
         run: None,
     });
     super::remote::prefetch();
+    super::lazy::prefetch();
 }
 
 /// Mounts the app with `props` (see [`start`]).
@@ -201,16 +202,20 @@ pub fn app(props: &AppProps) -> Html {
     // The first-paint module's page goes once this one (and its chart) has been drawn: effects
     // run after the children's, in the same task (`browser::hand_over`). A view drawn by a
     // module of its own hands over when its module has drawn it (`remote`).
-    let first_view = match &embed {
+    let shown = match &embed {
         Some(e) => e.view,
         None => settings.view,
     };
     // The lesson shows its step's view.
-    let first_view = match first_view {
+    let first_view = match shown {
         View::Lesson => crate::learn::lesson::step(settings.lesson).view,
         v => v,
     };
-    let waits = props.modules && first_view.module().is_some();
+    // A view drawn from a chunk of this module's wasm hands over once drawn too (`lazy`).
+    let waits = props.modules
+        && (first_view.module().is_some()
+            || super::lazy::is_lazy(first_view)
+            || super::lazy::is_lazy(shown));
     use_effect_with((), move |_| {
         if !waits {
             browser::hand_over();

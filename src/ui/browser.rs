@@ -578,6 +578,27 @@ pub fn after(ms: f64, f: impl FnOnce() + 'static) {
     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), ms);
 }
 
+/// Calls `f` once, when the page is next idle (within 4 s: `requestIdleCallback`), or in 1.5 s
+/// where the browser has no idle callback: work the page can wait for, such as fetching what a
+/// later tab needs.
+pub fn when_idle(f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let idle = js_sys::Reflect::get(&w, &JsValue::from_str("requestIdleCallback"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    match idle {
+        Some(idle) => {
+            let options = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&options, &JsValue::from_str("timeout"), &4000.into());
+            let call = wasm_bindgen::closure::Closure::once_into_js(f);
+            let _ = idle.call2(&w, &call, &options);
+        }
+        None => after(1500.0, f),
+    }
+}
+
 /// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's
 /// script in `src/bin/first.rs`, which every page loads first), or `None` where there is none
 /// (a test that mounts the app by itself).

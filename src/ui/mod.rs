@@ -12,6 +12,7 @@ pub mod embedded;
 pub mod encoding;
 pub mod heatmap;
 pub mod host;
+pub mod lazy;
 pub mod lesson;
 pub mod line_chart;
 pub mod lms;

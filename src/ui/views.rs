@@ -3,19 +3,12 @@
 
 use yew::prelude::*;
 
-use super::addition::AdditionView;
-use super::attention::AttentionView;
-use super::compare::CompareView;
-use super::lesson::LessonView;
-use super::norms::NormsView;
+use super::lazy;
 use super::patches::PatchesView;
 use super::props::ViewProps;
-use super::quiz::QuizView;
 use super::remote::RemoteView;
-use super::rotations::RotationsView;
-use super::schemes::{DistanceView, MatrixView};
+use super::schemes::MatrixView;
 use super::train::TrainView;
-use super::waves::WavesView;
 use crate::state::View;
 
 /// The shell's registry: the view component for a tab, or, for a view of a module of its own,
@@ -47,22 +40,17 @@ pub fn every_view_html(view: View, props: ViewProps) -> Html {
 
 /// The views the shell draws itself (a view of a module draws nothing here).
 fn shell_view_html(view: View, props: ViewProps) -> Html {
+    // The views few pages open on: from chunks of their own in the build the site serves.
+    if lazy::holds(view) {
+        return lazy::draw(view, props);
+    }
     let ViewProps {
         settings,
         on_action,
     } = props;
     match view {
         View::Matrix => html! { <MatrixView {settings} {on_action} /> },
-        View::Attention => html! { <AttentionView {settings} {on_action} /> },
-        View::Patches => html! {},
-        View::Offsets => html! { <DistanceView {settings} {on_action} /> },
-        View::Waves => html! { <WavesView {settings} {on_action} /> },
-        View::Rotations => html! { <RotationsView {settings} {on_action} /> },
-        View::Norms => html! { <NormsView {settings} {on_action} /> },
-        View::Addition => html! { <AdditionView {settings} {on_action} /> },
-        View::Compare => html! { <CompareView {settings} {on_action} /> },
-        View::Lesson => html! { <LessonView {settings} {on_action} /> },
-        View::Quiz => html! { <QuizView {settings} {on_action} /> },
-        View::Train => html! {},
+        // The rest: a module's (drawn by `RemoteView`) or a chunk's (by `lazy::draw`).
+        _ => html! {},
     }
 }

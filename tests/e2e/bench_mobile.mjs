@@ -249,9 +249,13 @@ function sizes(files) {
 }
 const inDir = (dir, re) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).map((f) => path.join(dir, f)) : []);
 const viewModules = inDir(path.join(DIST, 'views'), /\.js$/).map((f) => path.basename(f, '.js'));
+// The shell's chunks (src/ui/lazy.rs): each split's own file, and the small chunks two splits share.
+const chunks = inDir(path.join(DIST, 'app'), /^split_.*\.wasm$/).map((f) => path.basename(f, '.wasm'));
 const modules = [
   ['first-paint module (`first-*_bg.wasm` + `first-*.js`)', inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/)],
-  ['app module, the shell (`app/*`)', inDir(path.join(DIST, 'app'), /\.(wasm|js)$/)],
+  ['app module, the shell (`app/pe-explorer*` + its chunk loader)', inDir(path.join(DIST, 'app'), /^(pe-explorer(_bg\.wasm|\.js)|__wasm_split\.js)$/)],
+  ...chunks.map((c) => [`the shell's chunk \`app/${c}.wasm\``, [path.join(DIST, 'app', c + '.wasm')]]),
+  ['chunks the shell\'s chunks share (`app/chunk_*.wasm`)', inDir(path.join(DIST, 'app'), /^chunk_.*\.wasm$/)],
   ...viewModules.map((m) => [`view module \`views/${m}\``, inDir(path.join(DIST, 'views'), new RegExp(`^${m}(_bg\\.wasm|\\.js)$`))]),
 ];
 console.log(`\n**Module sizes** (${DIST}):\n`);
@@ -271,7 +275,13 @@ for (const [name, files] of modules) {
 // WAIT_MS more, when the idle page has fetched the modules), Playwright's mouse clicks the
 // view's tab; the time is from the click to the view's first chart drawn (the Train view draws
 // none before Train is pressed: its Train button), then one frame. OPENS=0 skips it.
-const OPENS = { patches: ['#tab-patches', '#panel-patches canvas[data-draws]'], train: ['#tab-train', '#panel-train #train-start'] };
+// Each with the file that draws it (a view module, or a chunk of the shell: src/ui/lazy.rs).
+const OPENS = {
+  patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'views/patches.js'],
+  train: ['#tab-train', '#panel-train #train-start', 'views/train.js'],
+  offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'app/split_views.wasm'],
+  lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'app/split_learn.wasm'],
+};
 const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);
 async function open(tab, drawn, wait) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -295,12 +305,12 @@ async function open(tab, drawn, wait) {
   await context.close();
   return ms;
 }
-if (process.env.OPENS !== '0' && viewModules.length) {
-  console.log(`\n**A view of a module opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
+if (process.env.OPENS !== '0') {
+  console.log(`\n**A view of a module or a chunk opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
   console.log(`| view | opened at once, ms | opened ${WAIT_MS / 1000} s later, ms |`);
   console.log('|---|---|---|');
-  for (const [name, [tab, drawn]] of Object.entries(OPENS)) {
-    if (!viewModules.includes(name)) continue;
+  for (const [name, [tab, drawn, file]] of Object.entries(OPENS)) {
+    if (!fs.existsSync(path.join(DIST, file))) continue;
     const now = [], later = [];
     for (let r = 0; r < RUNS; r++) {
       now.push(await open(tab, drawn, 0));

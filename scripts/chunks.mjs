@@ -1,0 +1,26 @@
+// Writes into a build's index.html which files each chunk of the shell needs (its own and the
+// chunks it shares with others), read from wasm-split-cli's loader (app/__wasm_split.js), so that
+// the first-paint module can start fetching them all beside the app when the page opens on a view
+// drawn from a chunk (src/bin/first.rs, `preload_chunk`). Run by scripts/build_app.sh.
+//   node scripts/chunks.mjs STAGING_DIR
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = process.argv[2];
+const loader = fs.readFileSync(path.join(root, 'app', '__wasm_split.js'), 'utf8');
+const file = (body) => body.match(/"\.\/([\w.-]+\.wasm)"/)?.[1];
+const shared = {};
+for (const m of loader.matchAll(/const (__chunk_\d+) = makeLoad\(([\s\S]*?), \[\]\);/g)) shared[m[1]] = file(m[2]);
+const chunks = {};
+for (const m of loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);/g)) {
+  const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean).map((d) => shared[d]);
+  chunks[m[1]] = [file(m[2]), ...deps].filter(Boolean);
+}
+if (!Object.keys(chunks).length) throw new Error('chunks.mjs: no split in app/__wasm_split.js');
+const page = path.join(root, 'index.html');
+const html = fs.readFileSync(page, 'utf8').replace(/<script type="application\/json" id="pe-chunks">.*?<\/script>\n?/s, '');
+const tag = `<script type="application/json" id="pe-chunks">${JSON.stringify(chunks)}</script>\n`;
+const at = html.indexOf('</head>');
+if (at < 0) throw new Error('chunks.mjs: index.html has no </head>');
+fs.writeFileSync(page, html.slice(0, at) + tag + html.slice(at));
+console.log('chunks:', JSON.stringify(chunks));

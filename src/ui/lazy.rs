@@ -1,0 +1,250 @@
+//! Views drawn from chunks of the shell's own wasm: in the build the site serves (the `split`
+//! feature), `wasm-split-cli` moves the code only such a view reaches (its components, their
+//! Yew glue, what they alone compute) out of the shell into a file of its own, fetched when the
+//! view first opens or when the page is idle. The chunk shares the shell's memory, its Yew and
+//! its settings: the view is a component of the app like any other, only later. Without the
+//! feature (the single file, the notebook widget, the tests) every view is drawn at once.
+//!
+//! Which views are lazy is [`is_lazy`]: the views few pages open on (see "View chunks" in
+//! `docs/architecture.md`).
+
+use yew::prelude::*;
+
+use super::props::ViewProps;
+use crate::state::View;
+
+/// The chunks: for each lazy view, the split point that loads it and the component it draws.
+/// Each entry becomes, in a split build, a `#[wasm_split]` function whose body (and all it alone
+/// reaches) `wasm-split-cli` moves into a chunk named after it.
+macro_rules! chunks {
+    ($($view:ident => $chunk:ident::$name:ident: $component:path),* $(,)?) => {
+        /// Each view drawn by [`draw`], and its chunk (`View::chunk` says the same).
+        pub const CHUNKS: &[(View, &str)] = &[$((View::$view, stringify!($chunk))),*];
+
+        /// Whether `view` is one of the views drawn by [`draw`].
+        pub fn holds(view: View) -> bool {
+            matches!(view, $(View::$view)|*)
+        }
+
+        /// Draws one of the chunks' views: from its chunk in a split build, at once otherwise
+        /// (nothing for any other view).
+        pub fn draw(view: View, props: ViewProps) -> Html {
+            match view {
+                $(View::$view => {
+                    #[cfg(feature = "split")]
+                    let html = chunked::view_html(view, props);
+                    #[cfg(not(feature = "split"))]
+                    let html = html! { <$component ..props /> };
+                    html
+                })*
+                _ => html! {},
+            }
+        }
+
+        #[cfg(feature = "split")]
+        mod split_points {
+            use super::chunked::Draw;
+            use super::*;
+
+            $(
+                #[wasm_split_helpers::wasm_split($chunk, fallible)]
+                fn $name() -> Result<Draw, wasm_split_helpers::SplitLoaderError> {
+                    Ok(|props: ViewProps| html! { <$component ..props /> })
+                }
+            )*
+
+            /// The view's component, once its chunk is here (fetched by the first call; a
+            /// failed fetch is tried again by the next).
+            pub async fn load(view: View) -> Result<Draw, String> {
+                let loaded = match view {
+                    $(View::$view => $name().await,)*
+                    _ => return Err(format!("the view {} has no chunk", view.id())),
+                };
+                loaded.map_err(|e| e.to_string())
+            }
+
+            /// Every chunk (see [`super::prefetch`]).
+            pub fn load_all() {
+                // One after another: the views of one chunk share its load, and the first
+                // failure (offline) ends the walk; a view's tab tries again when opened.
+                wasm_bindgen_futures::spawn_local(async {
+                    $(match $name().await {
+                        Ok(draw) => super::chunked::remember(View::$view, draw),
+                        Err(_) => return,
+                    })*
+                });
+            }
+        }
+    };
+}
+
+chunks! {
+    Attention => views::attention: crate::ui::attention::AttentionView,
+    Offsets => views::offsets: crate::ui::schemes::DistanceView,
+    Waves => views::waves: crate::ui::waves::WavesView,
+    Rotations => views::rotations: crate::ui::rotations::RotationsView,
+    Norms => views::norms: crate::ui::norms::NormsView,
+    Addition => views::addition: crate::ui::addition::AdditionView,
+    Compare => views::compare: crate::ui::compare::CompareView,
+    Lesson => learn::lesson: crate::ui::lesson::LessonView,
+    Quiz => learn::quiz: crate::ui::quiz::QuizView,
+}
+
+/// Whether `view` is drawn from a chunk fetched on first use.
+pub fn is_lazy(view: View) -> bool {
+    cfg!(feature = "split") && holds(view)
+}
+
+/// Every chunk, fetched and compiled when the page is idle after the app has drawn, so that a
+/// tab opened later draws at once.
+pub fn prefetch() {
+    #[cfg(feature = "split")]
+    super::browser::when_idle(split_points::load_all);
+}
+
+#[cfg(feature = "split")]
+mod chunked {
+    use std::cell::{Cell, RefCell};
+
+    use yew::prelude::*;
+
+    use super::split_points::load;
+    use crate::action::Action;
+    use crate::state::{Settings, View};
+    use crate::ui::browser;
+    use crate::ui::props::ViewProps;
+
+    /// Draws a view, once its chunk is here.
+    pub type Draw = fn(ViewProps) -> Html;
+
+    thread_local! {
+        /// The views whose chunk is here: drawn at once on every later visit.
+        static LOADED: RefCell<Vec<(View, Draw)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    thread_local! {
+        /// How many lazy views are waiting for their chunk now.
+        static WAITING: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// One view less waits for its chunk (it is drawn, failed or gone). The first paint's page
+    /// goes once none waits: a lesson step's view, itself from a chunk, is drawn first.
+    fn done_waiting() {
+        WAITING.with(|w| w.set(w.get().saturating_sub(1)));
+    }
+
+    fn loaded(view: View) -> Option<Draw> {
+        LOADED.with(|l| l.borrow().iter().find(|(v, _)| *v == view).map(|(_, d)| *d))
+    }
+
+    pub fn remember(view: View, draw: Draw) {
+        LOADED.with(|l| {
+            let mut l = l.borrow_mut();
+            if !l.iter().any(|(v, _)| *v == view) {
+                l.push((view, draw));
+            }
+        });
+    }
+
+    /// The view drawn from its chunk.
+    pub fn view_html(view: View, props: ViewProps) -> Html {
+        let ViewProps {
+            settings,
+            on_action,
+        } = props;
+        // Keyed by view: two lazy views one after the other in the tabs are two loads.
+        html! { <LazyView key={view.id()} {view} {settings} {on_action} /> }
+    }
+
+    #[derive(Properties, PartialEq)]
+    pub struct LazyProps {
+        pub view: View,
+        pub settings: Settings,
+        pub on_action: Callback<Action>,
+    }
+
+    /// Where the chunk stands: on its way, here, or failed (why).
+    #[derive(Clone)]
+    enum Stage {
+        Loading,
+        Ready(Draw),
+        Failed(String),
+    }
+
+    /// A view drawn from its chunk: fetched on first use, then drawn as any view is. Its first
+    /// draw ends the first paint when the page opened on it.
+    #[function_component(LazyView)]
+    fn lazy_view(props: &LazyProps) -> Html {
+        let view = props.view;
+        let stage = use_state(|| loaded(view).map_or(Stage::Loading, Stage::Ready));
+        let attempt = use_state(|| 0_u32);
+        // Whether this view is counted in `WAITING`.
+        let waiting = use_mut_ref(|| false);
+        {
+            let (stage, waiting) = (stage.clone(), waiting.clone());
+            use_effect_with((view, *attempt), move |(view, _)| {
+                let view = *view;
+                if let Some(draw) = loaded(view) {
+                    stage.set(Stage::Ready(draw));
+                } else {
+                    stage.set(Stage::Loading);
+                    if !waiting.replace(true) {
+                        WAITING.with(|w| w.set(w.get() + 1));
+                    }
+                    wasm_bindgen_futures::spawn_local(async move {
+                        match load(view).await {
+                            Ok(draw) => {
+                                remember(view, draw);
+                                stage.set(Stage::Ready(draw));
+                            }
+                            Err(why) => stage.set(Stage::Failed(why)),
+                        }
+                    });
+                }
+                // Gone before its chunk came (another tab): it waits no more.
+                move || {
+                    if waiting.replace(false) {
+                        done_waiting();
+                        if WAITING.with(Cell::get) == 0 {
+                            browser::hand_over();
+                        }
+                    }
+                }
+            });
+        }
+        // The view on the page (or the reason it is not): the app takes over from the first
+        // paint, if it has not yet and no other view waits for its chunk. Effects run after the
+        // children's: the view's charts are drawn.
+        let settled = !matches!(*stage, Stage::Loading);
+        use_effect_with(settled, move |settled| {
+            if *settled {
+                if waiting.replace(false) {
+                    done_waiting();
+                }
+                if WAITING.with(Cell::get) == 0 {
+                    browser::hand_over();
+                }
+            }
+        });
+        let props = ViewProps {
+            settings: props.settings.clone(),
+            on_action: props.on_action.clone(),
+        };
+        match &*stage {
+            Stage::Ready(draw) => draw(props),
+            Stage::Loading => html! { <div class="lazy-view" aria-busy="true"></div> },
+            Stage::Failed(why) => {
+                let retry = {
+                    let attempt = attempt.clone();
+                    Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+                };
+                html! {
+                    <div class="note note-error remote-failed" role="alert">
+                        <p>{ format!("This view could not be loaded ({why}). Check the connection and try again.") }</p>
+                        <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
+                    </div>
+                }
+            }
+        }
+    }
+}
