@@ -1,24 +1,17 @@
 #!/usr/bin/env bash
 # Trunk post-build hook: builds the app itself (src/main.rs: the shell, with Yew, the settings and
 # the views most pages show first) as its own module in `app/`, which the small first-paint module
-# (src/bin/first.rs, trunk's main) imports once the first chart is on screen; and each view module
-# (src/bin/view_NAME.rs) in `views/NAME.js`, which the app fetches when the view first opens
-# (src/ui/remote.rs). The shell is built with the `split` feature and relocations kept, and
-# wasm-split-cli moves each of its lazy views (src/ui/lazy.rs) into chunks beside it in `app/`,
-# loaded by `app/__wasm_split.js`. Release builds are shrunk with wasm-opt as trunk does for the
-# others.
+# (src/bin/first.rs, trunk's main) imports once the first chart is on screen. The shell is built
+# with the `split` feature and relocations kept, and wasm-split-cli moves its lazy views
+# (src/ui/lazy.rs) into chunks beside it in `app/`, which `app/__wasm_split.js` fetches when a
+# view first opens. Release builds are shrunk with wasm-opt as trunk does for the others.
 #   bash scripts/build_app.sh --whole DIR   (scripts/package.sh) builds instead the app in one
 #   module (src/bin/whole.rs, every view in it) into DIR/pe-explorer.js, for the single file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 profile="${TRUNK_PROFILE:-release}"
-modules=(view_patches view_train)
-bins=()
-for m in "${modules[@]}"; do bins+=(--bin "$m"); done
 if [ "${1:-}" = --whole ]; then
-  modules=()
-  bins=(--bin whole)
   staging="${2:?--whole DIR}"
 else
   staging="${TRUNK_STAGING_DIR:?run by trunk}"
@@ -30,7 +23,6 @@ if [ "$profile" = release ]; then
 else
   dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug"
 fi
-cargo build "${flags[@]}" "${bins[@]}"
 # shrink WASM: wasm-opt as trunk runs it, in release builds.
 shrink() {
   if [ "$profile" = release ]; then
@@ -45,6 +37,7 @@ bindgen() {
   shrink "$2/$3_bg.wasm"
 }
 if [ "${1:-}" = --whole ]; then
+  cargo build "${flags[@]}" --bin whole
   bindgen "$dir/whole.wasm" "$staging" pe-explorer
   exit 0
 fi
@@ -61,9 +54,6 @@ for chunk in "$staging"/app/*.wasm; do
 done
 # Which files each chunk needs, into index.html for the first paint's early fetch.
 node scripts/chunks.mjs "$staging"
-for m in "${modules[@]}"; do
-  bindgen "$dir/$m.wasm" "$staging/views" "${m#view_}"
-done
 if [ "$profile" = release ]; then
   node scripts/precompress.mjs "$staging"
 fi

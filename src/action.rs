@@ -69,10 +69,6 @@ pub enum Action {
     SetExam(bool),
     /// Replaces every setting at once (a lesson step's or a quiz task's starting point).
     Preset(Box<Settings>),
-    /// The settings a view module's actions led to, as its link query read them back: every
-    /// setting, but where the reader is in the lesson and the quiz, which a link of another
-    /// view does not carry, stays as it is.
-    FromModule(Box<Settings>),
     /// Sets one of the Train view's values from text (checked as a link's value is).
     SetTrain(&'static str, String),
     /// Whether a link to the Train view starts its experiment.
@@ -193,17 +189,6 @@ impl Reducible for Settings {
             }
             Action::SetExam(e) => next.exam = e,
             Action::Preset(s) => next = *s,
-            Action::FromModule(s) => {
-                let (lesson, question, exam) = (next.lesson, next.question, next.exam);
-                next = *s;
-                if next.view != View::Lesson {
-                    next.lesson = lesson;
-                }
-                if next.view != View::Quiz {
-                    next.question = question;
-                    next.exam = exam;
-                }
-            }
             Action::SetAnchors(a) => {
                 let a = distinct(a.into_iter().take(MAX_ANCHORS).collect());
                 next.anchors = (!a.is_empty()).then_some(a);

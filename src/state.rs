@@ -77,19 +77,10 @@ impl View {
         View::ALL.into_iter().find(|v| v.id() == id)
     }
 
-    /// The wasm module that draws the view, when it is not the app itself: its name, which is
-    /// also its files' (`views/NAME.js`, `views/NAME_bg.wasm`; see `ui::remote`).
-    pub fn module(self) -> Option<&'static str> {
-        match self {
-            View::Patches => Some("patches"),
-            View::Train => Some("train"),
-            _ => None,
-        }
-    }
-
     /// The chunk of the app's own wasm that draws the view, where the shell does not: its name,
     /// which is also its file's (`app/split_NAME.wasm`; see `ui::lazy`, which lists the same).
-    /// The views few pages open on: the 1-D views but the matrix, and the lesson with the quiz.
+    /// The views few pages open on: the 1-D views but the matrix, the lesson with the quiz, the
+    /// 2-D views, and Train.
     pub fn chunk(self) -> Option<&'static str> {
         match self {
             View::Attention
@@ -100,7 +91,9 @@ impl View {
             | View::Addition
             | View::Compare => Some("views"),
             View::Lesson | View::Quiz => Some("learn"),
-            View::Matrix | View::Train | View::Patches => None,
+            View::Patches => Some("patches"),
+            View::Train => Some("train"),
+            View::Matrix => None,
         }
     }
 

@@ -536,13 +536,6 @@ pub fn parse(query: &str) -> Parsed {
     parse_within(query, MAX_QUERY)
 }
 
-/// [`parse`] without the link's length limit: for the settings the app and its view modules hand
-/// each other as [`to_query`] writes them (a typed q of hundreds of numbers included), never a
-/// link from outside the page.
-pub fn parse_whole(query: &str) -> Parsed {
-    parse_within(query, usize::MAX)
-}
-
 fn parse_within(query: &str, max: usize) -> Parsed {
     let mut notices = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);

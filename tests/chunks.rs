@@ -19,14 +19,7 @@ fn view_chunk_names_the_chunk_ui_lazy_draws_the_view_from() {
 }
 
 #[test]
-fn a_view_is_drawn_by_one_of_the_shell_a_chunk_or_a_module() {
-    // The matrix, every page's first view, stays in the shell.
+fn the_matrix_every_page_opens_on_by_default_stays_in_the_shell() {
     assert_eq!(View::Matrix.chunk(), None);
-    assert_eq!(View::Matrix.module(), None);
-    for view in View::ALL {
-        assert!(
-            !(view.chunk().is_some() && view.module().is_some()),
-            "{view:?} is both a chunk's and a module's"
-        );
-    }
+    assert_eq!(pe_explorer::state::Settings::default().view, View::Matrix);
 }

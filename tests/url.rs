@@ -669,34 +669,3 @@ fn a_grid_that_contradicts_a_two_d_scheme_is_refused_out_loud() {
     assert_eq!(own.settings.grid.scheme, GridScheme::Learned);
     assert!(own.notices.is_empty(), "{:?}", own.notices);
 }
-
-/// `url::parse_whole` and `Action::FromModule` (src/ui/remote.rs, the view modules' boundary):
-/// settings a module sends back read past the link's length limit, and keep where the reader is
-/// in the lesson and the quiz, which the query of another view does not carry.
-#[test]
-fn a_view_modules_settings_keep_long_values_and_the_readers_place() {
-    let mut s = Settings {
-        view: View::Patches,
-        rope_q: Some((0..900).map(|i| i as f64 + 0.25).collect()),
-        lesson: 5,
-        question: 3,
-        exam: true,
-        ..Settings::default()
-    };
-    s.grid.rows = 7;
-    let query = to_query(&s, None);
-    assert!(
-        query.len() > MAX_QUERY,
-        "the test needs a query past the limit"
-    );
-    let read = pe_explorer::url::parse_whole(&query).settings;
-    assert_eq!(read.rope_q, s.rope_q);
-    assert_eq!(read.grid.rows, 7);
-    // The cut link loses the grid (written after q).
-    assert_ne!(parse(&query).settings.grid.rows, 7);
-    // The query of the patches view carries no lesson step or question; the shell keeps them.
-    assert_eq!((read.lesson, read.question, read.exam), (1, 1, false));
-    let next = Rc::new(s.clone()).reduce(Action::FromModule(Box::new(read)));
-    assert_eq!((next.lesson, next.question, next.exam), (5, 3, true));
-    assert_eq!(next.rope_q, s.rope_q);
-}

@@ -20,74 +20,6 @@ use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 
 #[wasm_bindgen(inline_js = "
-// The app's view modules (src/ui/remote.rs): each fetched once, when its view first opens or
-// when the page is idle after the app has drawn.
-const views = {};
-const ready = {};
-function loadView(name) {
-  if (!views[name]) {
-    // A served site has them beside the app, under views/ (a page that carries the app inside
-    // itself may carry them too, through its bundle's loadView).
-    const bundle = window.peExplorerBundle;
-    let promise;
-    if (bundle) {
-      // Such a page carries the app in one module, every view in it: it has no view modules.
-      promise = bundle.loadView ? bundle.loadView(name)
-        : Promise.reject(new Error('this page carries no view modules'));
-    } else {
-      const base = document.baseURI;
-      const wasm = fetch(new URL('views/' + name + '_bg.wasm', base));
-      // Offline, the fetch fails as the import does: the import's failure is the one reported.
-      wasm.catch(() => {});
-      promise = import(new URL('views/' + name + '.js', base).href)
-        .then((m) => m.default({ module_or_path: wasm }).then(() => m));
-    }
-    // A failed fetch is tried again the next time the view opens.
-    views[name] = promise
-      .then((m) => { ready[name] = m; return m; })
-      .catch((e) => { delete views[name]; throw e; });
-  }
-  return views[name];
-}
-// Each module runs a Yew of its own, and every Yew numbers its roots from 1 and marks elements
-// and events with the same property names: the app's Yew, listening at its root, would take an
-// event inside a module's view for one of its own and run the wrong handler. An event from
-// inside a module's host is marked, before any Yew sees it, as no root's; the host unmarks it,
-// before the module's Yew (whose listeners it registers later) sees it.
-const EVENTS = ['click', 'dblclick', 'contextmenu', 'input', 'change', 'submit', 'keydown',
-  'keyup', 'keypress', 'focus', 'blur', 'focusin', 'focusout', 'pointerdown', 'pointermove',
-  'pointerup', 'pointercancel', 'pointerenter', 'pointerleave', 'pointerover', 'pointerout',
-  'mousedown', 'mousemove', 'mouseup', 'mouseenter', 'mouseleave', 'mouseover', 'mouseout',
-  'wheel', 'scroll', 'touchstart', 'touchmove', 'touchend', 'touchcancel', 'copy', 'cut',
-  'paste', 'toggle', 'load', 'error', 'select', 'dragstart', 'drag', 'dragend', 'dragenter',
-  'dragleave', 'dragover', 'drop', 'animationend', 'transitionend'];
-const NO_ROOT = 4294967295;
-let marking = false;
-function isolate(host) {
-  if (!marking) {
-    marking = true;
-    for (const type of EVENTS) {
-      document.addEventListener(type, (e) => {
-        const path = e.composedPath();
-        if (path.some((n) => n instanceof Element && n.classList.contains('remote-view'))) {
-          e.__yew_subtree_id = NO_ROOT;
-          e.__yew_subtree_cache_key = path.length;
-        }
-      }, { capture: true });
-    }
-  }
-  for (const type of EVENTS) {
-    host.addEventListener(type, (e) => {
-      delete e.__yew_subtree_id;
-      delete e.__yew_subtree_cache_key;
-    }, { capture: true });
-  }
-}
-// Started beside the app when the page opens on the module's view (a failure is the view's to
-// say when it asks again).
-export function preload_view(name) {
-  loadView(name).catch(() => {});
-}
 // Started beside the app when the page opens on a view drawn from a chunk of the app's own
 // wasm (src/ui/lazy.rs): every file the chunk needs, as scripts/chunks.mjs listed them in the
 // page. The app's chunk loader fetches the same addresses, and the browser hands it these.
@@ -106,28 +38,6 @@ export function preload_chunk(name) {
     document.head.appendChild(link);
   }
 }
-window.peExplorerViews = {
-  load: loadView,
-  isolate,
-  // A module already here, or undefined.
-  module: (name) => ready[name],
-  // The app's settings, to every module here that keeps something of its own between its
-  // views' visits (the Train view's run: a change of settings ends a run that belongs to the
-  // old ones, wherever the student is).
-  notify(query) {
-    for (const m of Object.values(ready)) if (typeof m.settings === 'function') m.settings(query);
-  },
-  // The app's way to hear such a module (set by the app: the same messages as a view's).
-  shell: null,
-  // The app's save(file name, type, body), which a module's downloads go through (set by the
-  // app: the frame's sandbox and the way out are the app's to know).
-  save: null,
-  prefetch(names) {
-    const go = () => names.forEach((n) => loadView(n).catch(() => {}));
-    if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 4000 });
-    else setTimeout(go, 1500);
-  },
-};
 export function load_app() {
   // A page that carries the app inside itself (the single file, the notebook widget) says how
   // to load it: every file of the app is then in the page, none fetched.
@@ -143,7 +53,6 @@ export function load_app() {
 }")]
 extern "C" {
     fn load_app() -> js_sys::Promise;
-    fn preload_view(name: &str);
     fn preload_chunk(name: &str);
 }
 
@@ -609,10 +518,7 @@ fn main() {
     // The app's files start downloading first: the network works while the chart is drawn.
     let loading = load_app();
     let query = page_query(&window);
-    // A page that opens on a view of a module of its own fetches the module beside the app.
-    if let Some(name) = first_view(&query).and_then(View::module) {
-        preload_view(name);
-    }
+    // A page that opens on a view drawn from a chunk fetches the chunk beside the app.
     for name in first_chunks(&query) {
         preload_chunk(name);
     }

@@ -59,14 +59,13 @@ fn use_printing() -> bool {
 /// layout is the body's): Yew empties the element it mounts in, and the first paint's page (with
 /// the focus a student may have put on its slider) must stay until the app has drawn its own.
 pub fn start() {
-    // The shell: a view of a module of its own is drawn by it, and the modules are fetched when
-    // the page is idle.
+    // The shell: its lazy views are drawn from chunks, fetched when first opened or when the
+    // page is idle.
     mount(AppProps {
         registry: ViewRenderer(super::views::view_html),
-        modules: true,
+        chunks: true,
         run: None,
     });
-    super::remote::prefetch();
     super::lazy::prefetch();
 }
 
@@ -116,20 +115,20 @@ macro_rules! app_exports {
 }
 
 /// The app in one module, every view drawn by it (the single file and the notebook widget,
-/// which carry every file inside the page: view modules there would only add bytes).
+/// which carry every file inside the page: chunks there would only add files).
 pub fn start_whole() {
     mount(AppProps::default());
 }
 
-/// Which views the page draws with: the shell's registry, where the views of a module are drawn
-/// by it, or (the default, for tests that mount the app) every view drawn here.
+/// Which views the page draws with: the shell's registry, whose lazy views are drawn from
+/// chunks, or (the default, for tests that mount the app) every view drawn at once.
 #[derive(Properties)]
 pub struct AppProps {
     pub registry: ViewRenderer,
-    /// Whether the views of a module are drawn by it (the registry is the shell's).
-    pub modules: bool,
-    /// What holds the training run around the pages, where the Train view is drawn here (the
-    /// Train view's module holds its own).
+    /// Whether lazy views are drawn from chunks (the registry is the shell's; `ui::lazy`).
+    pub chunks: bool,
+    /// What holds the training run around the pages, where the Train view is drawn at once
+    /// (the Train view's chunk holds its own).
     pub run: Option<RunHolder>,
 }
 
@@ -145,7 +144,7 @@ fn hold_run(message: AttrValue, on_action: Callback<Action>, children: Html) -> 
 impl PartialEq for AppProps {
     /// The app is mounted once, with props that never change.
     fn eq(&self, other: &AppProps) -> bool {
-        self.modules == other.modules && self.run.is_some() == other.run.is_some()
+        self.chunks == other.chunks && self.run.is_some() == other.run.is_some()
     }
 }
 
@@ -153,7 +152,7 @@ impl Default for AppProps {
     fn default() -> AppProps {
         AppProps {
             registry: ViewRenderer(super::views::every_view_html),
-            modules: false,
+            chunks: false,
             run: Some(hold_run),
         }
     }
@@ -200,8 +199,8 @@ pub fn app(props: &AppProps) -> Html {
     });
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
     // The first-paint module's page goes once this one (and its chart) has been drawn: effects
-    // run after the children's, in the same task (`browser::hand_over`). A view drawn by a
-    // module of its own hands over when its module has drawn it (`remote`).
+    // run after the children's, in the same task (`browser::hand_over`). A view drawn from a
+    // chunk hands over once drawn (`lazy`).
     let shown = match &embed {
         Some(e) => e.view,
         None => settings.view,
@@ -211,16 +210,12 @@ pub fn app(props: &AppProps) -> Html {
         View::Lesson => crate::learn::lesson::step(settings.lesson).view,
         v => v,
     };
-    // A view drawn from a chunk of this module's wasm hands over once drawn too (`lazy`).
-    let waits = props.modules
-        && (first_view.module().is_some()
-            || super::lazy::is_lazy(first_view)
-            || super::lazy::is_lazy(shown));
+    let waits = props.chunks && (super::lazy::is_lazy(first_view) || super::lazy::is_lazy(shown));
     use_effect_with((), move |_| {
         if !waits {
             browser::hand_over();
         } else if let Some(w) = web_sys::window() {
-            // However the module's view fares (the student opened another tab before it came),
+            // However the view's chunk fares (the student opened another tab before it came),
             // the first paint's page goes within 15 s.
             let later = Closure::once_into_js(browser::hand_over);
             let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
@@ -235,21 +230,15 @@ pub fn app(props: &AppProps) -> Html {
     };
     let banner = html! { <Notices notices={(*notices).clone()} on_dismiss={on_dismiss} /> };
 
-    // The modules that keep something between their views' visits hear every change.
+    // The Train view's chunk, whose run outlives the view, hears every change and sends its
+    // actions here.
     {
         let on_action = on_action.clone();
-        let modules = props.modules;
-        use_effect_with((), move |_| {
-            if modules {
-                super::remote::listen(on_action);
-            }
-        });
-    }
-    {
-        let modules = props.modules;
+        let chunks = props.chunks;
         use_effect_with((*settings).clone(), move |s| {
-            if modules {
-                super::remote::notify(s);
+            if chunks {
+                super::lazy::listen(on_action);
+                super::lazy::notify(s);
             }
         });
     }

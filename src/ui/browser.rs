@@ -32,17 +32,6 @@ pub fn watch_saves(permission: Permission, listener: Option<yew::Callback<Saved>
     SAVES.with(|s| *s.borrow_mut() = (permission, listener));
 }
 
-thread_local! {
-    /// Whether files are saved through the app's page-wide `save` (in a view module, whose
-    /// memory does not hold the frame's sandbox or the way out).
-    static THROUGH_APP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// From now on, this module saves its files through the app (see [`save_for_module`]).
-pub fn save_through_app() {
-    THROUGH_APP.set(true);
-}
-
 /// A file's contents, as the save functions take them.
 enum Body<'a> {
     Text(&'a str),
@@ -51,32 +40,8 @@ enum Body<'a> {
     Image(&'a str),
 }
 
-/// Saves a file: through the app's page-wide `save(file name, type, body)` when this module
-/// saves through it (and the page has one), otherwise here.
-fn save_file(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
-    let app_save = THROUGH_APP.get().then(|| view_loader_fn("save")).flatten();
-    let Some(save) = app_save else {
-        return save_here(file_name, mime, body);
-    };
-    let js = match body {
-        Body::Text(t) | Body::Image(t) => JsValue::from_str(t),
-        Body::Bytes(b) => b.into(),
-    };
-    save.call3(
-        &JsValue::NULL,
-        &JsValue::from_str(file_name),
-        &JsValue::from_str(mime),
-        &js,
-    )
-    .map(|_| ())
-    .map_err(|e| {
-        e.as_string()
-            .unwrap_or_else(|| "the file could not be saved".into())
-    })
-}
-
 /// Saves a file from this page, through the frame's sandbox (see [`guarded_save`]).
-fn save_here(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
+fn save_file(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
     match body {
         Body::Text(text) => guarded_save(file_name, Some(text), None, || {
             save_parts(
@@ -92,23 +57,6 @@ fn save_here(file_name: &str, mime: &str, body: Body) -> Result<(), String> {
             click_download(file_name, url)
         }),
     }
-}
-
-/// The app's side of a module's save: `body` is the text, the bytes (a `Uint8Array`) or, for
-/// `image/png`, the picture's `data:` address. Saved as the app saves its own files: through
-/// this frame's sandbox, with the way out offered where downloads may be blocked.
-pub fn save_for_module(file_name: &str, mime: &str, body: &JsValue) -> Result<(), String> {
-    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
-        return save_here(file_name, mime, Body::Bytes(bytes));
-    }
-    let text = body.as_string().ok_or("the file has no contents")?;
-    let image = mime == "image/png" && text.starts_with("data:image/png");
-    let body = if image {
-        Body::Image(&text)
-    } else {
-        Body::Text(&text)
-    };
-    save_here(file_name, mime, body)
 }
 
 /// Saves through `save` unless downloads are known to be blocked, and tells the listener when
@@ -597,24 +545,6 @@ pub fn when_idle(f: impl FnOnce() + 'static) {
         }
         None => after(1500.0, f),
     }
-}
-
-/// The page's loader of view modules (`window.peExplorerViews`, set by the first-paint module's
-/// script in `src/bin/first.rs`, which every page loads first), or `None` where there is none
-/// (a test that mounts the app by itself).
-pub fn view_loader() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    js_sys::Reflect::get(&window, &JsValue::from_str("peExplorerViews"))
-        .ok()
-        .filter(JsValue::is_object)
-}
-
-/// The function `name` of the view loader, if it has one.
-pub fn view_loader_fn(name: &str) -> Option<js_sys::Function> {
-    js_sys::Reflect::get(&view_loader()?, &JsValue::from_str(name))
-        .ok()?
-        .dyn_into()
-        .ok()
 }
 
 /// The page's own copy of the app (`window.peExplorerBundle`), set by pages that carry every

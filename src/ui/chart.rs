@@ -126,10 +126,8 @@ thread_local! {
     /// Every chart's exports on the page now, by the number its tools carry (`data-export`).
     static EXPORTS: std::cell::RefCell<std::collections::HashMap<u32, Exports>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
-    /// Numbered from a random start: the app and each view module number their own charts, and
-    /// a chart's number must not name another module's chart (see `remote::chart_file`).
-    static NEXT_EXPORT: std::cell::Cell<u32> =
-        std::cell::Cell::new((js_sys::Math::random() * 2_000_000_000.0) as u32 + 1);
+    /// The next chart's number.
+    static NEXT_EXPORT: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
 /// The CSV of the chart drawn on the canvas `id`, as its Download CSV gives it: (file name,

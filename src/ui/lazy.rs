@@ -8,10 +8,13 @@
 //! Which views are lazy is [`is_lazy`]: the views few pages open on (see "View chunks" in
 //! `docs/architecture.md`).
 
+use std::cell::RefCell;
+
 use yew::prelude::*;
 
 use super::props::ViewProps;
-use crate::state::View;
+use crate::action::Action;
+use crate::state::{Settings, View};
 
 /// The chunks: for each lazy view, the split point that loads it and the component it draws.
 /// Each entry becomes, in a split build, a `#[wasm_split]` function whose body (and all it alone
@@ -63,6 +66,15 @@ macro_rules! chunks {
                 loaded.map_err(|e| e.to_string())
             }
 
+            /// The Train view's run hears the app's settings (see [`super::notify`]).
+            #[wasm_split_helpers::wasm_split(train, fallible)]
+            pub fn train_settings(
+                settings: crate::state::Settings,
+            ) -> Result<(), wasm_split_helpers::SplitLoaderError> {
+                crate::ui::train_module::settings(settings);
+                Ok(())
+            }
+
             /// Every chunk (see [`super::prefetch`]).
             pub fn load_all() {
                 // One after another: the views of one chunk share its load, and the first
@@ -88,11 +100,47 @@ chunks! {
     Compare => views::compare: crate::ui::compare::CompareView,
     Lesson => learn::lesson: crate::ui::lesson::LessonView,
     Quiz => learn::quiz: crate::ui::quiz::QuizView,
+    Patches => patches::patches: crate::ui::patches::PatchesView,
+    Train => train::train: crate::ui::train_module::ModuleTrainView,
 }
 
 /// Whether `view` is drawn from a chunk fetched on first use.
 pub fn is_lazy(view: View) -> bool {
     cfg!(feature = "split") && holds(view)
+}
+
+/// The app's settings now, to the Train view's run once its chunk is here (the run outlives
+/// the view: a change of settings anywhere ends a run that belongs to the old ones).
+pub fn notify(settings: &Settings) {
+    #[cfg(feature = "split")]
+    if chunked::is_loaded(View::Train) {
+        let settings = settings.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // The chunk is here: this runs at once.
+            let _ = split_points::train_settings(settings).await;
+        });
+    }
+    #[cfg(not(feature = "split"))]
+    let _ = settings;
+}
+
+thread_local! {
+    /// The app's way to its reducer, for what a chunk keeps beyond its views (the Train view's
+    /// run, mounted in a root of its own).
+    static TO_APP: RefCell<Option<Callback<Action>>> = const { RefCell::new(None) };
+}
+
+/// Gives such chunks the app's way to its reducer (the app calls it at every render's change).
+pub fn listen(on_action: Callback<Action>) {
+    TO_APP.with(|t| *t.borrow_mut() = Some(on_action));
+}
+
+/// Sends `action` to the app, if one listens.
+pub fn to_app(action: Action) {
+    let to = TO_APP.with(|t| t.borrow().clone());
+    if let Some(to) = to {
+        to.emit(action);
+    }
 }
 
 /// Every chunk, fetched and compiled when the page is idle after the app has drawn, so that a
@@ -131,6 +179,10 @@ mod chunked {
     /// goes once none waits: a lesson step's view, itself from a chunk, is drawn first.
     fn done_waiting() {
         WAITING.with(|w| w.set(w.get().saturating_sub(1)));
+    }
+
+    pub fn is_loaded(view: View) -> bool {
+        loaded(view).is_some()
     }
 
     fn loaded(view: View) -> Option<Draw> {
@@ -239,7 +291,7 @@ mod chunked {
                     Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
                 };
                 html! {
-                    <div class="note note-error remote-failed" role="alert">
+                    <div class="note note-error view-failed" role="alert">
                         <p>{ format!("This view could not be loaded ({why}). Check the connection and try again.") }</p>
                         <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
                     </div>

@@ -23,7 +23,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::remote::{chart_file, File};
 use crate::action::Action;
 use crate::main_chart::main_chart;
 use crate::state::Settings;
@@ -75,18 +74,18 @@ fn post(kind: &str, fields: &[(&str, JsValue)]) {
 /// The main chart's CSV as its Download CSV gives it: (file name, text).
 fn main_csv(s: &Settings) -> Result<(String, String), String> {
     let chart = main_chart(s).ok_or("this view has no chart of numbers")?;
-    chart_file(&chart.id, File::Csv)
+    super::chart::chart_csv(&chart.id)
 }
 
 /// The main chart's PNG as its Download PNG draws it: (file name, `data:` address).
 fn main_png(s: &Settings) -> Result<(String, String), String> {
     let chart = main_chart(s).ok_or("this view has no chart")?;
-    chart_file(&chart.id, File::Png)
+    super::chart::chart_png(&chart.id)
 }
 
 /// The Train view's held-out table as its Download CSV gives it, when the view is on screen.
 fn results_csv() -> Option<(String, String)> {
-    chart_file("train-table-chart", File::Csv).ok()
+    super::chart::chart_csv("train-table-chart").ok()
 }
 
 fn text_field(data: &JsValue, key: &str) -> Option<String> {

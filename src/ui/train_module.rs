@@ -1,21 +1,19 @@
-//! The Train view in its own module (`src/bin/view_train.rs`). The training run outlives the
-//! view: leaving the tab leaves it training, and a change of settings anywhere ends a run that
-//! belongs to the old ones. So the module holds the run in a root of its own, mounted with the
-//! first view and kept for the page's life, which hears every change of the app's settings
-//! (`settings`, through `remote::notify`); each mounted view reads the run from it.
+//! The Train view in its chunk of the shell (`ui::lazy`). The training run outlives the view:
+//! leaving the tab leaves it training, and a change of settings anywhere ends a run that belongs
+//! to the old ones. The shell holds no training code (it would carry the trainer's protocol and
+//! the workers' driver), so the chunk holds the run in a root of its own, mounted with the first
+//! view and kept for the page's life, which hears every change of the app's settings
+//! ([`settings`], through `lazy::notify`) and sends its actions to the app (`lazy::to_app`);
+//! each mounted view reads the run from it.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::module::to_shell;
 use super::props::ViewProps;
 use super::train::TrainView;
 use super::train_session::{TrainHost, TrainSession};
-use crate::action::Action;
 use crate::state::Settings;
-use crate::url;
 
 #[derive(Properties, PartialEq, Clone)]
 struct HostProps {
@@ -31,17 +29,10 @@ thread_local! {
     static NEXT_READER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// The run's root: the app's `TrainHost`, its actions sent to the app as the settings they
-/// lead to.
+/// The run's root: the app's `TrainHost`, its actions sent to the app.
 #[function_component(Host)]
 fn host(props: &HostProps) -> Html {
-    let on_action = {
-        let settings = props.settings.clone();
-        Callback::from(move |a: Action| {
-            let next = yew::Reducible::reduce(Rc::new(settings.clone()), a);
-            to_shell("settings", &url::to_query(&next, None));
-        })
-    };
+    let on_action = Callback::from(super::lazy::to_app);
     let message = AttrValue::from(props.settings.train_settings().to_message());
     html! {
         <TrainHost {message} {on_action}>
@@ -65,12 +56,10 @@ fn publish() -> Html {
     html! {}
 }
 
-/// The app's settings now (the module's `settings` export): the run's root hears them, if there
-/// is one.
-pub fn settings(query: &str) {
+/// The app's settings now: the run's root hears them, if there is one.
+pub fn settings(settings: Settings) {
     HOST.with(|h| {
         if let Some((handle, props)) = h.borrow_mut().as_mut() {
-            let settings = url::parse_whole(query).settings;
             if settings != props.settings {
                 props.settings = settings;
                 handle.update(props.clone());

@@ -277,7 +277,7 @@ for (const [name, files] of modules) {
 // none before Train is pressed: its Train button), then one frame. OPENS=0 skips it.
 // Each with the file that draws it (a view module, or a chunk of the shell: src/ui/lazy.rs).
 const OPENS = {
-  patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'views/patches.js'],
+  patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'app/split_patches.wasm'],
   train: ['#tab-train', '#panel-train #train-start', 'views/train.js'],
   offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'app/split_views.wasm'],
   lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'app/split_learn.wasm'],

@@ -322,10 +322,10 @@ test('a sandbox that blocks downloads and new tabs says so, with the data and th
   await context.close();
 });
 
-test('a view drawn by a module of its own saves through the app: the sandbox way out is offered there too', async () => {
+test('a view drawn from a chunk of the app saves as the app does: the sandbox way out is offered there too', async () => {
   const { frame, context } = await course(strict(await code('?view=patches', ['Whole panel'])));
   await ready(frame);
-  const module = frame.locator('.remote-view[data-module="patches"]');
+  const module = frame.locator('#main');
   const csv = module.getByRole('button', { name: /^Download CSV of/ }).first();
   await csv.waitFor();
   await csv.click();

@@ -285,21 +285,21 @@ test('M-RoPE: the sin table turns each token by its own id, and a cell reads its
   await context.close();
 });
 
-test('offline, a view whose module cannot be fetched says so and draws when tried again; nothing throws', async () => {
+test('offline, a view whose chunk cannot be fetched says so and draws when tried again; nothing throws', async () => {
   const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const thrown = [];
   page.on('pageerror', (e) => thrown.push(e.message));
-  // The module's script and wasm do not arrive (the prefetch when the page is idle fails too).
+  // The view's chunk does not arrive (the prefetch when the page is idle fails too).
   let offline = true;
-  await context.route('**/views/patches*', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await context.route('**/app/split_patches*', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await page.goto(app.server.url + '?view=heatmap');
   await waitForDraws(page, 'encoding-heatmap');
   await page.click('#tab-patches');
-  const note = page.locator('.remote-failed');
+  const note = page.locator('.view-failed');
   await note.waitFor();
   assert.match(await note.textContent(), /This view could not be loaded .*Check the connection and try again/);
-  // Back online: Try again fetches the module and the view draws.
+  // Back online: Try again fetches the chunk and the view draws.
   offline = false;
   await page.getByRole('button', { name: 'Try again' }).click();
   await waitForDraws(page, 'patches-chart');

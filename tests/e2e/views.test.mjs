@@ -186,7 +186,7 @@ test('these views come from a chunk of the app fetched on first use: offline it 
   await page.goto(app.server.url + '?view=heatmap');
   await waitForDraws(page, 'encoding-heatmap');
   await page.getByRole('tab', { name: 'By distance' }).click();
-  const note = page.locator('.remote-failed');
+  const note = page.locator('.view-failed');
   await note.waitFor();
   assert.match(await note.textContent(), /This view could not be loaded .*Check the connection and try again/);
   // Back online: Try again fetches the chunk and the view draws, and so does every other view of it.
