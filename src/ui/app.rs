@@ -237,7 +237,7 @@ pub fn app(props: &AppProps) -> Html {
         let chunks = props.chunks;
         use_effect_with((*settings).clone(), move |s| {
             if chunks {
-                super::lazy::listen(on_action);
+                super::props::listen_app(on_action);
                 super::lazy::notify(s);
             }
         });

@@ -8,12 +8,9 @@
 //! Which views are lazy is [`is_lazy`]: the views few pages open on (see "View chunks" in
 //! `docs/architecture.md`).
 
-use std::cell::RefCell;
-
 use yew::prelude::*;
 
 use super::props::ViewProps;
-use crate::action::Action;
 use crate::state::{Settings, View};
 
 /// The chunks: for each lazy view, the split point that loads it and the component it draws.
@@ -122,25 +119,6 @@ pub fn notify(settings: &Settings) {
     }
     #[cfg(not(feature = "split"))]
     let _ = settings;
-}
-
-thread_local! {
-    /// The app's way to its reducer, for what a chunk keeps beyond its views (the Train view's
-    /// run, mounted in a root of its own).
-    static TO_APP: RefCell<Option<Callback<Action>>> = const { RefCell::new(None) };
-}
-
-/// Gives such chunks the app's way to its reducer (the app calls it at every render's change).
-pub fn listen(on_action: Callback<Action>) {
-    TO_APP.with(|t| *t.borrow_mut() = Some(on_action));
-}
-
-/// Sends `action` to the app, if one listens.
-pub fn to_app(action: Action) {
-    let to = TO_APP.with(|t| t.borrow().clone());
-    if let Some(to) = to {
-        to.emit(action);
-    }
 }
 
 /// Every chunk, fetched and compiled when the page is idle after the app has drawn, so that a

@@ -1,6 +1,8 @@
 //! What every view receives, and the one way a view draws another: the floor every view file
 //! stands on, below the tab registry (`views`) and the page (`app`).
 
+use std::cell::RefCell;
+
 use yew::prelude::*;
 
 use crate::action::Action;
@@ -31,4 +33,23 @@ impl PartialEq for ViewRenderer {
 pub fn use_view_renderer() -> impl Fn(View, ViewProps) -> Html {
     let renderer = use_context::<ViewRenderer>();
     move |view, props| renderer.map(|r| (r.0)(view, props)).unwrap_or_default()
+}
+
+thread_local! {
+    /// The app's way to its reducer, for what lives outside its tree of components (the Train
+    /// view's run, which its chunk mounts in a root of its own: `train_module`).
+    static TO_APP: RefCell<Option<Callback<Action>>> = const { RefCell::new(None) };
+}
+
+/// Gives what lives outside the app's tree the app's way to its reducer (the app calls it).
+pub fn listen_app(on_action: Callback<Action>) {
+    TO_APP.with(|t| *t.borrow_mut() = Some(on_action));
+}
+
+/// Sends `action` to the app, if one listens.
+pub fn to_app(action: Action) {
+    let to = TO_APP.with(|t| t.borrow().clone());
+    if let Some(to) = to {
+        to.emit(action);
+    }
 }

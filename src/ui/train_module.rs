@@ -3,7 +3,7 @@
 //! to the old ones. The shell holds no training code (it would carry the trainer's protocol and
 //! the workers' driver), so the chunk holds the run in a root of its own, mounted with the first
 //! view and kept for the page's life, which hears every change of the app's settings
-//! ([`settings`], through `lazy::notify`) and sends its actions to the app (`lazy::to_app`);
+//! ([`settings`], through `lazy::notify`) and sends its actions to the app (`props::to_app`);
 //! each mounted view reads the run from it.
 
 use std::cell::RefCell;
@@ -32,7 +32,7 @@ thread_local! {
 /// The run's root: the app's `TrainHost`, its actions sent to the app.
 #[function_component(Host)]
 fn host(props: &HostProps) -> Html {
-    let on_action = Callback::from(super::lazy::to_app);
+    let on_action = Callback::from(super::props::to_app);
     let message = AttrValue::from(props.settings.train_settings().to_message());
     html! {
         <TrainHost {message} {on_action}>
