@@ -278,7 +278,7 @@ for (const [name, files] of modules) {
 // Each with the file that draws it (a view module, or a chunk of the shell: src/ui/lazy.rs).
 const OPENS = {
   patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'app/split_patches.wasm'],
-  train: ['#tab-train', '#panel-train #train-start', 'views/train.js'],
+  train: ['#tab-train', '#panel-train #train-start', 'app/split_train.wasm'],
   offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'app/split_views.wasm'],
   lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'app/split_learn.wasm'],
 };
