@@ -236,7 +236,7 @@ LOADER = r"""
 def single_file(dist: Path) -> str:
     """The whole app as one HTML file: the site's first paint, stylesheet and worker, and the
     app in one module (WHOLE_APP: src/bin/whole.rs as scripts/build_app.sh --whole builds it),
-    not the site's shell and view modules."""
+    not the site's shell and its chunks."""
     whole = Path(os.environ.get("WHOLE_APP", "target/whole-app"))
     if not (whole / "pe-explorer_bg.wasm").is_file():
         sys.exit(f"package: {whole} holds no app in one module (scripts/package.sh builds it)")

@@ -14,7 +14,7 @@ if [ "${1:-}" != "--no-build" ]; then
   trunk build --release --offline --public-url ./ --dist dist-release
 fi
 # The single file and the notebook carry every file inside the page, so they carry the app in one
-# module (src/bin/whole.rs): view modules there would only add bytes.
+# module (src/bin/whole.rs): chunks there would only add files.
 whole="${CARGO_TARGET_DIR:-target}/whole-app"
 rm -rf "$whole"
 bash scripts/build_app.sh --whole "$whole"

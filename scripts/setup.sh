@@ -53,9 +53,13 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+# It prints no version: cargo's list of installed crates says which one is there. A cached
+# ~/.cargo/bin without that list reinstalls it (--force) rather than failing on the file.
+if ! command -v wasm-split-cli >/dev/null \
+  || ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
   say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 1 minute, once)"
-  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary \
+    --locked --force
 fi
 
 if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then

@@ -1,6 +1,6 @@
-//! The app as the site serves it: the shell, whose rarely used views are modules of their own
-//! (`src/bin/view_*.rs`). `src/bin/whole.rs` is the same app in one module, for the pages that
-//! carry every file inside themselves.
+//! The app as the site serves it: the shell, built with the `split` feature, whose rarely used
+//! views come from chunks of its own wasm (`ui::lazy`). `src/bin/whole.rs` is the same app in one
+//! module, for the pages that carry every file inside themselves.
 
 fn main() {
     pe_explorer::ui::app::start();

@@ -497,18 +497,21 @@ fn first_view(query: &str) -> Option<View> {
 }
 
 /// The chunks of the app's wasm the page's first view is drawn from: its own, and for the
-/// lesson (`?lesson=N`, or its tab) and the quiz, the other views' too, which their steps show.
+/// lesson (`?lesson=N`, or its tab) its step's view's too.
 fn first_chunks(query: &str) -> Vec<&'static str> {
-    let lesson = query
+    let step = query
         .trim_start_matches('?')
         .split('&')
-        .any(|p| p.starts_with("lesson="));
-    let view = first_view(query).or(lesson.then_some(View::Lesson));
-    match view.and_then(View::chunk) {
-        Some("learn") => vec!["learn", "views"],
-        Some(name) => vec![name],
-        None => vec![],
+        .find_map(|p| p.strip_prefix("lesson="));
+    let view = first_view(query).or(step.map(|_| View::Lesson));
+    let mut chunks: Vec<&'static str> = view.and_then(View::chunk).into_iter().collect();
+    if view == Some(View::Lesson) {
+        // A hint only: a step the app reads otherwise fetches its view's chunk when drawn.
+        let n = step.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
+        let shown = pe_explorer::learn::lesson::step(n).view.chunk();
+        chunks.extend(shown.filter(|c| !chunks.contains(c)));
     }
+    chunks
 }
 
 fn main() {

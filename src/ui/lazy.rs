@@ -113,7 +113,8 @@ pub fn notify(settings: &Settings) {
     if chunked::is_loaded(View::Train) {
         let settings = settings.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            // The chunk is here: this runs at once.
+            // The chunk is here: this runs as soon as its split point's own loader has
+            // resolved (a microtask or two).
             let _ = split_points::train_settings(settings).await;
         });
     }
@@ -215,7 +216,10 @@ mod chunked {
             use_effect_with((view, *attempt), move |(view, _)| {
                 let view = *view;
                 if let Some(draw) = loaded(view) {
-                    stage.set(Stage::Ready(draw));
+                    // Drawn at once from the first render; set only after a load elsewhere.
+                    if !matches!(*stage, Stage::Ready(_)) {
+                        stage.set(Stage::Ready(draw));
+                    }
                 } else {
                     stage.set(Stage::Loading);
                     if !waiting.replace(true) {
