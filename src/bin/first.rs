@@ -484,25 +484,24 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     Some(())
 }
 
+/// The value of `key` in an address's query, read plainly.
+fn param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query
+        .split('&')
+        .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
+}
+
 /// The view an address opens (its `embed`, else its `view`), read as plainly as the first paint
 /// reads one; `None` leaves it to the app.
 fn first_view(query: &str) -> Option<View> {
-    let query = query.strip_prefix('?').unwrap_or(query);
-    let get = |key: &str| {
-        query
-            .split('&')
-            .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
-    };
-    View::from_id(get("embed").or_else(|| get("view"))?)
+    View::from_id(param(query, "embed").or_else(|| param(query, "view"))?)
 }
 
 /// The chunks of the app's wasm the page's first view is drawn from: its own, and for the
 /// lesson (`?lesson=N`, or its tab) its step's view's too.
 fn first_chunks(query: &str) -> Vec<&'static str> {
-    let step = query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|p| p.strip_prefix("lesson="));
+    let step = param(query, "lesson");
     let view = first_view(query).or(step.map(|_| View::Lesson));
     let mut chunks: Vec<&'static str> = view.and_then(View::chunk).into_iter().collect();
     if view == Some(View::Lesson) {

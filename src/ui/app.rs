@@ -230,18 +230,22 @@ pub fn app(props: &AppProps) -> Html {
     };
     let banner = html! { <Notices notices={(*notices).clone()} on_dismiss={on_dismiss} /> };
 
-    // The Train view's chunk, whose run outlives the view, hears every change and sends its
-    // actions here.
+    // The Train view's chunk, whose run outlives the view, sends its actions here and hears
+    // every change.
+    let chunks = props.chunks;
     {
         let on_action = on_action.clone();
-        let chunks = props.chunks;
-        use_effect_with((*settings).clone(), move |s| {
+        use_effect_with((), move |_| {
             if chunks {
                 super::props::listen_app(on_action);
-                super::lazy::notify(s);
             }
         });
     }
+    use_effect_with((*settings).clone(), move |s| {
+        if chunks {
+            super::lazy::notify(s);
+        }
+    });
 
     let pages = html! {
         if let Some(e) = embed {

@@ -147,17 +147,20 @@ mod chunked {
     thread_local! {
         /// The views whose chunk is here: drawn at once on every later visit.
         static LOADED: RefCell<Vec<(View, Draw)>> = const { RefCell::new(Vec::new()) };
-    }
-
-    thread_local! {
         /// How many lazy views are waiting for their chunk now.
         static WAITING: Cell<u32> = const { Cell::new(0) };
     }
 
-    /// One view less waits for its chunk (it is drawn, failed or gone). The first paint's page
-    /// goes once none waits: a lesson step's view, itself from a chunk, is drawn first.
-    fn done_waiting() {
-        WAITING.with(|w| w.set(w.get().saturating_sub(1)));
+    /// A view waits no more for its chunk (it is drawn, failed or gone): uncounted if it was
+    /// counted, and the first paint's page goes once none waits (a lesson step's view, itself
+    /// from a chunk, is drawn first).
+    fn stop_waiting(waiting: &RefCell<bool>) {
+        if waiting.replace(false) {
+            WAITING.with(|w| w.set(w.get().saturating_sub(1)));
+        }
+        if WAITING.with(Cell::get) == 0 {
+            browser::hand_over();
+        }
     }
 
     pub fn is_loaded(view: View) -> bool {
@@ -237,11 +240,8 @@ mod chunked {
                 }
                 // Gone before its chunk came (another tab): it waits no more.
                 move || {
-                    if waiting.replace(false) {
-                        done_waiting();
-                        if WAITING.with(Cell::get) == 0 {
-                            browser::hand_over();
-                        }
+                    if *waiting.borrow() {
+                        stop_waiting(&waiting);
                     }
                 }
             });
@@ -252,12 +252,7 @@ mod chunked {
         let settled = !matches!(*stage, Stage::Loading);
         use_effect_with(settled, move |settled| {
             if *settled {
-                if waiting.replace(false) {
-                    done_waiting();
-                }
-                if WAITING.with(Cell::get) == 0 {
-                    browser::hand_over();
-                }
+                stop_waiting(&waiting);
             }
         });
         let props = ViewProps {

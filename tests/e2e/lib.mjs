@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { before, after } from 'node:test';
 import os from 'node:os';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const TYPES = {
@@ -264,3 +265,31 @@ export function pdfFacts(buffer) {
 
 /** How many workers the Train view starts here for an experiment of `runs` runs: one per core, at most four, no more than the runs. */
 export const workersFor = (runs) => Math.max(1, Math.min(os.availableParallelism(), 4, runs));
+
+/**
+ * A page of `app` on the matrix whose chunk `name` (app/split_NAME.wasm, src/ui/lazy.rs) does
+ * not arrive, as offline, until `online()`; `thrown` collects uncaught errors.
+ */
+export async function withoutChunk(app, name) {
+  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const thrown = [];
+  page.on('pageerror', (e) => thrown.push(e.message));
+  // The prefetch when the page is idle fails too.
+  let offline = true;
+  await context.route(`**/app/split_${name}*`, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.goto(app.server.url + '?view=heatmap');
+  await waitForDraws(page, 'encoding-heatmap');
+  return { context, page, thrown, online: () => { offline = false; } };
+}
+
+/** The failure note of a view whose chunk did not arrive, then Try again once `online()` drew `chart`. */
+export async function triedAgain(page, online, chart) {
+  const note = page.locator('.view-failed');
+  await note.waitFor();
+  assert.match(await note.textContent(), /This view could not be loaded .*Check the connection and try again/);
+  online();
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await waitForDraws(page, chart);
+  await note.waitFor({ state: 'detached' });
+}

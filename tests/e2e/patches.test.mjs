@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, figureDownload, withoutChunk, triedAgain } from './lib.mjs';
 
 const app = useApp();
 const open = (query) => openApp(app, query, { ready: (page) => waitForDraws(page, 'patches-chart') });
@@ -286,24 +286,10 @@ test('M-RoPE: the sin table turns each token by its own id, and a cell reads its
 });
 
 test('offline, a view whose chunk cannot be fetched says so and draws when tried again; nothing throws', async () => {
-  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const thrown = [];
-  page.on('pageerror', (e) => thrown.push(e.message));
-  // The view's chunk does not arrive (the prefetch when the page is idle fails too).
-  let offline = true;
-  await context.route('**/app/split_patches*', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
-  await page.goto(app.server.url + '?view=heatmap');
-  await waitForDraws(page, 'encoding-heatmap');
+  const { context, page, thrown, online } = await withoutChunk(app, 'patches');
   await page.click('#tab-patches');
-  const note = page.locator('.view-failed');
-  await note.waitFor();
-  assert.match(await note.textContent(), /This view could not be loaded .*Check the connection and try again/);
   // Back online: Try again fetches the chunk and the view draws.
-  offline = false;
-  await page.getByRole('button', { name: 'Try again' }).click();
-  await waitForDraws(page, 'patches-chart');
-  await note.waitFor({ state: 'detached' });
+  await triedAgain(page, online, 'patches-chart');
   // And the rest of the app answers as before.
   await page.click('#tab-heatmap');
   await waitForDraws(page, 'encoding-heatmap');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide, withoutChunk, triedAgain } from './lib.mjs';
 
 const app = useApp();
 
@@ -174,26 +174,13 @@ test('rotation sliders follow the length', async () => {
 });
 
 test('these views come from a chunk of the app fetched on first use: offline it says so, and Try again draws the view', async () => {
-  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const thrown = [];
-  page.on('pageerror', (e) => thrown.push(e.message));
+  // The chunk of the 1-D views does not arrive.
+  const { context, page, thrown, online } = await withoutChunk(app, 'views');
   const fetched = [];
   page.on('request', (r) => { if (/\/app\/split_/.test(r.url())) fetched.push(r.url().replace(/.*\/app\//, '')); });
-  // The chunk of the 1-D views does not arrive (the prefetch when the page is idle fails too).
-  let offline = true;
-  await context.route('**/app/split_views*', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
-  await page.goto(app.server.url + '?view=heatmap');
-  await waitForDraws(page, 'encoding-heatmap');
   await page.getByRole('tab', { name: 'By distance' }).click();
-  const note = page.locator('.view-failed');
-  await note.waitFor();
-  assert.match(await note.textContent(), /This view could not be loaded .*Check the connection and try again/);
   // Back online: Try again fetches the chunk and the view draws, and so does every other view of it.
-  offline = false;
-  await page.getByRole('button', { name: 'Try again' }).click();
-  await waitForDraws(page, 'offsets-chart');
-  await note.waitFor({ state: 'detached' });
+  await triedAgain(page, online, 'offsets-chart');
   await tab(page, 'Waves & wavelengths', ['waves-chart']);
   await page.getByRole('tab', { name: 'Position matrix' }).click();
   await waitForDraws(page, 'encoding-heatmap');
