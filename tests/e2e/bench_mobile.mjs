@@ -34,6 +34,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, launch, DIST } from './lib.mjs';
+import { median, mobilePage, throttle, watch } from './mobile.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const PEER = process.env.PEER_DIST;
@@ -67,55 +68,6 @@ const CONDITIONS = process.env.DESKTOP === '1' ? [true, false] : [true];
 // After the app module has initialised, how long a page may take to draw its first canvas before
 // it counts as drawing none without the user acting.
 const NO_CHART_AFTER = 8000;
-const median = (xs) => {
-  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-// `peer` picks what counts as the first chart.
-const watch = (peer) => `(() => {
-  const PEER = ${peer};
-  const frame = (key) => requestAnimationFrame(() => { window[key] = performance.now(); });
-  const check = () => {
-    if (!window.__chartSeen) {
-      const chart = PEER
-        ? [...document.querySelectorAll('svg path')].some((p) => (p.getAttribute('d') || '').length > 200)
-        : document.querySelector('canvas[data-draws]');
-      if (chart) {
-        window.__chartSeen = true;
-        frame('__firstChart');
-      }
-    }
-    if (!PEER && !window.__appSeen && window.__appModule && !document.getElementById('early')) {
-      if (document.querySelector('canvas[data-draws]')) {
-        window.__appSeen = true;
-        frame('__appReady');
-      } else if (!window.__appBareSeen) {
-        // The app is here but has drawn no canvas (yet): kept for a page that never draws one.
-        window.__appBareSeen = true;
-        frame('__appBare');
-      }
-    }
-  };
-  // index.html sets wasmBindings to the first-paint module's bindings; the first-paint module
-  // sets it to the app module's once that has initialised (the app's exports, as the tests use).
-  let bindings;
-  Object.defineProperty(window, 'wasmBindings', {
-    configurable: true,
-    get: () => bindings,
-    set: (m) => {
-      bindings = m;
-      if (m && typeof m.wasm_memory_bytes === 'function' && !window.__appModule) {
-        window.__appModule = performance.now();
-        check();
-      }
-    },
-  });
-  new MutationObserver(check)
-    .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-draws', 'd', 'id'] });
-})();`;
 
 const server = await serve(DIST, '/', { compress: true });
 const peer = PEER ? await serve(PEER, '/', { compress: true }) : null;
@@ -131,13 +83,7 @@ async function load(url, mobile, isPeer) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   if (mobile) {
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 562.5,
-      downloadThroughput: (1638.4 * 0.9 * 1024) / 8,
-      uploadThroughput: (750 * 0.9 * 1024) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await throttle(cdp);
   }
   // Responses as they finish: (monotonic time in s, encoded bytes, url). The first request's
   // wallTime and timestamp tie the protocol's monotonic clock to the page's time origin.
@@ -284,14 +230,7 @@ const OPENS = {
 };
 const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);
 async function open(tab, drawn, wait) {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: 562.5, downloadThroughput: (1638.4 * 0.9 * 1024) / 8, uploadThroughput: (750 * 0.9 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { context, page, cdp } = await mobilePage(browser);
   await page.addInitScript(watch(false));
   await page.goto(server.url, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.__appReady, null, { timeout: 180000, polling: 50 });
