@@ -11,11 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 profile="${TRUNK_PROFILE:-release}"
-if [ "${1:-}" = --whole ]; then
-  staging="${2:?--whole DIR}"
-else
-  staging="${TRUNK_STAGING_DIR:?run by trunk}"
-fi
 flags=(--locked --target wasm32-unknown-unknown)
 if [ "$profile" = release ]; then
   flags+=(--release)
@@ -38,9 +33,10 @@ bindgen() {
 }
 if [ "${1:-}" = --whole ]; then
   cargo build "${flags[@]}" --bin whole
-  bindgen "$dir/whole.wasm" "$staging" pe-explorer
+  bindgen "$dir/whole.wasm" "${2:?--whole DIR}" pe-explorer
   exit 0
 fi
+staging="${TRUNK_STAGING_DIR:?run by trunk}"
 # The shell, split: the linker keeps its relocations for wasm-split-cli (only this binary's link,
 # so no dependency is rebuilt), which writes the shell's main module and its chunks into app/.
 cargo rustc "${flags[@]}" --bin pe-explorer --features split -- -C link-arg=--emit-relocs

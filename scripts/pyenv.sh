@@ -17,17 +17,17 @@ if [ ! -x "$dir/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; t
   echo "[pyenv] making $dir ($want)" >&2
   rm -rf "$dir"
   # venv's own pip step hides why it failed (a CI machine once stopped here with only "ensurepip
-  # returned non-zero exit status 1"), so the environment is made without pip and pip is put in
-  # by hand: ensurepip's bundled wheel first, with no pip settings of the machine's in its way;
-  # failing that, the base interpreter's pip, after saying what went wrong and how full the disk is.
+  # returned non-zero exit status 1"), so the environment is made without pip and ensurepip runs
+  # in the open (it sets the machine's pip settings aside itself); failing that, the base
+  # interpreter's pip puts pip in, after saying what went wrong and how full the disk is.
   python3 -m venv --without-pip "$dir"
-  if ! log=$( (unset $(compgen -e | grep '^PIP_') || true
-                PIP_CONFIG_FILE=/dev/null "$dir/bin/python" -m ensurepip --upgrade --default-pip) 2>&1); then
+  if ! log=$("$dir/bin/python" -m ensurepip --default-pip 2>&1); then
     {
       echo "[pyenv] ensurepip failed in $dir:"
       echo "$log" | tail -20
-      df -h . | tail -1
-      echo "[pyenv] trying the base interpreter's pip ($(command -v python3))"
+      df -h . | tail -1 || true
+      echo "[pyenv] trying the base interpreter's pip ($(command -v python3)); where that fails"
+      echo "[pyenv] too, Debian and Ubuntu need their python3-venv package (apt-get install python3-venv)"
     } >&2
     python3 -m pip --python "$dir/bin/python" install --quiet --disable-pip-version-check pip >&2
   fi

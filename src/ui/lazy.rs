@@ -197,12 +197,12 @@ mod chunked {
         pub on_action: Callback<Action>,
     }
 
-    /// Where the chunk stands: on its way, here, or failed (why).
+    /// Where the chunk stands: on its way, here, or failed.
     #[derive(Clone)]
     enum Stage {
         Loading,
         Ready(Draw),
-        Failed(String),
+        Failed,
     }
 
     /// A view drawn from its chunk: fetched on first use, then drawn as any view is. Its first
@@ -234,7 +234,14 @@ mod chunked {
                                 remember(view, draw);
                                 stage.set(Stage::Ready(draw));
                             }
-                            Err(why) => stage.set(Stage::Failed(why)),
+                            Err(why) => {
+                                // The loader's reason is for the console: the reader is told
+                                // what to do.
+                                web_sys::console::warn_1(
+                                    &format!("the {} view's chunk: {why}", view.id()).into(),
+                                );
+                                stage.set(Stage::Failed);
+                            }
                         }
                     });
                 }
@@ -262,14 +269,14 @@ mod chunked {
         match &*stage {
             Stage::Ready(draw) => draw(props),
             Stage::Loading => html! { <div class="lazy-view" aria-busy="true"></div> },
-            Stage::Failed(why) => {
+            Stage::Failed => {
                 let retry = {
                     let attempt = attempt.clone();
                     Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
                 };
                 html! {
                     <div class="note note-error view-failed" role="alert">
-                        <p>{ format!("This view could not be loaded ({why}). Check the connection and try again.") }</p>
+                        <p>{ "This view could not be loaded right now. Check the connection and try again; if it keeps failing, reload the page." }</p>
                         <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
                     </div>
                 }

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, waitForDraws, setValue } from './lib.mjs';
+import { median, serve, launch, DIST, waitForDraws, setValue } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const ONLY = process.env.ONLY;
@@ -41,11 +41,6 @@ const SCENARIOS = [
 ];
 const SIDE_BY_SIDE = parseSizes(process.env.SIDE_SIZES ?? '1024x512,8192x1024');
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 /** Types a value into the field with `id` (its `change` event, as an edit fires). */

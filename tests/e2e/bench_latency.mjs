@@ -9,7 +9,7 @@
 //
 //   node bench_latency.mjs            # after `trunk build --release --offline`
 //   RUNS=40 SIZES=100x128,1024x512,65536x4096 node bench_latency.mjs
-import { serve, launch, DIST, waitForDraws } from './lib.mjs';
+import { median, serve, launch, DIST, waitForDraws } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 30);
 const SIZES = (process.env.SIZES ?? '100x128,1024x512,65536x4096').split(',').map((s) => s.split('x').map(Number));
@@ -28,11 +28,6 @@ const FLOOR = `<!doctype html><meta charset="utf-8"><title>floor</title>
   });
 </script>`;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** Installs the probe: keydown time stamps and the frame after each draw of `canvasId`. */
 const probe = (page, canvasId) =>

@@ -33,8 +33,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, DIST } from './lib.mjs';
-import { median, mobilePage, throttle, watch } from './mobile.mjs';
+import { median, serve, launch, DIST } from './lib.mjs';
+import { benchPage, NO_CHART_AFTER, recordRequests, watch, wholeApp } from './mobile.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const PEER = process.env.PEER_DIST;
@@ -65,71 +65,43 @@ const PAGES = process.env.PAGES === undefined
   ? DEFAULT_PAGES
   : process.env.PAGES.split(',').map((p) => p.trim().replace(/^''$/, ''));
 const CONDITIONS = process.env.DESKTOP === '1' ? [true, false] : [true];
-// After the app module has initialised, how long a page may take to draw its first canvas before
-// it counts as drawing none without the user acting.
-const NO_CHART_AFTER = 8000;
 
 const server = await serve(DIST, '/', { compress: true });
 const peer = PEER ? await serve(PEER, '/', { compress: true }) : null;
 const browser = await launch();
 
 async function load(url, mobile, isPeer) {
-  const context = await browser.newContext(mobile
-    ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
-    : { viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
+  const { context, page, cdp } = await benchPage(browser, { mobile });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  if (mobile) {
-    await throttle(cdp);
-  }
-  // Responses as they finish: (monotonic time in s, encoded bytes, url). The first request's
-  // wallTime and timestamp tie the protocol's monotonic clock to the page's time origin.
-  const finished = [];
-  const urls = new Map();
-  let clock = null;
-  cdp.on('Network.requestWillBeSent', (e) => {
-    urls.set(e.requestId, e.request.url);
-    if (clock === null) clock = e.wallTime - e.timestamp;
-  });
-  cdp.on('Network.loadingFinished', (e) =>
-    finished.push({ t: e.timestamp, bytes: e.encodedDataLength, url: urls.get(e.requestId) ?? e.requestId }));
+  const requests = recordRequests(cdp);
   await page.addInitScript(watch(isPeer));
   await page.goto(url, { waitUntil: 'commit' });
   let ms = null;
   let app = null;
   let bare = false;
+  let origin;
   if (isPeer) {
     await page.waitForFunction(() => window.__firstChart, null, { timeout: 120000, polling: 50 });
-    ms = await page.evaluate(() => window.__firstChart);
+    [ms, origin] = await page.evaluate(() => [window.__firstChart, performance.timeOrigin]);
     app = ms;
   } else {
-    await page.waitForFunction(() => window.__appModule, null, { timeout: 180000, polling: 100 });
-    try {
-      await page.waitForFunction(() => window.__appReady, null, { timeout: NO_CHART_AFTER, polling: 50 });
-      ms = await page.evaluate(() => window.__firstChart);
-      app = await page.evaluate(() => window.__appReady);
-    } catch {
-      // No canvas drawn without the user acting.
-      await page.waitForFunction(() => window.__appBare, null, { timeout: 10000, polling: 50 }).catch(() => {});
-      app = await page.evaluate(() => window.__appBare ?? window.__appModule);
-      bare = true;
-    }
+    const marks = await wholeApp(page);
+    ({ origin, bare } = marks);
+    ms = bare ? null : marks.chart;
+    app = marks.ready;
   }
+  // The responses finished before the first chart.
   let bytes = null;
-  let requests = null;
-  if (ms !== null && clock !== null) {
-    const origin = await page.evaluate(() => performance.timeOrigin);
-    const chartAt = (origin + ms) / 1000 - clock; // the protocol's monotonic clock, s
-    const before = finished.filter((f) => f.t <= chartAt);
-    bytes = before.reduce((s, f) => s + f.bytes, 0);
-    requests = before.length;
+  let requestCount = null;
+  if (ms !== null) {
+    const before = requests.list().filter((r) => r.done !== undefined && requests.at(r.done, origin) <= ms);
+    bytes = before.reduce((s, r) => s + r.bytes, 0);
+    requestCount = before.length;
   }
   await context.close();
   if (errors.length) console.error(`${url}: page errors: ${errors.join(' | ')}`);
-  return { ms, app, bytes, requests, bare };
+  return { ms, app, bytes, requests: requestCount, bare };
 }
 
 const label = (p) => (p === '' ? '(default)' : p);
@@ -181,7 +153,7 @@ if (noChart.size) {
   console.log(`\n\\* No \`canvas[data-draws]\` within ${NO_CHART_AFTER / 1000} s of the app module's start, without the user acting: ${[...noChart].map((p) => `\`${p}\``).join(', ')}. Its whole-app time is the app module's start with \`#early\` gone, then one frame.`);
 }
 
-// The two modules' sizes from the build (the precompressed copies beside them, or computed).
+// Each part's sizes from the build (the precompressed copies beside them, or computed).
 function sizes(files) {
   let raw = 0, gz = 0, br = 0;
   for (const f of files) {
@@ -194,6 +166,7 @@ function sizes(files) {
   return { raw, gz, br };
 }
 const inDir = (dir, re) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).map((f) => path.join(dir, f)) : []);
+// Builds before 2026-11-28 drew Image patches and Train from view modules of their own (views/).
 const viewModules = inDir(path.join(DIST, 'views'), /\.js$/).map((f) => path.basename(f, '.js'));
 // The shell's chunks (src/ui/lazy.rs): each split's own file, and the small chunks two splits share.
 const chunks = inDir(path.join(DIST, 'app'), /^split_.*\.wasm$/).map((f) => path.basename(f, '.wasm'));
@@ -216,12 +189,12 @@ for (const [name, files] of modules) {
   console.log(`| ${name} | ${kb(s.raw)} | ${kb(s.gz)} | ${kb(s.br)} |`);
 }
 
-// A view of a module opened for the first time after the app is ready, on the mobile profile:
+// A lazy view opened for the first time after the app is ready, on the mobile profile:
 // the default page loads cold; once the whole app is ready (and, in the second column, after
-// WAIT_MS more, when the idle page has fetched the modules), Playwright's mouse clicks the
+// WAIT_MS more, when the idle page has fetched the chunks), Playwright's mouse clicks the
 // view's tab; the time is from the click to the view's first chart drawn (the Train view draws
 // none before Train is pressed: its Train button), then one frame. OPENS=0 skips it.
-// Each with the file that draws it (a view module, or a chunk of the shell: src/ui/lazy.rs).
+// Each with its chunk's file (src/ui/lazy.rs).
 const OPENS = {
   patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'app/split_patches.wasm'],
   train: ['#tab-train', '#panel-train #train-start', 'app/split_train.wasm'],
@@ -230,7 +203,7 @@ const OPENS = {
 };
 const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);
 async function open(tab, drawn, wait) {
-  const { context, page, cdp } = await mobilePage(browser);
+  const { context, page } = await benchPage(browser);
   await page.addInitScript(watch(false));
   await page.goto(server.url, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.__appReady, null, { timeout: 180000, polling: 50 });
@@ -245,7 +218,7 @@ async function open(tab, drawn, wait) {
   return ms;
 }
 if (process.env.OPENS !== '0') {
-  console.log(`\n**A view of a module or a chunk opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
+  console.log(`\n**A lazy view opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
   console.log(`| view | opened at once, ms | opened ${WAIT_MS / 1000} s later, ms |`);
   console.log('|---|---|---|');
   for (const [name, [tab, drawn, file]] of Object.entries(OPENS)) {

@@ -8,16 +8,11 @@
 //   node bench_parallel.mjs          # after `trunk build --release --offline`
 //   RUNS=1 ONLY=agent node bench_parallel.mjs
 import os from 'node:os';
-import { serve, launch, DIST, watchLongTasks } from './lib.mjs';
+import { median, serve, launch, DIST, watchLongTasks } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const CORES = os.availableParallelism?.() ?? os.cpus().length;
 const ONLY = process.env.ONLY;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** Seconds of CPU the page's main thread spent in tasks, from a trace (`tdur`: thread time). */
 function mainThreadCpu(trace) {

@@ -14,15 +14,10 @@
 // estimate  whole experiments run by a worker started in the page (no view), from the smallest
 //           to large settings: the worker's own training time against the estimate, and the
 //           two constants of the estimate (work per second, seconds per step) fitted to them.
-import { serve, launch, DIST, watchLongTasks, longTasks, timeTo, timeClear } from './lib.mjs';
+import { median, serve, launch, DIST, watchLongTasks, longTasks, timeTo, timeClear } from './lib.mjs';
 
 const ONLY = process.env.ONLY ?? '';
 const LARGEST = 'layers=4&attn_heads=4&width=128&train_len=64&steps=10000';
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const server = await serve(DIST);

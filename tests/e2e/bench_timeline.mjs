@@ -6,8 +6,8 @@
 // processor (docs/benchmarks.md, "Where a phone's five seconds go").
 //
 //   RUNS=3 PAGE='?view=offsets' node tests/e2e/bench_timeline.mjs   (DIST=… another build)
-import { serve, launch, DIST } from './lib.mjs';
-import { median, mobilePage, watch } from './mobile.mjs';
+import { median, serve, launch, DIST } from './lib.mjs';
+import { benchPage, recordRequests, watch, wholeApp } from './mobile.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const PAGE = process.env.PAGE ?? '';
@@ -16,35 +16,16 @@ const browser = await launch();
 
 const marks = [];
 for (let run = 0; run < RUNS; run++) {
-  const { context, page, cdp } = await mobilePage(browser);
-  const requests = new Map();
-  let clock = null; // the protocol's monotonic clock (s) + clock = wall time (s)
-  cdp.on('Network.requestWillBeSent', (e) => {
-    if (clock === null) clock = e.wallTime - e.timestamp;
-    requests.set(e.requestId, { url: e.request.url.replace(server.url, '') || '(page)', sent: e.timestamp });
-  });
-  cdp.on('Network.responseReceived', (e) => {
-    const r = requests.get(e.requestId);
-    if (r) r.first = e.timestamp;
-  });
-  cdp.on('Network.loadingFinished', (e) => {
-    const r = requests.get(e.requestId);
-    if (r) Object.assign(r, { done: e.timestamp, bytes: e.encodedDataLength });
-  });
+  const { context, page, cdp } = await benchPage(browser);
+  const requests = recordRequests(cdp);
   await page.addInitScript(watch(false));
   await page.goto(server.url + PAGE, { waitUntil: 'commit' });
-  await page.waitForFunction(() => window.__appReady || window.__appBare, null, { timeout: 180000, polling: 50 });
-  const m = await page.evaluate(() => ({
-    origin: performance.timeOrigin,
-    chart: window.__firstChart ?? null,
-    module: window.__appModule,
-    ready: window.__appReady ?? window.__appBare,
-  }));
+  const m = await wholeApp(page);
   await context.close();
-  const at = (s) => (s === undefined ? null : (s + clock) * 1000 - m.origin);
-  const list = [...requests.values()].sort((a, b) => a.sent - b.sent);
+  const at = (t) => requests.at(t, m.origin);
+  const list = requests.list().map((r) => ({ ...r, url: r.url.replace(server.url, '') || '(page)' }));
   const ms = (x) => (x === null ? '—' : x.toFixed(0)).padStart(6);
-  console.log(`run ${run + 1}, ${PAGE || '(default)'}: first chart ${ms(m.chart)} ms, app module ${ms(m.module)} ms, whole app ${ms(m.ready)} ms`);
+  console.log(`run ${run + 1}, ${PAGE || '(default)'}: first chart ${ms(m.chart)} ms, app module ${ms(m.module)} ms, whole app ${ms(m.ready)} ms${m.bare ? ' (no chart)' : ''}`);
   console.log('    sent  1st byte   done       KB  file');
   for (const r of list) {
     console.log(`  ${ms(at(r.sent))}  ${ms(at(r.first))}  ${ms(at(r.done))}  ${((r.bytes ?? 0) / 1024).toFixed(1).padStart(7)}  ${r.url}`);

@@ -19,15 +19,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, watchLongTasks } from './lib.mjs';
+import { median, serve, launch, DIST, watchLongTasks } from './lib.mjs';
 
 const RUNS = Number(process.env.TRAIN_RUNS ?? 2);
 const STEPS = Number(process.env.STEPS ?? 200);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const DEFAULTS =
   'task=agent&schemes=sinusoidal&layers=2&attn_heads=2&width=32&train_len=12&steps=400&lr=0.003' +
   '&train_seed=1&base=10000&variant=paper&rope_pairing=rotate-half&buckets=32&max_distance=128';

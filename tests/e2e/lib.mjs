@@ -77,6 +77,14 @@ export async function serve(root, prefix = '/', { compress = false, cors = true 
   return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** The median of the numbers in `xs` (null and undefined left out; null if none is left). */
+export const median = (xs) => {
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Headless Chromium with the flags that work as root on a machine without internet. */

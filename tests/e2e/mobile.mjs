@@ -1,34 +1,76 @@
 // What the mobile benchmarks share: Lighthouse's mobile profile and the observer that times a
 // page's first chart and its whole app (bench_mobile.mjs says what each time means).
 
-/** A new phone-sized context whose page runs under Lighthouse's mobile profile: 562.5 ms request
- *  latency (a 150 ms round trip as its devtools throttling sets it), 1.6 Mbit/s down and
- *  750 kbit/s up (each × 0.9), CPU 4× slower. Returns the page and its DevTools session. */
-export async function mobilePage(browser) {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+/** A new context and page with its DevTools session. `mobile` (the default): a 390 × 844 touch
+ *  screen under Lighthouse's mobile profile, 562.5 ms request latency (a 150 ms round trip as
+ *  its devtools throttling sets it), 1.6 Mbit/s down and 750 kbit/s up (each × 0.9), CPU 4×
+ *  slower; otherwise an unthrottled 1400 × 1000 desktop. */
+export async function benchPage(browser, { mobile = true } = {}) {
+  const context = await browser.newContext(mobile
+    ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+    : { viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  await throttle(cdp);
+  if (mobile) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 562.5,
+      downloadThroughput: (1638.4 * 0.9 * 1024) / 8,
+      uploadThroughput: (750 * 0.9 * 1024) / 8,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  }
   return { context, page, cdp };
 }
 
-export async function throttle(cdp) {
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 562.5,
-    downloadThroughput: (1638.4 * 0.9 * 1024) / 8,
-    uploadThroughput: (750 * 0.9 * 1024) / 8,
+/** Every request of the page as the DevTools protocol reports it: its address, and its send,
+ *  first byte and end on the protocol's monotonic clock (s), with its encoded bytes (headers and
+ *  compressed body). `at(t, origin)` turns such a time into ms from the page's time origin (the
+ *  first request's wallTime ties the two clocks). */
+export function recordRequests(cdp) {
+  const requests = new Map();
+  let clock = null;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (clock === null) clock = e.wallTime - e.timestamp;
+    requests.set(e.requestId, { url: e.request.url, sent: e.timestamp });
   });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  cdp.on('Network.responseReceived', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.first = e.timestamp;
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) Object.assign(r, { done: e.timestamp, bytes: e.encodedDataLength });
+  });
+  return {
+    list: () => [...requests.values()].sort((a, b) => a.sent - b.sent),
+    at: (t, origin) => (t === undefined || clock === null ? null : (t + clock) * 1000 - origin),
+  };
 }
 
-export const median = (xs) => {
-  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+// After the app module has initialised, how long a page may take to draw its first canvas before
+// it counts as drawing none without the user acting.
+export const NO_CHART_AFTER = 8000;
+
+/** Waits for this app's page (with `watch(false)` installed) to be whole: its marks, ms from the
+ *  time origin. A page that draws no canvas within NO_CHART_AFTER of the app module's start is
+ *  `bare`: its whole app is then the module's start with `#early` gone (then one frame). */
+export async function wholeApp(page) {
+  await page.waitForFunction(() => window.__appModule, null, { timeout: 180000, polling: 100 });
+  try {
+    await page.waitForFunction(() => window.__appReady, null, { timeout: NO_CHART_AFTER, polling: 50 });
+  } catch {
+    await page.waitForFunction(() => window.__appBare, null, { timeout: 10000, polling: 50 }).catch(() => {});
+  }
+  return page.evaluate(() => ({
+    origin: performance.timeOrigin,
+    chart: window.__firstChart ?? null,
+    module: window.__appModule,
+    ready: window.__appReady ?? window.__appBare ?? window.__appModule,
+    bare: !window.__appReady,
+  }));
+}
 
 // `peer` picks what counts as the first chart.
 export const watch = (peer) => `(() => {
