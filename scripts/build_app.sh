@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Trunk post-build hook: builds the app itself (src/main.rs: the shell, with Yew, the settings and
-# the views most pages show first) as its own module in `app/`, which the small first-paint module
-# (src/bin/first.rs, trunk's main) imports once the first chart is on screen. The shell is built
-# with the `split` feature and relocations kept, and wasm-split-cli moves its lazy views
-# (src/ui/lazy.rs) into chunks beside it in `app/`, which `app/__wasm_split.js` fetches when a
-# view first opens. Release builds are shrunk with wasm-opt as trunk does for the others.
-#   bash scripts/build_app.sh --whole DIR   (scripts/package.sh) builds instead the app in one
-#   module (src/bin/whole.rs, every view in it) into DIR/pe-explorer.js, for the single file.
+# Trunk post-build hook: builds the site's module (src/main.rs) into `app/`, which index.html
+# loads. Its main module is the first paint (src/early.rs, no Yew); the app itself (Yew, the
+# shell's settings and views) is the chunk `app`, which the first paint fetches as it starts, and
+# the views few pages open on are chunks of their own (src/ui/lazy.rs). It is built with the
+# `split` feature and relocations kept, and wasm-split-cli writes the main module and its chunks
+# into `app/` (`app/__wasm_split.js` fetches a chunk). Release builds are shrunk with wasm-opt as
+# trunk does for the worker.
+#   bash scripts/build_app.sh --whole DIR   (scripts/package.sh) builds instead, for the single
+#   file, the app in one module (src/bin/whole.rs, every view in it) into DIR/pe-explorer.js and
+#   the first paint that loads it from the page (src/bin/first.rs) into DIR/first.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -32,13 +34,15 @@ bindgen() {
   shrink "$2/$3_bg.wasm"
 }
 if [ "${1:-}" = --whole ]; then
-  cargo build "${flags[@]}" --bin whole
+  cargo build "${flags[@]}" --bin whole --bin first
   bindgen "$dir/whole.wasm" "${2:?--whole DIR}" pe-explorer
+  bindgen "$dir/first.wasm" "$2" first
   exit 0
 fi
 staging="${TRUNK_STAGING_DIR:?run by trunk}"
-# The shell, split: the linker keeps its relocations for wasm-split-cli (only this binary's link,
-# so no dependency is rebuilt), which writes the shell's main module and its chunks into app/.
+# The site's module, split: the linker keeps its relocations for wasm-split-cli (only this
+# binary's link, so no dependency is rebuilt), which writes the main module and its chunks into
+# app/.
 cargo rustc "${flags[@]}" --bin pe-explorer --features split -- -C link-arg=--emit-relocs
 mkdir -p "$staging/app"
 wasm-split-cli "$dir/pe-explorer.wasm" "$staging/app" --out-name pe-explorer

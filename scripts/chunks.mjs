@@ -1,7 +1,9 @@
-// Writes into a build's index.html which files each chunk of the shell needs (its own and the
-// chunks it shares with others), read from wasm-split-cli's loader (app/__wasm_split.js), so that
-// the first-paint module can start fetching them all beside the app when the page opens on a view
-// drawn from a chunk (src/bin/first.rs, `preload_chunk`). Run by scripts/build_app.sh.
+// Writes into a build's index.html which files each chunk of the site's wasm needs (its own and
+// the chunks it shares with others), read from wasm-split-cli's loader (app/__wasm_split.js), so
+// that the first paint can start fetching them all at once: the app's chunk, and a view's when
+// the page opens on a view drawn from a chunk (src/early.rs, `preload_chunk`). Run by
+// scripts/build_app.sh, which also drops the rust link trunk leaves in the page when told to
+// skip its build (index.html: trunk builds only the worker).
 //   node scripts/chunks.mjs STAGING_DIR
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,9 @@ for (const m of loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyn
 }
 if (!Object.keys(chunks).length) throw new Error('chunks.mjs: no split in app/__wasm_split.js');
 const page = path.join(root, 'index.html');
-const html = fs.readFileSync(page, 'utf8').replace(/<script type="application\/json" id="pe-chunks">.*?<\/script>\n?/s, '');
+const html = fs.readFileSync(page, 'utf8')
+  .replace(/<script type="application\/json" id="pe-chunks">.*?<\/script>\n?/s, '')
+  .replace(/[ \t]*<link data-trunk rel="rust"[^>]*data-trunk-skip[^>]*>\n?/, '');
 const tag = `<script type="application/json" id="pe-chunks">${JSON.stringify(chunks)}</script>\n`;
 const at = html.indexOf('</head>');
 if (at < 0) throw new Error('chunks.mjs: index.html has no </head>');

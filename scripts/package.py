@@ -234,19 +234,20 @@ LOADER = r"""
 
 
 def single_file(dist: Path) -> str:
-    """The whole app as one HTML file: the site's first paint, stylesheet and worker, and the
-    app in one module (WHOLE_APP: src/bin/whole.rs as scripts/build_app.sh --whole builds it),
-    not the site's shell and its chunks."""
+    """The whole app as one HTML file: the site's stylesheet and worker, the first paint that
+    loads the app from the page (src/bin/first.rs) and the app in one module (src/bin/whole.rs),
+    both as scripts/build_app.sh --whole builds them into WHOLE_APP; not the site's module and
+    its chunks."""
     whole = Path(os.environ.get("WHOLE_APP", "target/whole-app"))
     if not (whole / "pe-explorer_bg.wasm").is_file():
         sys.exit(f"package: {whole} holds no app in one module (scripts/package.sh builds it)")
     page = (dist / "index.html").read_text(encoding="utf-8")
-    # What trunk wrote to load the first paint: its module script and the preloads.
-    loader = one(r"<script type=\"module\">\s*import init, \* as bindings from '\./(first-[0-9a-f]+\.js)';.*?</script>", page, "first-paint loader")
-    first_js = loader.group(1)
-    first_wasm = first_js.replace(".js", "_bg.wasm")
+    # The site's module script and its preloads: the single file loads its own copies.
+    loader = one(r"<script type=\"module\">\s*import init, \* as bindings from \"\./app/pe-explorer\.js\";.*?</script>", page, "site module loader")
     page = page.replace(loader.group(0), "")
     page = re.sub(r"<link rel=\"(modulepreload|preload)\"[^>]*>", "", page)
+    # Which files the site's chunks need: the single file has no chunks.
+    page = re.sub(r"<script type=\"application/json\" id=\"pe-chunks\">.*?</script>\n?", "", page, flags=re.S)
     css = one(r"<link rel=\"stylesheet\" href=\"\./(style-[0-9a-f]+\.css)\"[^>]*/?>", page, "stylesheet")
     style = (dist / css.group(1)).read_text(encoding="utf-8")
     if "</style" in style.lower():
@@ -254,16 +255,16 @@ def single_file(dist: Path) -> str:
     page = page.replace(css.group(0), "<style>\n" + style + "\n</style>")
 
     assets = {
-        "first-js": dist / first_js,
-        "first-wasm": dist / first_wasm,
+        "first-js": whole / "first.js",
+        "first-wasm": whole / "first_bg.wasm",
         "app-js": whole / "pe-explorer.js",
         "app-wasm": whole / "pe-explorer_bg.wasm",
         "worker-js": dist / "worker.js",
         "worker-wasm": dist / "worker_bg.wasm",
     }
     snippets = []
-    for i, path in enumerate(sorted((dist / "snippets").rglob("*.js"))):
-        rel = path.relative_to(dist).as_posix()
+    for i, path in enumerate(sorted((whole / "snippets").rglob("*.js"))):
+        rel = path.relative_to(whole).as_posix()
         snippets.append({"id": f"snippet-{i}", "path": rel})
         assets[f"snippet-{i}"] = path
     files = {}

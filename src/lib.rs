@@ -2,6 +2,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod early;
 pub mod embed;
 pub mod export;
 pub mod figures;

@@ -1,7 +1,7 @@
 //! The main chart of every view: the first chart in the view (the one a phone shows on top, and a
 //! compact embed shows alone), computed from the settings alone. The view draws it with these
-//! data, and the first-paint module (`src/bin/first.rs`) draws the same data, with the same plot
-//! code, before the app has arrived. No browser dependency: tested natively.
+//! data, and the first paint (`src/early.rs`) draws the same data, with the same plot code,
+//! before the app has arrived. No browser dependency: tested natively.
 
 use std::rc::Rc;
 
@@ -361,7 +361,7 @@ pub fn attention_card_height(rows: usize) -> f64 {
     (112.0 + 26.0 * rows as f64).min(520.0)
 }
 
-/// What the first-paint module reads from an address: the settings and, embedded, the one view.
+/// What the first paint reads from an address: the settings and, embedded, the one view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Early {
     pub settings: Settings,

@@ -1,4 +1,4 @@
-//! The shell's lazy views (`ui::lazy`): the first-paint module, which has no Yew, reads which
+//! The app's lazy views (`ui::lazy`): the first paint, which has no Yew, reads which
 //! chunk a view needs from `View::chunk` to start fetching it beside the app; the chunks
 //! themselves are declared in `ui::lazy`'s list. The two must say the same, or a page that opens
 //! on a lazy view fetches the wrong file and waits for the right one behind the app.

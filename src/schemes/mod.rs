@@ -48,7 +48,7 @@ use crate::train::settings::TrainSettings;
 /// The one match from a scheme to its module's definition. Calls a [`SchemeDef`] method on it
 /// without going through its vtable
 /// (`with_def!(scheme, |d| d.views())`): a module that asks one thing of a scheme links that
-/// method only, not every scheme's whole definition (the first-paint module stays small).
+/// method only, not every scheme's whole definition (the site's main module, the first paint, stays small).
 macro_rules! with_def {
     ($scheme:expr, |$d:ident| $body:expr) => {
         match $scheme {

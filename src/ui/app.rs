@@ -198,7 +198,7 @@ pub fn app(props: &AppProps) -> Html {
         browser::set_root_attribute("data-theme", if *dark { "dark" } else { "light" });
     });
     let theme = if dark { Theme::DARK } else { Theme::LIGHT };
-    // The first-paint module's page goes once this one (and its chart) has been drawn: effects
+    // The first paint's page goes once this one (and its chart) has been drawn: effects
     // run after the children's, in the same task (`browser::hand_over`). A view drawn from a
     // chunk hands over once drawn (`lazy`).
     let shown = match &embed {

@@ -574,7 +574,7 @@ pub fn file_address(path: &str) -> String {
     }
 }
 
-/// The app takes the page over from the first-paint module, once its own view is drawn: a
+/// The app takes the page over from the first paint, once its own view is drawn: a
 /// student dragging or keying one of the first paint's sliders keeps the focus (it moves to the
 /// app's slider of the same setting: the strip's on a phone, the sidebar's otherwise), and the
 /// first paint's page and the loading note in index.html go (its failure messages never show

@@ -12,7 +12,7 @@ for (const q of queries) {
   page.on('pageerror', (e) => errors.push(String(e)));
   let release;
   const held = new Promise((r) => (release = r));
-  await page.route('**/app/pe-explorer.js', async (route) => { await held; await route.continue(); });
+  await page.route('**/app/split_app.wasm', async (route) => { await held; await route.continue(); });
   await page.goto(server.url + q);
   const name = (q || 'default').replace(/[^a-z0-9]+/gi, '_');
   try {

@@ -78,7 +78,10 @@ for (const [label, size] of Object.entries(PHONES)) {
             check();
           }),
           before,
-        );
+        ).catch(async (e) => {
+          const early = await frame.locator('#early').count();
+          assert.fail(`${view} at ${label}: ${e.message} (the first paint's page ${early ? 'was still there' : 'was gone'})`);
+        });
       }
       assert.deepEqual(errors, [], view);
       await context.close();

@@ -9,17 +9,20 @@ import { useApp, openApp, waitForDraws } from './lib.mjs';
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-/** Opens `query` with the app's module held back until `release()` is called. */
+/** Opens `query` with the app (the chunk of the site's module that holds it) held back until
+ * `release()` is called; `asked` resolves when the first paint has asked for it. */
 async function held(query, context) {
-  let release;
+  let release, ask;
   const hold = new Promise((r) => (release = r));
+  const asked = new Promise((r) => (ask = r));
   const opened = await openApp(app, '', { ready: null, context });
-  await opened.page.route('**/app/pe-explorer.js', async (route) => {
+  await opened.page.route('**/app/split_app.wasm', async (route) => {
+    ask();
     await hold;
     await route.continue();
   });
   await opened.page.goto(app.server.url + query);
-  return { ...opened, release };
+  return { ...opened, release, asked };
 }
 
 /** The early chart's (or the app's chart's) box, draws and a hash of every pixel. */
@@ -96,9 +99,9 @@ for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?sch
 
 test('an address the first paint does not know draws nothing early and opens that view', async () => {
   for (const [query, id] of [['?view=offsets&anchors=1,2', 'offsets-chart'], ['?view=quiz', null]]) {
-    const { page, errors, context, release } = await held(query, { viewport: { width: 1200, height: 900 } });
-    // The first module has run (trunk's loader sets its bindings) and left the loading note.
-    await page.waitForFunction(() => window.wasmBindings, null, { timeout: 20000 });
+    const { page, errors, context, release, asked } = await held(query, { viewport: { width: 1200, height: 900 } });
+    // The first paint has run (it asks for the app as it starts) and left the loading note.
+    await asked;
     assert.equal(await page.locator('#early').count(), 0, query);
     assert.equal(await page.locator('#boot').count(), 1, query);
     release();

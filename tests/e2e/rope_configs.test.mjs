@@ -340,7 +340,7 @@ test('θ 10⁸ and a trained length of 1,048,576 open as linked: the first paint
   let release;
   const held = new Promise((r) => (release = r));
   const { page, errors, context } = await openApp(app, '', { ready: null });
-  await page.route('**/app/pe-explorer.js', async (route) => {
+  await page.route('**/app/split_app.wasm', async (route) => {
     await held;
     await route.continue();
   });
