@@ -257,13 +257,14 @@ async function sideBySide(browser, url, repaintRows) {
 }
 
 function size() {
-  // The page loads the first-paint module (first-*.js/wasm, with the stylesheet and the inline
-  // snippet), which draws the default chart and then imports the app (app/); the training
-  // worker comes only with the Train view.
+  // The page loads the site's module (app/pe-explorer*, its chunk loader and snippet, with the
+  // stylesheet): the first paint, which draws the default chart and fetches the app, a chunk of
+  // the same wasm (app/*.wasm, with the views' chunks); the training worker comes only with the
+  // Train view.
   const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
   const files = walk(DIST).filter((f) => /\.(wasm|js|css|html)$/.test(f) && !f.includes('/examples/'));
-  const group = (f) => (f.includes('/app/') ? 'app' : /worker/.test(f) ? 'worker' : 'first paint');
+  const group = (f) => (/\/app\/\w+\.wasm$/.test(f) && !f.endsWith('_bg.wasm') ? 'app' : /worker/.test(f) ? 'worker' : 'first paint');
   const rows = files.map((f) => ({
     file: path.relative(DIST, f),
     group: group(f),

@@ -10,12 +10,12 @@
 // scripts:
 //   first chart      this app: the first `canvas[data-draws]` anywhere in the page (the app's
 //                    charts count their draws in `data-draws`, src/ui/chart.rs, and so do the
-//                    first-paint module's early canvases, ids `early…`, src/bin/first.rs); the
+//                    first paint's early canvases, ids `early…`, src/early.rs); the
 //                    peer: its first wave (an SVG path with a long `d`). Then one animation frame,
 //                    so it has been painted.
-//   whole app ready  this app: the app module has initialised (`window.wasmBindings` set to the
-//                    app module's bindings: index.html first sets it to the first-paint module's,
-//                    which lack `wasm_memory_bytes`), no `#early` remains and some
+//   whole app ready  this app: the app has started (`window.wasmBindings` set to bindings with
+//                    `wasm_memory_bytes`: the site's module sets it once its app chunk has run;
+//                    older builds' first-paint module set its own first), no `#early` remains and some
 //                    `canvas[data-draws]` is in the page; then one animation frame. The peer is
 //                    one bundle rendered in one go: its whole app is ready with its first chart.
 //   KB until chart   the encoded bytes (headers and compressed bodies, the DevTools protocol's
@@ -168,13 +168,17 @@ function sizes(files) {
 const inDir = (dir, re) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).map((f) => path.join(dir, f)) : []);
 // Builds before 2026-11-28 drew Image patches and Train from view modules of their own (views/).
 const viewModules = inDir(path.join(DIST, 'views'), /\.js$/).map((f) => path.basename(f, '.js'));
-// The shell's chunks (src/ui/lazy.rs): each split's own file, and the small chunks two splits share.
+// The chunks (src/main.rs, src/ui/lazy.rs): each split's own file, and the small chunks splits share.
 const chunks = inDir(path.join(DIST, 'app'), /^split_.*\.wasm$/).map((f) => path.basename(f, '.wasm'));
+// Builds before 2026-11-28 (evening) loaded a first-paint module of their own (first-*); the site's
+// module (app/pe-explorer*) is now the first paint, with the app its chunk `split_app`.
+const firstModule = inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/);
 const modules = [
-  ['first-paint module (`first-*_bg.wasm` + `first-*.js`)', inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/)],
-  ['app module, the shell (`app/pe-explorer*` + its chunk loader)', inDir(path.join(DIST, 'app'), /^(pe-explorer(_bg\.wasm|\.js)|__wasm_split\.js)$/)],
-  ...chunks.map((c) => [`the shell's chunk \`app/${c}.wasm\``, [path.join(DIST, 'app', c + '.wasm')]]),
-  ['chunks the shell\'s chunks share (`app/chunk_*.wasm`)', inDir(path.join(DIST, 'app'), /^chunk_.*\.wasm$/)],
+  ...(firstModule.length ? [['first-paint module (`first-*_bg.wasm` + `first-*.js`)', firstModule]] : []),
+  [firstModule.length ? 'app module, the shell (`app/pe-explorer*` + its chunk loader)' : "the site's module, the first paint (`app/pe-explorer*` + its chunk loader)",
+    inDir(path.join(DIST, 'app'), /^(pe-explorer(_bg\.wasm|\.js)|__wasm_split\.js)$/)],
+  ...chunks.map((c) => [`the chunk \`app/${c}.wasm\``, [path.join(DIST, 'app', c + '.wasm')]]),
+  ['small chunks the chunks share (`app/chunk_*.wasm`)', inDir(path.join(DIST, 'app'), /^chunk_.*\.wasm$/)],
   ...viewModules.map((m) => [`view module \`views/${m}\``, inDir(path.join(DIST, 'views'), new RegExp(`^${m}(_bg\\.wasm|\\.js)$`))]),
 ];
 console.log(`\n**Module sizes** (${DIST}):\n`);

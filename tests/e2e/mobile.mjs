@@ -97,8 +97,8 @@ export const watch = (peer) => `(() => {
       }
     }
   };
-  // index.html sets wasmBindings to the first-paint module's bindings; the first-paint module
-  // sets it to the app module's once that has initialised (the app's exports, as the tests use).
+  // The site's module sets wasmBindings to its exports once its app chunk has run (builds before
+  // 2026-11-28 evening: to the first-paint module's bindings first, which lack these exports).
   let bindings;
   Object.defineProperty(window, 'wasmBindings', {
     configurable: true,
