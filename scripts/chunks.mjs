@@ -18,7 +18,8 @@ for (const m of loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyn
   const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean).map((d) => shared[d]);
   chunks[m[1]] = [file(m[2]), ...deps].filter(Boolean);
 }
-if (!Object.keys(chunks).length) throw new Error('chunks.mjs: no split in app/__wasm_split.js');
+// The first paint asks for the app's files under this name (src/early.rs, APP_CHUNK; src/main.rs).
+if (!chunks.app) throw new Error('chunks.mjs: no chunk "app" in app/__wasm_split.js');
 const page = path.join(root, 'index.html');
 const html = fs.readFileSync(page, 'utf8')
   .replace(/<script type="application\/json" id="pe-chunks">.*?<\/script>\n?/s, '')

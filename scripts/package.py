@@ -219,12 +219,9 @@ LOADER = r"""
     files: __FILES__,
   };
   workerUrl.then(function (url) { window.peExplorerBundle.workerUrl = url; });
+  // The first paint; the app's exports become window.wasmBindings once it runs (src/early.rs).
   Promise.all([module("first-js"), bytes("first-wasm")]).then(function (parts) {
-    var bindings = parts[0];
-    return bindings.default({ module_or_path: parts[1] }).then(function (wasm) {
-      window.wasmBindings = bindings;
-      dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: wasm } }));
-    });
+    return parts[0].default({ module_or_path: parts[1] });
   }).catch(function (e) {
     say("The explorer could not start from this file (" + (e && e.message || e) + "). " +
       "The file may be damaged: download it again.");

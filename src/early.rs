@@ -46,7 +46,8 @@ export function preload_chunk(name) {
   }
 }
 // The app has started: its exports become the page's `window.wasmBindings` (the benchmarks'
-// and the tests'). The site's page keeps its module's exports in `peExplorerMain` until then.
+// and the tests'). Until then they wait in `peExplorerMain`: the site's page puts its module's
+// there, the single file's first paint (src/bin/first.rs) the app module's.
 export function announce_app() {
   if (window.peExplorerMain) window.wasmBindings = window.peExplorerMain;
 }")]

@@ -9,7 +9,8 @@ use wasm_bindgen::prelude::*;
 export function load_app() {
   const bundle = window.peExplorerBundle;
   if (!bundle) return Promise.reject(new Error('this page carries no copy of the app'));
-  return bundle.loadApp().then((m) => { window.wasmBindings = m; });
+  // Its exports become `window.wasmBindings` once it runs (`early::start`), as on the site.
+  return bundle.loadApp().then((m) => { window.peExplorerMain = m; });
 }")]
 extern "C" {
     fn load_app() -> js_sys::Promise;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { useApp, openApp } from './lib.mjs';
+import { useApp, openApp, holdApp } from './lib.mjs';
 
 const app = useApp();
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -172,7 +172,7 @@ test('axe finds nothing on the first paint, before the app has arrived', async (
     ['?embed=attention', 390], ['?embed=train&theme=dark', 390], ['?lesson=3', 390], ['?scheme=alibi&view=offsets', 390],
   ]) {
     const { page, context } = await openApp(app, '', { ready: null, context: { viewport: { width, height: 900 } } });
-    await page.route('**/app/split_app.wasm', () => {}); // the app never arrives
+    await holdApp(page); // the app never arrives
     await page.goto(app.server.url + query);
     await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 15000 });
     for (const v of await audit(page)) found.push(`${query} at ${width}: ${v}`);

@@ -1,6 +1,6 @@
 // Screenshots of the first paint (the app held back) and of the app once it has taken over, for
 // looking at them: node early_shots.mjs OUTDIR W H 'query' ['query' …]
-import { serve, launch, DIST } from './lib.mjs';
+import { serve, launch, DIST, holdApp } from './lib.mjs';
 
 const [out, w, h, ...queries] = process.argv.slice(2);
 const server = await serve(DIST, '/');
@@ -10,9 +10,7 @@ for (const q of queries) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  let release;
-  const held = new Promise((r) => (release = r));
-  await page.route('**/app/split_app.wasm', async (route) => { await held; await route.continue(); });
+  const { release } = await holdApp(page);
   await page.goto(server.url + q);
   const name = (q || 'default').replace(/[^a-z0-9]+/gi, '_');
   try {

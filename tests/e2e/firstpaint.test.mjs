@@ -4,7 +4,7 @@
 // same place, drawn the same, and the focus on the app's own slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws } from './lib.mjs';
+import { useApp, openApp, waitForDraws, holdApp } from './lib.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -12,17 +12,10 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 /** Opens `query` with the app (the chunk of the site's module that holds it) held back until
  * `release()` is called; `asked` resolves when the first paint has asked for it. */
 async function held(query, context) {
-  let release, ask;
-  const hold = new Promise((r) => (release = r));
-  const asked = new Promise((r) => (ask = r));
   const opened = await openApp(app, '', { ready: null, context });
-  await opened.page.route('**/app/split_app.wasm', async (route) => {
-    ask();
-    await hold;
-    await route.continue();
-  });
+  const hold = await holdApp(opened.page);
   await opened.page.goto(app.server.url + query);
-  return { ...opened, release, asked };
+  return { ...opened, ...hold };
 }
 
 /** The early chart's (or the app's chart's) box, draws and a hash of every pixel. */

@@ -275,6 +275,22 @@ export function pdfFacts(buffer) {
 export const workersFor = (runs) => Math.max(1, Math.min(os.availableParallelism(), 4, runs));
 
 /**
+ * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs): the
+ * first paint runs alone until `release()`; `asked` resolves when it has asked for the app.
+ */
+export async function holdApp(page) {
+  let release, ask;
+  const held = new Promise((r) => (release = r));
+  const asked = new Promise((r) => (ask = r));
+  await page.route('**/app/split_app.wasm', async (route) => {
+    ask();
+    await held;
+    await route.continue();
+  });
+  return { release, asked };
+}
+
+/**
  * A page of `app` on the matrix whose chunk `name` (app/split_NAME.wasm, src/ui/lazy.rs) does
  * not arrive, as offline, until `online()`; `thrown` collects uncaught errors.
  */

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { useApp, openApp, waitForDraws, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, figureDownload, holdApp } from './lib.mjs';
 
 const app = useApp();
 
@@ -337,13 +337,8 @@ test('axe finds nothing on the RoPE views with a longrope preset, a refused past
 });
 
 test('θ 10⁸ and a trained length of 1,048,576 open as linked: the first paint draws them, the app keeps them', async () => {
-  let release;
-  const held = new Promise((r) => (release = r));
   const { page, errors, context } = await openApp(app, '', { ready: null });
-  await page.route('**/app/split_app.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdApp(page);
   await page.goto(`${app.server.url}?base=100000000&d_model=64`);
   await waitForDraws(page, 'early-encoding-heatmap');
   release();
