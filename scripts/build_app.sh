@@ -4,8 +4,8 @@
 # shell's settings and views) is the chunk `app`, which the first paint fetches as it starts, and
 # the views few pages open on are chunks of their own (src/ui/lazy.rs). It is built with the
 # `split` feature and relocations kept, and wasm-split-cli writes the main module and its chunks
-# into `app/` (`app/__wasm_split.js` fetches a chunk). Release builds are shrunk with wasm-opt as
-# trunk does for the worker.
+# into `app/` (`app/__wasm_split.js` loads a chunk, from the packs scripts/chunks.mjs makes).
+# Release builds are shrunk with wasm-opt as trunk does for the worker.
 #   bash scripts/build_app.sh --whole DIR   (scripts/package.sh) builds instead, for the single
 #   file, the app in one module (src/bin/whole.rs, every view in it) into DIR/pe-explorer.js and
 #   the first paint that loads it from the page (src/bin/first.rs) into DIR/first.js.
@@ -52,7 +52,8 @@ rm "$staging/app/pe-explorer.wasm"
 for chunk in "$staging"/app/*.wasm; do
   case "$chunk" in *_bg.wasm) ;; *) shrink "$chunk" ;; esac
 done
-# Which files each chunk needs, into index.html for the first paint's early fetch.
+# Each chunk's files packed into one download (app/pack_NAME.wasm), and which packs each chunk
+# needs, into index.html for the first paint's early fetch.
 node scripts/chunks.mjs "$staging"
 if [ "$profile" = release ]; then
   node scripts/precompress.mjs "$staging"

@@ -177,6 +177,8 @@ const modules = [
   ...(firstModule.length ? [['first-paint module (`first-*_bg.wasm` + `first-*.js`)', firstModule]] : []),
   [firstModule.length ? 'app module, the shell (`app/pe-explorer*` + its chunk loader)' : "the site's module, the first paint (`app/pe-explorer*` + its chunk loader)",
     inDir(path.join(DIST, 'app'), /^(pe-explorer(_bg\.wasm|\.js)|__wasm_split\.js)$/)],
+  // Since 2026-11-28 (late) each chunk's files are packed into one (scripts/chunks.mjs).
+  ...inDir(path.join(DIST, 'app'), /^pack_.*\.wasm$/).map((f) => [`the chunk's files, packed (\`app/${path.basename(f)}\`)`, [f]]),
   ...chunks.map((c) => [`the chunk \`app/${c}.wasm\``, [path.join(DIST, 'app', c + '.wasm')]]),
   ['small chunks the chunks share (`app/chunk_*.wasm`)', inDir(path.join(DIST, 'app'), /^chunk_.*\.wasm$/)],
   ...viewModules.map((m) => [`view module \`views/${m}\``, inDir(path.join(DIST, 'views'), new RegExp(`^${m}(_bg\\.wasm|\\.js)$`))]),
@@ -198,12 +200,13 @@ for (const [name, files] of modules) {
 // WAIT_MS more, when the idle page has fetched the chunks), Playwright's mouse clicks the
 // view's tab; the time is from the click to the view's first chart drawn (the Train view draws
 // none before Train is pressed: its Train button), then one frame. OPENS=0 skips it.
-// Each with its chunk's file (src/ui/lazy.rs).
+// Each with its chunk's name (src/ui/lazy.rs; app/split_NAME.wasm, packed into app/pack_NAME.wasm
+// since 2026-11-28, late).
 const OPENS = {
-  patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'app/split_patches.wasm'],
-  train: ['#tab-train', '#panel-train #train-start', 'app/split_train.wasm'],
-  offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'app/split_views.wasm'],
-  lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'app/split_learn.wasm'],
+  patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'patches'],
+  train: ['#tab-train', '#panel-train #train-start', 'train'],
+  offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'views'],
+  lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'learn'],
 };
 const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);
 async function open(tab, drawn, wait) {
@@ -225,8 +228,8 @@ if (process.env.OPENS !== '0') {
   console.log(`\n**A lazy view opened after load** (mobile profile, median of ${RUNS}; click to the view's first chart, then one frame):\n`);
   console.log(`| view | opened at once, ms | opened ${WAIT_MS / 1000} s later, ms |`);
   console.log('|---|---|---|');
-  for (const [name, [tab, drawn, file]] of Object.entries(OPENS)) {
-    if (!fs.existsSync(path.join(DIST, file))) continue;
+  for (const [name, [tab, drawn, chunk]] of Object.entries(OPENS)) {
+    if (!['split', 'pack'].some((kind) => fs.existsSync(path.join(DIST, 'app', `${kind}_${chunk}.wasm`)))) continue;
     const now = [], later = [];
     for (let r = 0; r < RUNS; r++) {
       now.push(await open(tab, drawn, 0));

@@ -31,10 +31,11 @@ for (let run = 0; run < RUNS; run++) {
     console.log(`  ${ms(at(r.sent))}  ${ms(at(r.first))}  ${ms(at(r.done))}  ${((r.bytes ?? 0) / 1024).toFixed(1).padStart(7)}  ${r.url}`);
   }
   // The site's module is the first paint, and the app its chunk `app` (with the small chunks it
-  // shares); builds before 2026-11-28 loaded a first-paint module (first-*) and then the app's.
-  const merged = list.some((r) => r.url.endsWith('app/split_app.wasm'));
+  // shares, packed into one file since 2026-11-28, late); builds before 2026-11-28 loaded a
+  // first-paint module (first-*) and then the app's.
+  const merged = list.some((r) => /app\/(split|pack)_app\.wasm$/.test(r.url));
   const first = list.find((r) => (merged ? r.url.endsWith('app/pe-explorer_bg.wasm') : /first-[0-9a-f]+_bg\.wasm$/.test(r.url)));
-  const app = list.filter((r) => (merged ? /app\/(split_app|chunk_\d+)\.wasm$/.test(r.url) && at(r.sent) <= m.module : r.url.endsWith('app/pe-explorer_bg.wasm')));
+  const app = list.filter((r) => (merged ? /app\/(split_app|pack_app|chunk_\d+)\.wasm$/.test(r.url) && at(r.sent) <= m.module : r.url.endsWith('app/pe-explorer_bg.wasm')));
   const edge = (key, pick) => (app.length ? at(pick(...app.map((r) => r[key] ?? NaN))) : null);
   marks.push({
     chart: m.chart,

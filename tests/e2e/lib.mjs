@@ -275,14 +275,15 @@ export function pdfFacts(buffer) {
 export const workersFor = (runs) => Math.max(1, Math.min(os.availableParallelism(), 4, runs));
 
 /**
- * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs): the
- * first paint runs alone until `release()`; `asked` resolves when it has asked for the app.
+ * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs, packed
+ * with the chunks it shares into one file by scripts/chunks.mjs): the first paint runs alone
+ * until `release()`; `asked` resolves when it has asked for the app.
  */
 export async function holdApp(page) {
   let release, ask;
   const held = new Promise((r) => (release = r));
   const asked = new Promise((r) => (ask = r));
-  await page.route('**/app/split_app.wasm', async (route) => {
+  await page.route('**/app/pack_app.wasm', async (route) => {
     ask();
     await held;
     await route.continue();
@@ -291,8 +292,9 @@ export async function holdApp(page) {
 }
 
 /**
- * A page of `app` on the matrix whose chunk `name` (app/split_NAME.wasm, src/ui/lazy.rs) does
- * not arrive, as offline, until `online()`; `thrown` collects uncaught errors.
+ * A page of `app` on the matrix whose chunk `name` (src/ui/lazy.rs; its files are packed into
+ * app/pack_NAME.wasm by scripts/chunks.mjs) does not arrive, as offline, until `online()`;
+ * `thrown` collects uncaught errors.
  */
 export async function withoutChunk(app, name) {
   const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -301,7 +303,7 @@ export async function withoutChunk(app, name) {
   page.on('pageerror', (e) => thrown.push(e.message));
   // The prefetch when the page is idle fails too.
   let offline = true;
-  await context.route(`**/app/split_${name}*`, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await context.route(`**/app/pack_${name}.wasm`, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await page.goto(app.server.url + '?view=heatmap');
   await waitForDraws(page, 'encoding-heatmap');
   return { context, page, thrown, online: () => { offline = false; } };
