@@ -76,7 +76,7 @@ loader = loader.replace(
   (_, name, load) => `export const __wasm_split_load_${name} = wrapAsyncCb(inPack("pack_${name}.wasm", ${load}));`,
 );
 // The loader's reader of the packs (scripts/pack_reader.js): each fetched once, when a file in
-// it is first asked for; each file compiled as soon as it has arrived.
+// it is first asked for, and every file in it compiled once the whole pack is in.
 if (loader.includes('fetch(new URL(')) throw new Error('chunks.mjs: the loader fetches a file no pack holds');
 const instantiate = 'WebAssembly.instantiateStreaming(src, imports)';
 if (!loader.includes(instantiate)) throw new Error('chunks.mjs: the loader does not instantiate as expected');
