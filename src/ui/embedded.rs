@@ -42,10 +42,6 @@ enum WayOut {
 /// the controls and the chart's top still share a phone's screen (the rotation dials).
 const TALL_CHART: f64 = 480.0;
 
-/// Finds the view's main chart (its first canvas), marks its figure `data-main-chart` and its
-/// panel's title `data-main-title`, says on `root` whether there is one (`data-chart`), and
-/// keeps `strip` (when given) right under the chart's drawing, or right above it when the chart
-/// is taller than [`TALL_CHART`].
 /// Moves the marker attribute `name` (valueless) within `root` to `to`, off the element that had
 /// it; touches nothing when it is already there.
 fn move_mark(root: &Element, name: &str, to: Option<&Element>) {
@@ -60,6 +56,10 @@ fn move_mark(root: &Element, name: &str, to: Option<&Element>) {
     }
 }
 
+/// Finds the view's main chart (its first canvas), marks its figure `data-main-chart` and its
+/// panel's title `data-main-title`, says on `root` whether there is one (`data-chart`), and
+/// keeps `strip` (when given) right under the chart's drawing, or right above it when the chart
+/// is taller than [`TALL_CHART`]. A control in the strip that has focus keeps it.
 fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let canvas = root
         .query_selector("canvas:not(.chart-overlay)")
@@ -96,6 +96,13 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
     let stage = pair
         .or_else(|| canvas.as_ref().and_then(|c| closest(c, ".chart-stage")))
         .or(chart);
+    // Taking an element out of the page takes its focus away: a reader's key presses on the
+    // strip's slider would go nowhere after a move.
+    let focused = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .filter(|e| strip.contains(Some(e)))
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok());
     match &stage {
         Some(c) if c.get_bounding_client_rect().height() > TALL_CHART => {
             if c.previous_element_sibling().as_ref() != Some(strip) {
@@ -113,9 +120,21 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
             }
         }
     }
+    if let Some(el) = focused {
+        let active = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element());
+        if active.as_ref() != Some(el.as_ref()) {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
+        }
+    }
 }
 
-/// Keeps the main chart marked (and the strip beside it) through every change of the view.
+/// Keeps the main chart marked (and the strip beside it) through every change of the view, and
+/// of its size: the chart's height decides the strip's side, and it settles after the chart's
+/// first drawing, with no change to the page's elements.
 #[hook]
 pub fn use_main_chart(root: NodeRef, strip: Option<Element>) {
     {
@@ -129,7 +148,7 @@ pub fn use_main_chart(root: NodeRef, strip: Option<Element>) {
     use_effect_with((), move |_| {
         let element = root.cast::<Element>();
         let callback = {
-            let element = element.clone();
+            let (element, strip) = (element.clone(), strip.clone());
             Closure::<dyn FnMut()>::new(move || {
                 if let Some(r) = &element {
                     place_main_chart(r, strip.as_ref());
@@ -144,11 +163,17 @@ pub fn use_main_chart(root: NodeRef, strip: Option<Element>) {
             o.observe_with_options(r, &options).ok()?;
             Some(o)
         });
+        let resized = browser::watch_size(element.clone(), false, move || {
+            if let Some(r) = &element {
+                place_main_chart(r, strip.as_ref());
+            }
+        });
         move || {
             if let Some(o) = observer {
                 o.disconnect();
             }
             drop(callback);
+            drop(resized);
         }
     });
 }

@@ -82,6 +82,9 @@ for (const [label, size] of Object.entries(PHONES)) {
           const early = await frame.locator('#early').count();
           assert.fail(`${view} at ${label}: ${e.message} (the first paint's page ${early ? 'was still there' : 'was gone'})`);
         });
+        // The keys went on reaching it: the strip kept its focus (moving it beside a chart whose
+        // height settled late took the focus away, and the second press went nowhere).
+        assert.ok(await control.evaluate((c) => document.activeElement === c), `${view} at ${label}: the control lost its focus`);
       }
       assert.deepEqual(errors, [], view);
       await context.close();

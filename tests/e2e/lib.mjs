@@ -275,6 +275,16 @@ export function pdfFacts(buffer) {
 export const workersFor = (runs) => Math.max(1, Math.min(os.availableParallelism(), 4, runs));
 
 /**
+ * The page's workers once `expected` of them are in Playwright's list, or after two seconds:
+ * a worker the page has started joins the list when the browser reports it, a moment later
+ * (the status line can say "Training" first).
+ */
+export async function workersSoon(page, expected) {
+  for (let t = 0; page.workers().length < expected && t < 40; t++) await page.waitForTimeout(50);
+  return page.workers().length;
+}
+
+/**
  * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs, packed
  * with the chunks it shares into one file by scripts/chunks.mjs): the first paint runs alone
  * until `release()`; `asked` resolves when it has asked for the app.

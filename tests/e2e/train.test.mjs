@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp, workersFor } from './lib.mjs';
+import { useApp, openApp, workersFor, workersSoon } from './lib.mjs';
 
 const app = useApp();
 const SCRIPT = path.resolve(import.meta.dirname, '../../static/train/pe_model.py');
@@ -52,7 +52,7 @@ test('a small experiment trains in a worker and shows every result', async () =>
   await page.click('#train-start');
   await page.waitForFunction(() => /Training: step \d+ of 60/.test(document.querySelector('.train-status')?.textContent ?? ''));
   // One worker per core here, at most one per scheme.
-  assert.equal(page.workers().length, workersFor(4));
+  assert.equal(await workersSoon(page, workersFor(4)), workersFor(4));
   await done(page);
   // The table: every scheme × 4 test lengths, 1,000 held-out sentences per measured cell; the
   // learned table has no embedding past its length.
