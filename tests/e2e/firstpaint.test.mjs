@@ -4,7 +4,7 @@
 // same place, drawn the same, and the focus on the app's own slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws, holdApp } from './lib.mjs';
+import { useApp, openApp, waitForDraws, holdApp, appTakenOver } from './lib.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -133,6 +133,33 @@ test('on a phone, before the app arrives, a vertical swipe on a first-paint slid
   await cdp.detach();
   release();
   await waitForDraws(page, 'offsets-chart');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on a slow line the app's files are asked for while the module's wasm arrives, once", async () => {
+  // Lighthouse's mobile line (as bench_mobile.mjs sets it), with the processor at full speed.
+  const context = await app.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 562.5,
+    downloadThroughput: (1638.4 * 0.9 * 1024) / 8,
+    uploadThroughput: (750 * 0.9 * 1024) / 8,
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const seen = [];
+  page.on('request', (r) => r.url().endsWith('/app/pack_app.wasm') && seen.push('the app asked for'));
+  page.on('requestfinished', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && seen.push("the module's wasm in"));
+  await page.goto(app.server.url + '?view=offsets');
+  await appTakenOver(page, 60000);
+  await waitForDraws(page, 'offsets-chart');
+  // Asked for by the page before the first paint could (it runs once the module is in), and
+  // fetched once: the first paint's own ask is the same request.
+  assert.deepEqual(seen, ['the app asked for', "the module's wasm in"]);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -23,7 +23,8 @@ const TYPES = {
 /**
  * Serves `root` on 127.0.0.1 (a free port), optionally under a path prefix such as `/courses/pe/`.
  * With `compress`, as a static host does: a precompressed `.br` or `.gz` beside the file when the
- * browser accepts it, otherwise gzip on the fly for text and wasm. With `cors: false`, as a host
+ * browser accepts it, otherwise gzip on the fly for text and wasm. A file sent whole says its
+ * length, as a static host's does. With `cors: false`, as a host
  * that sends no Access-Control-Allow-Origin (a sandboxed frame cannot load the app from it).
  */
 export async function serve(root, prefix = '/', { compress = false, cors = true } = {}) {
@@ -58,7 +59,7 @@ export async function serve(root, prefix = '/', { compress = false, cors = true 
       headers.vary = 'accept-encoding';
       for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
         if (accept.includes(enc) && fs.existsSync(file + ext)) {
-          res.writeHead(200, { ...headers, 'content-encoding': enc });
+          res.writeHead(200, { ...headers, 'content-encoding': enc, 'content-length': fs.statSync(file + ext).size });
           fs.createReadStream(file + ext).pipe(res);
           return;
         }
@@ -69,7 +70,7 @@ export async function serve(root, prefix = '/', { compress = false, cors = true 
         return;
       }
     }
-    res.writeHead(200, headers);
+    res.writeHead(200, { ...headers, 'content-length': fs.statSync(file).size });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
