@@ -239,9 +239,12 @@ def single_file(dist: Path) -> str:
     if not (whole / "pe-explorer_bg.wasm").is_file():
         sys.exit(f"package: {whole} holds no app in one module (scripts/package.sh builds it)")
     page = (dist / "index.html").read_text(encoding="utf-8")
-    # The site's module script and its preloads: the single file loads its own copies.
+    # The site's module script, its fetch of the module's wasm and its preloads: the single file
+    # loads its own copies.
     loader = one(r"<script type=\"module\">\s*import init, \* as bindings from \"\./app/pe-explorer\.js\";.*?</script>", page, "site module loader")
     page = page.replace(loader.group(0), "")
+    fetcher = one(r"<script id=\"pe-fetch\">.*?</script>", page, "site wasm fetch")
+    page = page.replace(fetcher.group(0), "")
     page = re.sub(r"<link rel=\"(modulepreload|preload)\"[^>]*>", "", page)
     # Which files the site's chunks need: the single file has no chunks.
     page = re.sub(r"<script type=\"application/json\" id=\"pe-chunks\">.*?</script>\n?", "", page, flags=re.S)

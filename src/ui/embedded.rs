@@ -133,8 +133,8 @@ fn place_main_chart(root: &Element, strip: Option<&Element>) {
 }
 
 /// Keeps the main chart marked (and the strip beside it) through every change of the view, and
-/// of its size: the chart's height decides the strip's side, and it settles after the chart's
-/// first drawing, with no change to the page's elements.
+/// of its size: the chart's height decides the strip's side, and it can settle after the chart's
+/// first drawing with no element added or removed (which is all the mutation observer sees).
 #[hook]
 pub fn use_main_chart(root: NodeRef, strip: Option<Element>) {
     {

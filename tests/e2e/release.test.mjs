@@ -86,7 +86,7 @@ test('the single file opened from disk: every view draws and a model trains, wit
   await context.close();
 });
 
-test('the single file in a sandboxed frame on a host without CORS headers draws and trains', async () => {
+test('the single file in a sandboxed frame on a host without CORS headers draws and trains', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-single-'));
   fs.copyFileSync(SINGLE, path.join(dir, 'pe-explorer.html'));
   const files = await serve(dir, '/', { cors: false });
@@ -94,6 +94,14 @@ test('the single file in a sandboxed frame on a host without CORS headers draws 
   fs.writeFileSync(path.join(courseDir, 'index.html'), '<!DOCTYPE html><title>Course</title><link rel="icon" href="data:,">');
   const course = await serve(courseDir);
   const { page, errors, requests, context } = await openPage({ width: 390, height: 844 });
+  // Also when an assertion fails: an open server would keep this file's run from ending.
+  t.after(async () => {
+    await context.close();
+    await files.close();
+    await course.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(courseDir, { recursive: true, force: true });
+  });
   const sandbox = 'allow-scripts';
   await page.goto(course.url);
   await page.setContent(`<!DOCTYPE html><html><body>
@@ -109,14 +117,11 @@ test('the single file in a sandboxed frame on a host without CORS headers draws 
   const fromHost = requests.filter((u) => u.startsWith(files.url)).map((u) => new URL(u).pathname);
   assert.deepEqual([...new Set(fromHost)], ['/pe-explorer.html']);
   assert.deepEqual(errors, []);
-  await context.close();
-  await files.close();
-  await course.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('the site zip, unpacked under a sub-path of a plain static server: the app and its embeds work', async () => {
+test('the site zip, unpacked under a sub-path of a plain static server: the app and its embeds work', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-site-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   execFileSync('python3', ['-m', 'zipfile', '-e', path.join(RELEASE, 'pe-explorer-site.zip'), dir]);
   const site = path.join(dir, 'pe-explorer');
   for (const f of ['index.html', '_headers', '.htaccess', 'HOSTING.md', 'worker.js', 'app/pe-explorer_bg.wasm']) {
@@ -126,6 +131,10 @@ test('the site zip, unpacked under a sub-path of a plain static server: the app 
   assert.equal(fs.readdirSync(site, { recursive: true }).filter((f) => /\.(gz|br)$/.test(f)).length, 0, 'no precompressed copies');
   const sub = await serve(site, '/courses/pe/');
   const { page, errors, context } = await openPage({ width: 1200, height: 900 });
+  t.after(async () => {
+    await context.close();
+    await sub.close();
+  });
   await page.goto(sub.url + '?d_model=16');
   await viewReady(page, 'heatmap');
   assert.equal(await page.locator('#d-model-value').inputValue(), '16');
@@ -146,7 +155,4 @@ test('the site zip, unpacked under a sub-path of a plain static server: the app 
     assert.ok(Math.abs(inner - outer) <= 2, `panel ${i}: frame ${outer} px for a panel of ${inner} px`);
   }
   assert.deepEqual(errors, []);
-  await context.close();
-  await sub.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
