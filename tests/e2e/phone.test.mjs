@@ -3,7 +3,7 @@
 // sideways; the settings sheet opens, changes a value and closes, by touch and by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp } from './lib.mjs';
+import { useApp, openApp, appTakenOver } from './lib.mjs';
 
 const app = useApp();
 const VIEWS = ['heatmap', 'attention', 'offsets', 'waves', 'rotations', 'norms', 'addition', 'compare', 'patches', 'lesson', 'quiz', 'train'];
@@ -257,7 +257,8 @@ test('on a phone, a data table wider than the screen keeps its caption and row n
 });
 
 test('on a phone, the header tools past the edge fade out instead of looking cut off', async () => {
-  const { page, errors, context } = await openApp(app, '?view=offsets', { context: phone(390, 844), ready: (p) => p.waitForSelector('.header-tools') });
+  // The app's header: the first paint's stays beside it until the view's chunk has drawn.
+  const { page, errors, context } = await openApp(app, '?view=offsets', { context: phone(390, 844), ready: appTakenOver });
   const row = await page.locator('.header-tools').evaluate((e) => {
     const band = getComputedStyle(e, '::after');
     return { more: e.scrollWidth > e.clientWidth, position: band.position, image: band.backgroundImage, width: parseFloat(band.width) };
