@@ -26,24 +26,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement};
 
 #[wasm_bindgen(inline_js = "
-// Every file a chunk of the site's wasm needs, as scripts/chunks.mjs listed them in the page,
-// asked for at once: the app's own chunk, and the chunk of a view drawn from one (src/ui/lazy.rs)
-// when the page opens on it. The chunk loader fetches the same addresses, and the browser hands
-// it these. A page that carries the app inside itself has no chunks.
+// Every file a chunk of the site's wasm needs, asked for at once: the app's own chunk, and the
+// chunk of a view drawn from one (src/ui/lazy.rs) when the page opens on it. The site's page
+// does it (index.html, peExplorerPreload: it lists the files); a page that carries the app
+// inside itself has no chunks and no such function.
 export function preload_chunk(name) {
-  if (window.peExplorerBundle) return;
-  let files = [];
-  try {
-    files = JSON.parse(document.getElementById('pe-chunks')?.textContent ?? '{}')[name] ?? [];
-  } catch (e) {}
-  for (const file of files) {
-    const link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'fetch';
-    link.crossOrigin = 'anonymous';
-    link.href = new URL('app/' + file, document.baseURI).href;
-    document.head.appendChild(link);
-  }
+  if (!window.peExplorerBundle) window.peExplorerPreload?.(name);
 }
 // The app has started: its exports become the page's `window.wasmBindings` (the benchmarks'
 // and the tests'). Until then they wait in `peExplorerMain`: the site's page puts its module's
