@@ -251,6 +251,13 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     let content = if early.settings.view == View::Lesson {
         let n = early.settings.lesson;
         let total = crate::learn::lesson::STEPS.len();
+        // In a tab panel as the app's (an embed's main is one already), so that a phone's
+        // layout orders the step's view as the app's: its chart first, then the view's text.
+        let content = if embedded {
+            content
+        } else {
+            element(doc, "div", "tab-panel", &content)?
+        };
         let lesson = element(doc, "section", "panel lesson", &content)?;
         let head = element(doc, "div", "lesson-head", &lesson)?;
         element(doc, "p", "lesson-count", &head)?
@@ -268,19 +275,51 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     let panel = element(doc, "section", "panel", &content)?;
     let head = element(doc, "header", "panel-head", &panel)?;
     element(doc, "h2", "", &head)?.set_text_content(Some(&chart.title));
+    // The app's panel head, so that on a wide screen the chart starts where the app's will.
+    if let Some((lead, entry)) = &chart.head {
+        element(doc, "p", "panel-lead", &head)?.set_text_content(Some(lead));
+        if let Some(entry) = entry {
+            let p = element(doc, "p", "entry", &head)?;
+            element(doc, "strong", "", &p)?.set_text_content(Some("Where it enters the model: "));
+            p.append_with_str_1(entry).ok()?;
+        }
+    }
     if let Some(label) = chart.action {
         let actions = element(doc, "div", "train-actions", &panel)?;
         element(doc, "button", "button button-primary", &actions)?.set_text_content(Some(label));
         placeholder(&actions);
     }
+    // The app's panel body, where the chart has the readout and explanation beside it (they come
+    // with the app).
+    let body = if chart.side {
+        Some(element(doc, "div", "panel-body", &panel)?)
+    } else {
+        None
+    };
     let holder = if let Some(class) = chart.twin {
         let twin = element(doc, "div", class, &panel)?;
         element(doc, "div", chart.card.0, &twin)?
     } else {
-        panel.clone()
+        body.clone().unwrap_or_else(|| panel.clone())
     };
     for (tag, class, text) in &chart.card.1 {
         element(doc, tag, class, &holder)?.set_text_content(Some(text));
+    }
+    // Where the app's panel has a head, its chart's figure too: the export buttons above the
+    // chart (below it on a phone), inert until the app arrives.
+    let holder = if chart.head.is_some() {
+        let figure = element(doc, "figure", "chart", &holder)?;
+        let tools = element(doc, "div", "chart-tools", &figure)?;
+        for label in ["Download CSV", "Download PNG", "Data table"] {
+            element(doc, "button", "button", &tools)?.set_text_content(Some(label));
+        }
+        placeholder(&tools);
+        figure
+    } else {
+        holder
+    };
+    if let Some(body) = &body {
+        element(doc, "aside", "panel-side", body)?;
     }
     let stage = element(doc, "div", "chart-stage", &holder)?;
     let canvas: HtmlCanvasElement = element(doc, "canvas", "chart-canvas", &stage)?

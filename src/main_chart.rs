@@ -15,9 +15,9 @@ use crate::figures::patches::PatchInputs;
 use crate::figures::rope::cos_heatmap;
 use crate::figures::rotations::{dials_at, DialsAt, RotationInputs};
 use crate::figures::schemes::{
-    bias_distance, learned_distance, learned_heatmap, rope_distance, t5_distance, t5_matrices,
-    trained_rule, BiasInputs, LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs,
-    T5MatrixInputs,
+    bias_distance, learned_distance, learned_heatmap, rope_distance, t5_distance, t5_lead,
+    t5_matrices, trained_rule, BiasInputs, LearnedDistanceInputs, RopeDistanceInputs,
+    T5DistanceInputs, T5MatrixInputs,
 };
 use crate::limit::{GRID_COLS, GRID_ROWS};
 use crate::math::chunked::Chunked;
@@ -123,6 +123,13 @@ pub struct MainChart {
     /// The class of the card it is drawn in (inside the row), and what the card shows above
     /// it: (tag, class, text).
     pub card: (&'static str, Vec<(&'static str, &'static str, String)>),
+    /// What the panel's head says under the title, as the app's panel does: the view's lead
+    /// paragraph and where the scheme enters the model. On a wide screen the chart sits below
+    /// them (on a phone, above).
+    pub head: Option<(String, Option<&'static str>)>,
+    /// Whether the app draws the chart in a panel body with a column beside it (the readout and
+    /// the explanation), which leaves the chart the rest of a wide screen's row.
+    pub side: bool,
 }
 
 impl MainChart {
@@ -143,8 +150,76 @@ impl MainChart {
             twin: None,
             action: None,
             card: ("", Vec::new()),
+            head: None,
+            side: false,
         }
     }
+
+    /// With the panel head's lead paragraph, and the scheme's entry point if the panel names it.
+    fn with_head(self, lead: String, scheme: Option<Scheme>) -> Self {
+        MainChart {
+            head: Some((lead, scheme.map(|s| s.entry()))),
+            ..self
+        }
+    }
+}
+
+/// The lead paragraph of a view's panel (the app's panel and the first paint's say the same),
+/// for the views whose first paint lays out the panel's head: the Position matrix and the
+/// distance views of every scheme but the sinusoidal one (whose controls sit above the chart),
+/// and the norms.
+pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
+    Some(match (view, s.scheme.views()) {
+        (View::Matrix, ViewKind::Sinusoidal) => {
+            let (negative, positive) = s.palette.end_names();
+            format!(
+                "Each row is the vector added to the token at that position; each column is one \
+                 wave running down the positions. {negative} is −1, {positive} is +1."
+            )
+        }
+        (View::Matrix, ViewKind::Learned) => "BERT and GPT-2 do not compute their position \
+             vectors: they learn one vector per position, a table with max_len rows (512 in \
+             BERT, 1024 in GPT-2). This one is untrained: random numbers drawn the way Hugging \
+             Face starts those models, N(0, 0.02²) (the original BERT truncated that normal at \
+             ±2σ; the original GPT-2 used σ = 0.01 for positions). Training would shape it; the \
+             app does not pretend to."
+            .into(),
+        (View::Matrix, ViewKind::Rope) => "RoPE adds nothing to the embeddings. Inside \
+             attention, every query and key is split into pairs of dimensions and pair i is \
+             turned by the angle m·θᵢ at position m, θᵢ = base^(−2i/d). The table is cos(m·θᵢ), \
+             the cache the libraries precompute."
+            .into(),
+        (View::Matrix, ViewKind::T5) => "T5 sorts every relative position key − query into a \
+             bucket and adds one learned scalar per bucket to the score. Nearby distances get a \
+             bucket each; further ones share logarithmically wider buckets; everything beyond \
+             max distance shares the last one."
+            .into(),
+        (View::Matrix, ViewKind::Bias) => BiasInputs::of(s)?.bias.about.first()?.clone(),
+        (View::Offsets, ViewKind::Learned) => "The dot product of two rows of the table, \
+             P(p)·P(p+k), for a few anchors p: without training there is no relation between \
+             positions, so only k = 0 (a row with itself) stands out, and the curves of \
+             different anchors do not coincide."
+            .into(),
+        (View::Offsets, ViewKind::Rope) => "Rotating q by m·θ and k by n·θ leaves q·k \
+             depending only on m − n. Here, the score of q = k = (1, …, 1) against the distance \
+             and the mean over random vectors; below, RoFormer's bound on the score's magnitude, \
+             which itself shrinks with distance."
+            .into(),
+        (View::Offsets, ViewKind::T5) => t5_lead(s),
+        (View::Offsets, ViewKind::Bias) => if BiasInputs::of(s)?.bias.depends_on_query {
+            "The bias of every head against the distance i − j back from the last query (it \
+                 also depends on where the query is)."
+        } else {
+            "The bias of every head against the distance i − j, one line per head."
+        }
+        .into(),
+        (View::Norms, ViewKind::Sinusoidal) => "Each sine-cosine pair contributes sin² + cos² \
+             = 1 to the squared length, so every encoding vector has the same length, √(number \
+             of pairs) (√(d/2) for an even d_model): position does not make a vector longer, \
+             only point it elsewhere."
+            .into(),
+        _ => return None,
+    })
 }
 
 /// The view the settings show (a lesson step shows its own).
@@ -160,22 +235,27 @@ pub fn shown_view(s: &Settings) -> View {
 pub fn main_chart(s: &Settings) -> Option<MainChart> {
     let kind = s.scheme.views();
     Some(match (shown_view(s), kind) {
-        (View::Matrix, ViewKind::Sinusoidal) => MainChart::new(
-            "encoding-heatmap",
-            "The encoding matrix",
-            Chart::Heatmap(Rc::new(encoding_heatmap(
-                s.sinusoidal(),
-                s.length,
-                s.palette,
-            ))),
-            HEATMAP,
-        ),
+        (View::Matrix, ViewKind::Sinusoidal) => MainChart {
+            side: true,
+            ..MainChart::new(
+                "encoding-heatmap",
+                "The encoding matrix",
+                Chart::Heatmap(Rc::new(encoding_heatmap(
+                    s.sinusoidal(),
+                    s.length,
+                    s.palette,
+                ))),
+                HEATMAP,
+            )
+        }
+        .with_head(panel_lead(View::Matrix, s)?, Some(Scheme::Sinusoidal)),
         (View::Matrix, ViewKind::Learned) => MainChart::new(
             "learned-heatmap",
             "A learned position table",
             Chart::Heatmap(Rc::new(learned_heatmap(s.learned(), s.length, s.palette))),
             MATRIX_CARD,
-        ),
+        )
+        .with_head(panel_lead(View::Matrix, s)?, Some(Scheme::Learned)),
         (View::Matrix, ViewKind::Rope) => MainChart::new(
             "rope-heatmap",
             "RoPE: rotation angles",
@@ -186,7 +266,8 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 trained_rule(s),
             ))),
             MATRIX_CARD,
-        ),
+        )
+        .with_head(panel_lead(View::Matrix, s)?, Some(Scheme::Rope)),
         (View::Matrix, ViewKind::T5) => MainChart {
             twin: Some("twin twin-2"),
             ..MainChart::new(
@@ -195,7 +276,8 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Heatmap(t5_matrices(&T5MatrixInputs::of(s)).0),
                 T5_CARD,
             )
-        },
+        }
+        .with_head(panel_lead(View::Matrix, s)?, Some(Scheme::T5)),
         (View::Matrix, ViewKind::Bias) => {
             let k = BiasInputs::of(s)?;
             MainChart::new(
@@ -204,6 +286,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Heatmap(Rc::new(k.matrix(k.bias.head))),
                 MATRIX_CARD,
             )
+            .with_head(panel_lead(View::Matrix, s)?, Some(s.scheme))
         }
         (View::Offsets, ViewKind::Sinusoidal) => {
             let inputs = OffsetInputs::of(s);
@@ -221,7 +304,8 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             "Learned positions by distance",
             Chart::Lines(Rc::new(learned_distance(&LearnedDistanceInputs::of(s)))),
             LINES,
-        ),
+        )
+        .with_head(panel_lead(View::Offsets, s)?, Some(Scheme::Learned)),
         (View::Offsets, ViewKind::Rope) => {
             let inputs = RopeDistanceInputs::of(s);
             let job = inputs.job();
@@ -232,13 +316,15 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Lines(rope_distance(&inputs, &curves).scores),
                 LINES,
             )
+            .with_head(panel_lead(View::Offsets, s)?, Some(Scheme::Rope))
         }
         (View::Offsets, ViewKind::T5) => MainChart::new(
             "t5-distance-chart",
             "T5 buckets by relative position",
             Chart::Lines(Rc::new(t5_distance(&T5DistanceInputs::of(s)))),
             LINES,
-        ),
+        )
+        .with_head(panel_lead(View::Offsets, s)?, Some(Scheme::T5)),
         (View::Offsets, ViewKind::Bias) => {
             let k = BiasInputs::of(s)?;
             MainChart::new(
@@ -247,6 +333,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Lines(Rc::new(bias_distance(&k))),
                 LINES,
             )
+            .with_head(panel_lead(View::Offsets, s)?, Some(s.scheme))
         }
         // The waves themselves (the column picker sits under them).
         (View::Waves, _) => MainChart::new(
@@ -257,12 +344,22 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
             ))),
             LINES,
         ),
-        (View::Norms, _) => MainChart::new(
-            "norms-chart",
-            "Norms and scale",
-            Chart::Lines(norms(&NormsInputs::of(s)).chart),
-            LINES,
-        ),
+        (View::Norms, kind) => {
+            let chart = MainChart {
+                side: true,
+                ..MainChart::new(
+                    "norms-chart",
+                    "Norms and scale",
+                    Chart::Lines(norms(&NormsInputs::of(s)).chart),
+                    LINES,
+                )
+            };
+            // Another scheme's note sits above the chart: the app's.
+            match kind {
+                ViewKind::Sinusoidal => chart.with_head(panel_lead(View::Norms, s)?, None),
+                _ => chart,
+            }
+        }
         (View::Attention, _) => {
             let demo = run_demo(&demo_inputs(s));
             let pass = &demo.passes[0];
@@ -449,16 +546,28 @@ pub fn early(query: &str) -> Option<Early> {
 /// action a new value makes.
 pub type MainControl = (&'static str, Limit, f64, fn(f64) -> Action);
 
+/// What the strip shows and names first, as [`strip_plan`] gives it.
+pub type StripPlan = (View, &'static [&'static str]);
+
 /// The view whose sliders the phone's strip shows, and the controls the lesson step or quiz
 /// task on screen names ("Set d_model to 16", "step through the heads"), which the strip shows
 /// first: a quiz task is done in its own view.
-pub fn strip_plan(s: &Settings) -> (View, &'static [&'static str]) {
+pub fn strip_plan(s: &Settings) -> StripPlan {
+    match s.view {
+        View::Quiz => crate::learn::quiz::task_view(s.question).unwrap_or((View::Quiz, &[])),
+        _ => plan_but_quiz(s),
+    }
+}
+
+/// [`strip_plan`] for every page but the quiz's, which the first paint never draws (a
+/// question's text is the quiz's first screen, the app's): so the first paint's module does not
+/// carry the quiz's questions, which the quiz's plan reads.
+fn plan_but_quiz(s: &Settings) -> StripPlan {
     match s.view {
         View::Lesson => {
             let step = crate::learn::lesson::step(s.lesson);
             (step.view, step.strip)
         }
-        View::Quiz => crate::learn::quiz::task_view(s.question).unwrap_or((View::Quiz, &[])),
         v => (v, &[]),
     }
 }
@@ -467,13 +576,16 @@ pub fn strip_plan(s: &Settings) -> (View, &'static [&'static str]) {
 /// its view's chart follows most directly, at most two in all (more do not fit a phone's width
 /// beside "All settings"). These are the sliders; a named scheme setting is drawn by the strip.
 pub fn main_controls(s: &Settings) -> Vec<MainControl> {
-    let (view, named) = strip_plan(s);
+    controls_of(s, strip_plan(s))
+}
+
+fn controls_of(s: &Settings, (view, named): StripPlan) -> Vec<MainControl> {
     let own = view_controls(view, s);
     if named.is_empty() {
         return own;
     }
     let named = &named[..named.len().min(STRIP_MAX)];
-    let room = STRIP_MAX - strip_settings(s).len();
+    let room = STRIP_MAX - settings_of(s, named).len();
     let mut out = pick(&catalogue(s), named);
     for c in own {
         if out.len() >= room {
@@ -489,7 +601,10 @@ pub fn main_controls(s: &Settings) -> Vec<MainControl> {
 /// The scheme's own settings the step or task on screen names ("step through the heads"),
 /// which the strip draws beside [`main_controls`]' sliders: ids of `SchemeDef::controls`.
 pub fn strip_settings(s: &Settings) -> Vec<&'static str> {
-    let (_, named) = strip_plan(s);
+    settings_of(s, strip_plan(s).1)
+}
+
+fn settings_of(s: &Settings, named: &[&'static str]) -> Vec<&'static str> {
     let sliders = catalogue(s);
     named
         .iter()
@@ -604,7 +719,7 @@ impl Knob {
 
 /// The first paint's sliders: the phone strip's, each with the link key the app reads.
 pub fn early_knobs(s: &Settings) -> Vec<Knob> {
-    main_controls(s)
+    controls_of(s, plan_but_quiz(s))
         .into_iter()
         .filter_map(|(id, limit, value, action)| {
             let key = match id {

@@ -37,17 +37,12 @@ pub fn encoding_view(props: &ViewProps) -> Html {
     let readout = cell
         .filter(|(r, c)| *r < s.length && *c < s.d_model)
         .map(|(r, c)| encoding.explain(r, c));
-    let (negative, positive) = s.palette.end_names();
 
     html! {
         <section class="panel" aria-labelledby="encoding-title">
             <header class="panel-head">
                 <h2 id="encoding-title">{ "The encoding matrix" }</h2>
-                <p class="panel-lead">
-                    { format!("Each row is the vector added to the token at that position; each \
-                       column is one wave running down the positions. {negative} is −1, {positive} \
-                       is +1.") }
-                </p>
+                <p class="panel-lead">{ crate::main_chart::panel_lead(crate::state::View::Matrix, s) }</p>
                 <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::schemes::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="panel-body">

@@ -12,6 +12,7 @@ use super::sinusoidal_stem as file_stem;
 use crate::action::Action;
 use crate::figures::norms::{length_of, norms, NormsInputs};
 use crate::format::significant;
+use crate::main_chart::panel_lead;
 use crate::math::embedding::{word_embedding, SAMPLE_SENTENCE};
 use crate::math::offsets::norm;
 use crate::math::sinusoidal::Sinusoidal;
@@ -44,12 +45,7 @@ pub fn norms_view(props: &ViewProps) -> Html {
         <section class="panel" aria-labelledby="norms-title">
             <header class="panel-head">
                 <h2 id="norms-title">{ "Norms and scale" }</h2>
-                <p class="panel-lead">
-                    { "Each sine-cosine pair contributes sin² + cos² = 1 to the squared length, \
-                       so every encoding vector has the same length, √(number of pairs) (√(d/2) \
-                       for an even d_model): position does not make a vector longer, only point \
-                       it elsewhere." }
-                </p>
+                <p class="panel-lead">{ panel_lead(crate::state::View::Norms, s) }</p>
             </header>
             <SinusoidalOnly scheme={s.scheme} on_action={props.on_action.clone()} />
             <div class="panel-body">

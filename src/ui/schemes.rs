@@ -19,10 +19,11 @@ use crate::action::Action;
 use crate::figures::rope::{cache_csv, cos_heatmap};
 use crate::figures::schemes::{
     bias_distance, check_permutation, learned_distance, learned_heatmap, rope_distance,
-    rope_distance_csv, shift_check, t5_distance, t5_lead, t5_matrices, trained_rule, BiasInputs,
+    rope_distance_csv, shift_check, t5_distance, t5_matrices, trained_rule, BiasInputs,
     LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs, T5MatrixInputs,
 };
 use crate::format::{group_thousands, plain};
+use crate::main_chart::panel_lead;
 use crate::main_chart::{MATRIX_CARD, T5_CARD};
 use crate::math::rope::RopePairing;
 use crate::schemes::rope::Extension;
@@ -160,11 +161,7 @@ pub(crate) fn learned_matrix_view(props: &ViewProps) -> Html {
         "learned",
         "A learned position table",
         Scheme::Learned,
-        "BERT and GPT-2 do not compute their position vectors: they learn one vector per \
-         position, a table with max_len rows (512 in BERT, 1024 in GPT-2). This one is \
-         untrained: random numbers drawn the way Hugging Face starts those models, N(0, 0.02²) \
-         (the original BERT truncated that normal at ±2σ; the original GPT-2 used σ = 0.01 for \
-         positions). Training would shape it; the app does not pretend to.",
+        &panel_lead(View::Matrix, s).unwrap_or_default(),
         html! {
             <>
                 <MatrixCard id="learned-heatmap" data={Shared::new(data)}
@@ -199,9 +196,7 @@ pub(crate) fn learned_distance_view(props: &ViewProps) -> Html {
         "learned-distance",
         "Learned positions by distance",
         Scheme::Learned,
-        "The dot product of two rows of the table, P(p)·P(p+k), for a few anchors p: without \
-         training there is no relation between positions, so only k = 0 (a row with itself) \
-         stands out, and the curves of different anchors do not coincide.",
+        &panel_lead(View::Offsets, s).unwrap_or_default(),
         html! {
             <LineCard id="learned-distance-chart" data={Shared::new(data)}
                 description="Dot products between rows of the learned table at several offsets; noise except at offset 0."
@@ -242,9 +237,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
         "rope",
         "RoPE: rotation angles",
         Scheme::Rope,
-        "RoPE adds nothing to the embeddings. Inside attention, every query and key is split into \
-         pairs of dimensions and pair i is turned by the angle m·θᵢ at position m, θᵢ = \
-         base^(−2i/d). The table is cos(m·θᵢ), the cache the libraries precompute.",
+        &panel_lead(View::Matrix, s).unwrap_or_default(),
         html! {
             <>
                 <MatrixCard id="rope-heatmap" data={Shared::new(data)}
@@ -264,11 +257,6 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
     )
 }
 
-const ROPE_DISTANCE_LEAD: &str = "Rotating q by m·θ and k by n·θ leaves q·k depending only on \
-    m − n. Here, the score of q = k = (1, …, 1) against the distance and the mean over random \
-    vectors; below, RoFormer's bound on the score's magnitude, which itself shrinks with \
-    distance.";
-
 #[function_component(RopeDistanceView)]
 pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
     let s = &props.settings;
@@ -282,7 +270,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
             "rope-distance",
             "RoPE by distance",
             Scheme::Rope,
-            ROPE_DISTANCE_LEAD,
+            &panel_lead(View::Offsets, s).unwrap_or_default(),
             html! { <p class="muted" role="status">{ format!("Computing the score at {} distances…", plain(s.length as f64)) }</p> },
         );
     };
@@ -308,7 +296,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
         "rope-distance",
         "RoPE by distance",
         Scheme::Rope,
-        ROPE_DISTANCE_LEAD,
+        &panel_lead(View::Offsets, s).unwrap_or_default(),
         html! {
             <>
                 <LineCard id="rope-distance-chart" data={Shared::new(figure.scores.clone())}
@@ -402,18 +390,13 @@ pub(crate) fn bias_distance_view(props: &ViewProps) -> Html {
     let id = s.scheme.id();
     let what = format!("{id}_distance");
     let far = k.bias.far.clone();
-    let lead = if k.bias.depends_on_query {
-        "The bias of every head against the distance i − j back from the last query (it also \
-         depends on where the query is)."
-    } else {
-        "The bias of every head against the distance i − j, one line per head."
-    };
+    let lead = panel_lead(View::Offsets, s).unwrap_or_default();
     let csv = csv_export(file_stem(s, &what), move || Ok(k.csv()));
     panel(
         &format!("{id}-distance"),
         &format!("{} by distance", s.scheme.short()),
         s.scheme,
-        lead,
+        &lead,
         html! {
             <>
                 <LineCard id={format!("{id}-distance-chart")} data={Shared::new(Rc::new(data))}
@@ -441,9 +424,7 @@ pub(crate) fn t5_matrix_view(props: &ViewProps) -> Html {
         "t5",
         "T5: relative position buckets",
         Scheme::T5,
-        "T5 sorts every relative position key − query into a bucket and adds one learned scalar per \
-         bucket to the score. Nearby distances get a bucket each; further ones share \
-         logarithmically wider buckets; everything beyond max distance shares the last one.",
+        &panel_lead(View::Matrix, s).unwrap_or_default(),
         html! {
             <>
                 <div class="twin twin-2">
@@ -477,7 +458,7 @@ pub(crate) fn t5_distance_view(props: &ViewProps) -> Html {
         "t5-distance",
         "T5 buckets by relative position",
         Scheme::T5,
-        &t5_lead(s),
+        &panel_lead(View::Offsets, s).unwrap_or_default(),
         html! {
             <>
                 <LineCard id="t5-distance-chart" data={Shared::new(data)}

@@ -90,6 +90,30 @@ for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?sch
   });
 }
 
+// On a wide screen, the Position matrix tab of every kind of scheme (the page most visitors
+// open first), the distance tab of every kind but the sinusoidal (whose controls sit above the
+// chart) and the norms: the first paint lays out the app's panel head and the chart's figure,
+// so the app's chart takes over where the early one was, at its size.
+const WIDE = ['', '?scheme=learned', '?scheme=rope', '?scheme=t5', '?scheme=alibi', '?scheme=fire&palette=grey',
+  '?scheme=learned&view=offsets', '?scheme=rope&view=offsets', '?scheme=t5&view=offsets', '?scheme=kerple&view=offsets', '?view=norms'];
+for (const query of WIDE) {
+  test(`on a wide screen, ${query || 'the default page'} hands its chart over in place`, async () => {
+    const { page, errors, context, release } = await held(query, { viewport: { width: 1400, height: 1000 } });
+    await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
+    const early = await look(page, 'canvas[data-early]');
+    release();
+    await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
+    await waitForDraws(page, early.early);
+    const taken = await look(page, `#${early.early}`);
+    for (const k of ['top', 'left', 'width', 'height']) {
+      assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
+    }
+    assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
 test('an address the first paint does not know draws nothing early and opens that view', async () => {
   for (const [query, id] of [['?view=offsets&anchors=1,2', 'offsets-chart'], ['?view=quiz', null]]) {
     const { page, errors, context, release, asked } = await held(query, { viewport: { width: 1200, height: 900 } });
