@@ -16,7 +16,9 @@ use std::future::Future;
 
 use crate::format::plain;
 use crate::limit::nearest_stop;
-use crate::main_chart::{early, early_knobs, main_chart, Chart, Early, Knob, MainChart};
+use crate::main_chart::{
+    early, early_knobs, main_chart, Chart, Early, Knob, MainChart, TALL_CHART,
+};
 use crate::plot::frame::Theme;
 use crate::plot::{dials, heatmap, lines};
 use crate::state::{Settings, ThemeChoice, View};
@@ -193,7 +195,15 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     let (app, content, controls);
     if embedded {
         app = element(doc, "div", "embed early", &body)?;
+        // The options as the app's panel says them: its styles show the main chart alone, or
+        // without its buttons and fields, from these (ui/embedded.rs).
+        let show = if early.show_chart { "chart" } else { "panel" };
+        let _ = app.set_attribute("data-show", show);
+        let _ = app.set_attribute("data-controls", if early.controls { "all" } else { "none" });
         content = element(doc, "main", "embed-main", &app)?;
+        if early.show_chart {
+            let _ = content.set_attribute("data-chart", "main");
+        }
         controls = None;
     } else {
         app = element(doc, "div", "app early", &body)?;
@@ -274,7 +284,13 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     };
     let panel = element(doc, "section", "panel", &content)?;
     let head = element(doc, "header", "panel-head", &panel)?;
-    element(doc, "h2", "", &head)?.set_text_content(Some(&chart.title));
+    let title = element(doc, "h2", "", &head)?;
+    title.set_text_content(Some(&chart.title));
+    // A compact embed keeps the chart's figure and the panel's title, as the app marks them.
+    let chart_only = embedded && early.show_chart;
+    if chart_only {
+        let _ = title.set_attribute("data-main-title", "");
+    }
     // The app's panel head, so that on a wide screen the chart starts where the app's will.
     if let Some((lead, entry)) = &chart.head {
         element(doc, "p", "panel-lead", &head)?.set_text_content(Some(lead));
@@ -307,8 +323,11 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     }
     // Where the app's panel has a head, its chart's figure too: the export buttons above the
     // chart (below it on a phone), inert until the app arrives.
-    let holder = if chart.head.is_some() {
+    let holder = if chart.head.is_some() || chart_only {
         let figure = element(doc, "figure", "chart", &holder)?;
+        if chart_only {
+            let _ = figure.set_attribute("data-main-chart", "");
+        }
         let tools = element(doc, "div", "chart-tools", &figure)?;
         for label in ["Download CSV", "Download PNG", "Data table"] {
             element(doc, "button", "button", &tools)?.set_text_content(Some(label));
@@ -334,7 +353,7 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     );
     paint(&canvas, &chart, &theme);
     let knobs = early_knobs(&early.settings);
-    if knobs.is_empty() {
+    if knobs.is_empty() || !early.controls {
         return Some(());
     }
     // As the app's strip: on a phone fixed to the bottom of the screen (under the chart in an
@@ -352,7 +371,17 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
     };
     let (controls, compact) = match controls {
         Some(c) => (c, false),
-        None if embedded => (strip(&holder, "quick-strip quick-inline")?, true),
+        None if embedded => {
+            let inner = strip(&holder, "quick-strip quick-inline")?;
+            // Above a tall chart, as the app places it, so that the controls and the chart's
+            // top share a screen.
+            if stage.get_bounding_client_rect().height() > TALL_CHART {
+                if let Some(strip) = inner.parent_element() {
+                    let _ = stage.before_with_node_1(&strip);
+                }
+            }
+            (inner, true)
+        }
         None => (strip(&app, "quick-strip")?, true),
     };
     let state = Rc::new(RefCell::new(early.settings));

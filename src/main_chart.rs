@@ -463,12 +463,16 @@ pub fn attention_card_height(rows: usize) -> f64 {
 pub struct Early {
     pub settings: Settings,
     pub embed: Option<View>,
+    /// An embedded panel's options: its main chart alone (`show=chart`), and without its
+    /// controls (`controls=none`).
+    pub show_chart: bool,
+    pub controls: bool,
 }
 
 /// The address's settings, when it asks only for what the first paint knows: the view or
-/// embedded panel, the scheme, the lesson's step or the quiz's question, d_model, length, base,
-/// variant, palette and theme, each valid as written. Anything else (an unknown key, a value the
-/// app would clamp or refuse with a notice, an embed option) is the app's to read and to say:
+/// embedded panel and its options, the scheme, the lesson's step or the quiz's question,
+/// d_model, length, base, variant, palette and theme, each valid as written. Anything else (an
+/// unknown key, a value the app would clamp or refuse with a notice) is the app's to read and to say:
 /// `None`, and the page waits for the app. When it reads a link, it reads the same settings as
 /// [`crate::url::parse`] (a native test holds the two together).
 pub fn early(query: &str) -> Option<Early> {
@@ -525,6 +529,9 @@ pub fn early(query: &str) -> Option<Early> {
     for (k, v) in &pairs {
         match *k {
             "view" | "embed" => {}
+            // An embedded panel's options, as the app reads them.
+            "show" if embed.is_some() && matches!(*v, "chart" | "panel") => {}
+            "controls" if embed.is_some() && matches!(*v, "none" | "all") => {}
             "lesson" if view == View::Lesson => {}
             "scheme" => s.scheme = Scheme::from_id(v)?,
             "d_model" => s.d_model = number(D_MODEL, v)? as usize,
@@ -539,7 +546,12 @@ pub fn early(query: &str) -> Option<Early> {
     // What every change ends with in the app (a scheme of image patches is the grid's scheme).
     s.settle();
     s.view = view;
-    Some(Early { settings: s, embed })
+    Some(Early {
+        settings: s,
+        embed,
+        show_chart: get("show") == Some("chart"),
+        controls: get("controls") != Some("none"),
+    })
 }
 
 /// One control of the phone's strip and of the first paint: id, limit, current value, and the
@@ -614,6 +626,11 @@ fn settings_of(s: &Settings, named: &[&'static str]) -> Vec<&'static str> {
         .filter(|id| !sliders.iter().any(|c| c.0 == *id) && *id != "grid-head")
         .collect()
 }
+
+/// A chart taller than this (CSS pixels) gets an embedded panel's strip above it rather than
+/// below, so that the controls and the chart's top still share a phone's screen (the rotation
+/// dials): the app's panel and the first paint's place it alike.
+pub const TALL_CHART: f64 = 480.0;
 
 /// The most controls the phone's strip holds.
 pub const STRIP_MAX: usize = 2;

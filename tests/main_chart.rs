@@ -13,6 +13,12 @@ fn addresses() -> Vec<String> {
     for v in View::ALL {
         out.push(format!("?view={}", v.id()));
         out.push(format!("?embed={}", v.id()));
+        out.push(format!("?embed={}&show=chart", v.id()));
+        out.push(format!(
+            "?embed={}&show=chart&controls=none&d_model=32",
+            v.id()
+        ));
+        out.push(format!("?embed={}&controls=none&show=panel", v.id()));
         for s in Scheme::ALL {
             out.push(format!("?view={}&scheme={}", v.id(), s.id()));
             out.push(format!("?embed={}&scheme={}&length=64", v.id(), s.id()));
@@ -58,7 +64,15 @@ fn the_first_paint_reads_an_address_as_the_app_does() {
             parsed.notices
         );
         assert_eq!(e.settings, parsed.settings, "{q}");
-        assert_eq!(e.embed, parsed.embed.map(|x| x.view), "{q}");
+        assert_eq!(e.embed, parsed.embed.as_ref().map(|x| x.view), "{q}");
+        if let Some(embed) = parsed.embed {
+            assert_eq!(
+                e.show_chart,
+                embed.show == pe_explorer::embed::Show::Chart,
+                "{q}"
+            );
+            assert_eq!(e.controls, embed.controls, "{q}");
+        }
     }
     assert!(read > 150, "only {read} addresses read early");
 }
@@ -71,8 +85,9 @@ fn addresses_the_first_paint_does_not_know_wait_for_the_app() {
         "?length=abc",
         "?scheme=nope",
         "?view=heatmap&view=offsets",
-        "?embed=offsets&controls=none",
-        "?embed=offsets&show=chart",
+        "?embed=offsets&controls=some",
+        "?embed=offsets&show=all",
+        "?view=offsets&show=chart",
         "?anchors=1,2,3",
         "?view=heatmap&embed=offsets",
         "?lesson=99&view=lesson",

@@ -17,6 +17,7 @@ use super::settings::SettingsPanel;
 use super::sources::SourcesBlock;
 use crate::action::Action;
 use crate::embed::{Permission, Show};
+use crate::main_chart::TALL_CHART;
 use crate::state::Settings;
 use crate::url::{self, Embed};
 
@@ -37,10 +38,6 @@ enum WayOut {
     /// A download.
     Save(Saved),
 }
-
-/// A chart taller than this (CSS pixels) gets the strip above it rather than below, so that
-/// the controls and the chart's top still share a phone's screen (the rotation dials).
-const TALL_CHART: f64 = 480.0;
 
 /// Moves the marker attribute `name` (valueless) within `root` to `to`, off the element that had
 /// it; touches nothing when it is already there.

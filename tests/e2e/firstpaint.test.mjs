@@ -114,6 +114,37 @@ for (const query of WIDE) {
   });
 }
 
+// A compact embed (show=chart, the embed dialog's "chart and its controls" and "chart alone")
+// draws its chart early too, in the frame sizes a course page gives it, and the app's chart
+// takes over where it was (the strip above a tall chart, as the app places it).
+const COMPACT = [
+  [{ width: 800, height: 500 }, ['?embed=heatmap&show=chart', '?embed=offsets&show=chart', '?embed=waves&show=chart',
+    '?embed=rotations&show=chart', '?embed=compare&show=chart', '?embed=patches&show=chart', '?embed=train&show=chart',
+    '?embed=heatmap&show=chart&controls=none&scheme=rope', '?embed=heatmap&controls=none']],
+  [PHONE, ['?embed=rotations&show=chart', '?embed=offsets&show=chart&controls=none']],
+];
+for (const [size, queries] of COMPACT) {
+  for (const query of queries) {
+    test(`in a ${size.viewport?.width ?? size.width} px frame, ${query} draws early and hands over in place`, async () => {
+      const context = size.viewport ? size : { viewport: size };
+      const { page, errors, release } = await held(query, context);
+      await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
+      const early = await look(page, 'canvas[data-early]');
+      assert.ok(early.top < (size.viewport ?? size).height - 100, `the chart starts on the first screen: ${early.top}`);
+      release();
+      await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
+      await waitForDraws(page, early.early);
+      const taken = await look(page, `#${early.early}`);
+      for (const k of ['top', 'left', 'width', 'height']) {
+        assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
+      }
+      assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}
+
 test('an address the first paint does not know draws nothing early and opens that view', async () => {
   for (const [query, id] of [['?view=offsets&anchors=1,2', 'offsets-chart'], ['?view=quiz', null]]) {
     const { page, errors, context, release, asked } = await held(query, { viewport: { width: 1200, height: 900 } });
