@@ -374,7 +374,9 @@ fn build(doc: &Document, early: Early, chart: MainChart) -> Option<()> {
         None if embedded => {
             let inner = strip(&holder, "quick-strip quick-inline")?;
             // Above a tall chart, as the app places it, so that the controls and the chart's
-            // top share a screen.
+            // top share a screen. Placed once: a slider here that makes the chart cross the
+            // line (the patch grid's rows) leaves the strip where it was until the app places
+            // it, which moves the chart at the hand-over.
             if stage.get_bounding_client_rect().height() > TALL_CHART {
                 if let Some(strip) = inner.parent_element() {
                     let _ = stage.before_with_node_1(&strip);

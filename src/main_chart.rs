@@ -166,8 +166,9 @@ impl MainChart {
 
 /// The lead paragraph of a view's panel (the app's panel and the first paint's say the same),
 /// for the views whose first paint lays out the panel's head: the Position matrix and the
-/// distance views of every scheme but the sinusoidal one (whose controls sit above the chart),
-/// and the norms.
+/// distance views of every scheme with a chart on a line of tokens, but the sinusoidal one's
+/// distance view (whose controls sit above the chart), and the norms (whose head the first
+/// paint lays out with the sinusoidal scheme only: another scheme's note sits above its chart).
 pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
     Some(match (view, s.scheme.views()) {
         (View::Matrix, ViewKind::Sinusoidal) => {
@@ -213,7 +214,7 @@ pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
             "The bias of every head against the distance i − j, one line per head."
         }
         .into(),
-        (View::Norms, ViewKind::Sinusoidal) => "Each sine-cosine pair contributes sin² + cos² \
+        (View::Norms, _) => "Each sine-cosine pair contributes sin² + cos² \
              = 1 to the squared length, so every encoding vector has the same length, √(number \
              of pairs) (√(d/2) for an even d_model): position does not make a vector longer, \
              only point it elsewhere."
@@ -472,8 +473,8 @@ pub struct Early {
 /// The address's settings, when it asks only for what the first paint knows: the view or
 /// embedded panel and its options, the scheme, the lesson's step or the quiz's question,
 /// d_model, length, base, variant, palette and theme, each valid as written. Anything else (an
-/// unknown key, a value the app would clamp or refuse with a notice) is the app's to read and to say:
-/// `None`, and the page waits for the app. When it reads a link, it reads the same settings as
+/// unknown key, a value the app would clamp or refuse with a notice) is the app's to read and
+/// to say: `None`, and the page waits for the app. When it reads a link, it reads the same settings as
 /// [`crate::url::parse`] (a native test holds the two together).
 pub fn early(query: &str) -> Option<Early> {
     let query = query.strip_prefix('?').unwrap_or(query);

@@ -1,7 +1,7 @@
 //! The first paint: what it reads from an address is what the app reads from it, and every view
 //! it draws early has a main chart with the id the view gives its first canvas.
 
-use pe_explorer::main_chart::{early, main_chart, shown_view};
+use pe_explorer::main_chart::{early, main_chart, panel_lead, shown_view};
 use pe_explorer::schemes::{Scheme, Space};
 use pe_explorer::state::View;
 use pe_explorer::url;
@@ -181,4 +181,31 @@ fn the_first_paints_sliders_set_what_the_apps_strip_sets_under_the_links_keys() 
         }
     }
     assert!(tried > 100);
+}
+
+/// The leads the app's panels and the first paint share (`main_chart::panel_lead`, commit of
+/// 2026-11-29): every panel that shows one has one, so neither draws an empty paragraph. The
+/// norms view plots the sinusoidal norms whatever the scheme, and says why under each; the
+/// matrix and distance views have one under every scheme with a chart on a line of tokens (the
+/// sinusoidal distance view's lead is its own, under its controls); the first paint lays out
+/// the head where it draws one.
+#[test]
+fn every_panel_that_shows_a_lead_has_one() {
+    for s in Scheme::ALL {
+        let e = early(&format!("?view=norms&scheme={}", s.id())).unwrap();
+        assert!(
+            panel_lead(View::Norms, &e.settings).is_some(),
+            "norms {}",
+            s.id()
+        );
+        let drawn = s != Scheme::None && s.space() == Space::Line;
+        for v in [View::Matrix, View::Offsets] {
+            let e = early(&format!("?view={}&scheme={}", v.id(), s.id())).unwrap();
+            let own = v == View::Offsets && s == Scheme::Sinusoidal;
+            let lead = panel_lead(v, &e.settings);
+            assert_eq!(lead.is_some(), drawn && !own, "{} {}", v.id(), s.id());
+            let head = main_chart(&e.settings).and_then(|c| c.head);
+            assert_eq!(head.map(|h| h.0), lead, "{} {}", v.id(), s.id());
+        }
+    }
 }

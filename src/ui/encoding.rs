@@ -42,7 +42,9 @@ pub fn encoding_view(props: &ViewProps) -> Html {
         <section class="panel" aria-labelledby="encoding-title">
             <header class="panel-head">
                 <h2 id="encoding-title">{ "The encoding matrix" }</h2>
-                <p class="panel-lead">{ crate::main_chart::panel_lead(crate::state::View::Matrix, s) }</p>
+                <p class="panel-lead">
+                    { crate::main_chart::panel_lead(crate::state::View::Matrix, s) }
+                </p>
                 <p class="entry"><strong>{ "Where it enters the model: " }</strong>{ crate::schemes::Scheme::Sinusoidal.entry() }</p>
             </header>
             <div class="panel-body">
