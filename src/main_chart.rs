@@ -26,7 +26,7 @@ use crate::math::sinusoidal::{Sinusoidal, Variant};
 use crate::plot::colormap::Palette;
 use crate::plot::heatmap::{encoding_heatmap, HeatmapData};
 use crate::plot::lines::LineChartData;
-use crate::schemes::{Registered, Scheme, ViewKind};
+use crate::schemes::{HeadBias, Registered, Scheme, ViewKind};
 use crate::state::{Limit, Settings, ThemeChoice, View, BASE, D_MODEL, LENGTH};
 
 /// A chart's height for a width, in CSS pixels: `width × aspect` within `[min, max]`.
@@ -195,7 +195,9 @@ pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
              bucket each; further ones share logarithmically wider buckets; everything beyond \
              max distance shares the last one."
             .into(),
-        (View::Matrix, ViewKind::Bias) => BiasInputs::of(s)?.bias.about.first()?.clone(),
+        (View::Matrix | View::Offsets, ViewKind::Bias) => {
+            bias_lead(view, &BiasInputs::of(s)?.bias)?
+        }
         (View::Offsets, ViewKind::Learned) => "The dot product of two rows of the table, \
              P(p)·P(p+k), for a few anchors p: without training there is no relation between \
              positions, so only k = 0 (a row with itself) stands out, and the curves of \
@@ -207,13 +209,6 @@ pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
              which itself shrinks with distance."
             .into(),
         (View::Offsets, ViewKind::T5) => t5_lead(s),
-        (View::Offsets, ViewKind::Bias) => if BiasInputs::of(s)?.bias.depends_on_query {
-            "The bias of every head against the distance i − j back from the last query (it \
-                 also depends on where the query is)."
-        } else {
-            "The bias of every head against the distance i − j, one line per head."
-        }
-        .into(),
         (View::Norms, _) => "Each sine-cosine pair contributes sin² + cos² \
              = 1 to the squared length, so every encoding vector has the same length, √(number \
              of pairs) (√(d/2) for an even d_model): position does not make a vector longer, \
@@ -221,6 +216,22 @@ pub fn panel_lead(view: View, s: &Settings) -> Option<String> {
             .into(),
         _ => return None,
     })
+}
+
+/// [`panel_lead`] of a scheme's bias on the scores, from the bias a view already holds.
+pub fn bias_lead(view: View, bias: &HeadBias) -> Option<String> {
+    match view {
+        View::Matrix => bias.about.first().cloned(),
+        View::Offsets if bias.depends_on_query => Some(
+            "The bias of every head against the distance i − j back from the last query (it \
+             also depends on where the query is)."
+                .into(),
+        ),
+        View::Offsets => {
+            Some("The bias of every head against the distance i − j, one line per head.".into())
+        }
+        _ => None,
+    }
 }
 
 /// The view the settings show (a lesson step shows its own).
@@ -287,7 +298,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Heatmap(Rc::new(k.matrix(k.bias.head))),
                 MATRIX_CARD,
             )
-            .with_head(panel_lead(View::Matrix, s)?, Some(s.scheme))
+            .with_head(bias_lead(View::Matrix, &k.bias)?, Some(s.scheme))
         }
         (View::Offsets, ViewKind::Sinusoidal) => {
             let inputs = OffsetInputs::of(s);
@@ -334,7 +345,7 @@ pub fn main_chart(s: &Settings) -> Option<MainChart> {
                 Chart::Lines(Rc::new(bias_distance(&k))),
                 LINES,
             )
-            .with_head(panel_lead(View::Offsets, s)?, Some(s.scheme))
+            .with_head(bias_lead(View::Offsets, &k.bias)?, Some(s.scheme))
         }
         // The waves themselves (the column picker sits under them).
         (View::Waves, _) => MainChart::new(

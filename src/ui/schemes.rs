@@ -23,8 +23,7 @@ use crate::figures::schemes::{
     LearnedDistanceInputs, RopeDistanceInputs, T5DistanceInputs, T5MatrixInputs,
 };
 use crate::format::{group_thousands, plain};
-use crate::main_chart::panel_lead;
-use crate::main_chart::{MATRIX_CARD, T5_CARD};
+use crate::main_chart::{bias_lead, panel_lead, MATRIX_CARD, T5_CARD};
 use crate::math::rope::RopePairing;
 use crate::schemes::rope::Extension;
 use crate::schemes::{Registered, Scheme, Space, ViewKind};
@@ -390,7 +389,7 @@ pub(crate) fn bias_distance_view(props: &ViewProps) -> Html {
     let id = s.scheme.id();
     let what = format!("{id}_distance");
     let far = k.bias.far.clone();
-    let lead = panel_lead(View::Offsets, s).unwrap_or_default();
+    let lead = bias_lead(View::Offsets, &k.bias).unwrap_or_default();
     let csv = csv_export(file_stem(s, &what), move || Ok(k.csv()));
     panel(
         &format!("{id}-distance"),

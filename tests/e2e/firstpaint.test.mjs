@@ -29,6 +29,25 @@ const look = (page, selector) =>
     return { id: c.id, early: c.dataset.early, top: r.top, left: r.left, width: r.width, height: r.height, draws: Number(c.dataset.draws), hash: h >>> 0 };
   }, selector);
 
+/** The first paint's chart, once drawn (see `look`). */
+async function earlyChart(page) {
+  await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
+  return look(page, 'canvas[data-early]');
+}
+
+/** Lets the held-back app arrive and checks that it takes over in place: its chart where the
+ * early one was (`early`, from `look`), at its size, drawn with the same pixels. */
+async function takesOverInPlace(page, release, early) {
+  release();
+  await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
+  await waitForDraws(page, early.early);
+  const taken = await look(page, `#${early.early}`);
+  for (const k of ['top', 'left', 'width', 'height']) {
+    assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
+  }
+  assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+}
+
 test('the first module draws a live heatmap before the app arrives, and the app takes over', async () => {
   const { page, errors, context, release } = await held('?d_model=64', { viewport: { width: 1200, height: 900 } });
   await waitForDraws(page, 'early-encoding-heatmap');
@@ -57,9 +76,8 @@ test('the first module draws a live heatmap before the app arrives, and the app 
 for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?scheme=rope&view=offsets', '?lesson=3', '?scheme=alibi', '?view=norms&d_model=32']) {
   test(`on a phone, ${query} paints its chart first, live, and the app takes over in place`, async () => {
     const { page, errors, context, release } = await held(query, PHONE);
-    await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
+    let early = await earlyChart(page);
     assert.equal(await page.evaluate(() => typeof window.wasmBindings?.wasm_memory_bytes), 'undefined', 'the app is not there yet');
-    let early = await look(page, 'canvas[data-early]');
     assert.ok(early.top >= 0 && early.top < 844 - 100, `the chart is on the first screen: ${JSON.stringify(early)}`);
     // Its first slider (by keyboard, as a trusted input) moves it before the app is there.
     const slider = page.locator('#early input[type=range]').first();
@@ -71,15 +89,8 @@ for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?sch
       moved = { id: await slider.getAttribute('id'), value: await page.locator('#early .control-value').first().inputValue() };
       early = await look(page, 'canvas[data-early]');
     }
-    release();
-    await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
-    await waitForDraws(page, early.early);
-    const taken = await look(page, `#${early.early}`);
     // No jump: the app's chart is where the early one was, at its size, drawn the same.
-    for (const k of ['top', 'left', 'width', 'height']) {
-      assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
-    }
-    assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+    await takesOverInPlace(page, release, early);
     if (moved) {
       const id = moved.id.replace(/^early-/, '');
       assert.equal(await page.evaluate(() => document.activeElement?.id), `quick-${id}-slider`, 'the focus stays on the slider');
@@ -90,55 +101,31 @@ for (const query of ['?embed=offsets', '?embed=attention', '?embed=train', '?sch
   });
 }
 
-// On a wide screen, the Position matrix tab of every kind of scheme (the page most visitors
-// open first), the distance tab of every kind but the sinusoidal (whose controls sit above the
-// chart) and the norms: the first paint lays out the app's panel head and the chart's figure,
-// so the app's chart takes over where the early one was, at its size.
-const WIDE = ['', '?scheme=learned', '?scheme=rope', '?scheme=t5', '?scheme=alibi', '?scheme=fire&palette=grey',
-  '?scheme=learned&view=offsets', '?scheme=rope&view=offsets', '?scheme=t5&view=offsets', '?scheme=kerple&view=offsets', '?view=norms'];
-for (const query of WIDE) {
-  test(`on a wide screen, ${query || 'the default page'} hands its chart over in place`, async () => {
-    const { page, errors, context, release } = await held(query, { viewport: { width: 1400, height: 1000 } });
-    await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
-    const early = await look(page, 'canvas[data-early]');
-    release();
-    await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
-    await waitForDraws(page, early.early);
-    const taken = await look(page, `#${early.early}`);
-    for (const k of ['top', 'left', 'width', 'height']) {
-      assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
-    }
-    assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
-    assert.deepEqual(errors, []);
-    await context.close();
-  });
-}
-
-// A compact embed (show=chart, the embed dialog's "chart and its controls" and "chart alone")
-// draws its chart early too, in the frame sizes a course page gives it, and the app's chart
-// takes over where it was (the strip above a tall chart, as the app places it).
-const COMPACT = [
-  [{ width: 800, height: 500 }, ['?embed=heatmap&show=chart', '?embed=offsets&show=chart', '?embed=waves&show=chart',
-    '?embed=rotations&show=chart', '?embed=compare&show=chart', '?embed=patches&show=chart', '?embed=train&show=chart',
-    '?embed=heatmap&show=chart&controls=none&scheme=rope', '?embed=heatmap&controls=none']],
-  [PHONE, ['?embed=rotations&show=chart', '?embed=offsets&show=chart&controls=none']],
+// Where the first paint lays out what the app draws above and beside the chart, the app's chart
+// takes over where the early one was, at its size:
+// - on a wide screen, the Position matrix tab of every kind of scheme (the page most visitors
+//   open first), the distance tab of every kind but the sinusoidal (whose controls sit above the
+//   chart) and the norms: the first paint draws the app's panel head and the chart's figure;
+// - a compact embed (show=chart, the embed dialog's "chart and its controls" and "chart alone"),
+//   in the frame sizes a course page gives it: the title, the chart and the strip (above a tall
+//   chart, as the app places it).
+const IN_PLACE = [
+  ['on a wide screen', { viewport: { width: 1400, height: 1000 } }, ['', '?scheme=learned', '?scheme=rope',
+    '?scheme=t5', '?scheme=alibi', '?scheme=fire&palette=grey', '?scheme=learned&view=offsets',
+    '?scheme=rope&view=offsets', '?scheme=t5&view=offsets', '?scheme=kerple&view=offsets', '?view=norms']],
+  ['in an 800 px frame', { viewport: { width: 800, height: 500 } }, ['?embed=heatmap&show=chart',
+    '?embed=offsets&show=chart', '?embed=waves&show=chart', '?embed=rotations&show=chart', '?embed=compare&show=chart',
+    '?embed=patches&show=chart', '?embed=train&show=chart', '?embed=heatmap&show=chart&controls=none&scheme=rope',
+    '?embed=heatmap&controls=none']],
+  ['in a phone-sized frame', PHONE, ['?embed=rotations&show=chart', '?embed=offsets&show=chart&controls=none']],
 ];
-for (const [size, queries] of COMPACT) {
+for (const [where, context, queries] of IN_PLACE) {
   for (const query of queries) {
-    test(`in a ${size.viewport?.width ?? size.width} px frame, ${query} draws early and hands over in place`, async () => {
-      const context = size.viewport ? size : { viewport: size };
+    test(`${where}, ${query || 'the default page'} draws early and hands its chart over in place`, async () => {
       const { page, errors, release } = await held(query, context);
-      await page.waitForSelector('canvas[data-early][data-draws]', { timeout: 20000 });
-      const early = await look(page, 'canvas[data-early]');
-      assert.ok(early.top < (size.viewport ?? size).height - 100, `the chart starts on the first screen: ${early.top}`);
-      release();
-      await page.waitForFunction(() => !document.getElementById('early'), null, { timeout: 30000 });
-      await waitForDraws(page, early.early);
-      const taken = await look(page, `#${early.early}`);
-      for (const k of ['top', 'left', 'width', 'height']) {
-        assert.ok(Math.abs(taken[k] - early[k]) <= 1, `${k}: early ${early[k]}, app ${taken[k]}`);
-      }
-      assert.equal(taken.hash, early.hash, 'the app draws the same pixels as the first paint');
+      const early = await earlyChart(page);
+      assert.ok(early.top < context.viewport.height - 100, `the chart starts on the first screen: ${early.top}`);
+      await takesOverInPlace(page, release, early);
       assert.deepEqual(errors, []);
       await page.context().close();
     });
