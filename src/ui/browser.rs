@@ -252,6 +252,20 @@ pub fn link(query: &str) -> String {
     }
 }
 
+/// The address of a frame that shows `query` (an embed's): the settings after `#`, which
+/// `index.html` moves into the query before anything reads it. Every embed of one site then
+/// loads the same page, which a browser keeps once in its cache for all of them: the page
+/// carries the first paint's module (`scripts/inline_module.mjs`), so that is the module
+/// downloaded once, as when it was a file of its own.
+pub fn frame_link(query: &str) -> String {
+    let address = page_address();
+    if query.is_empty() || address.is_empty() {
+        link(query)
+    } else {
+        format!("{address}#{query}")
+    }
+}
+
 /// Replaces the address bar's query without reloading or adding history. Browsers refuse this
 /// for some framed or sandboxed documents; the page keeps working either way.
 pub fn replace_query(query: &str) {

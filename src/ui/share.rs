@@ -62,7 +62,7 @@ pub fn embed_link(s: &Settings, choice: EmbedChoice) -> String {
     };
     let mut s = s.clone();
     s.theme = choice.theme;
-    browser::link(&url::to_link(&s, Some(&embed)).query)
+    browser::frame_link(&url::to_link(&s, Some(&embed)).query)
 }
 
 /// The code a teacher pastes for the current view and settings.

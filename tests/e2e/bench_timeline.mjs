@@ -34,7 +34,9 @@ for (let run = 0; run < RUNS; run++) {
   // shares, packed into one file since 2026-11-28, late); builds before 2026-11-28 loaded a
   // first-paint module (first-*) and then the app's.
   const merged = list.some((r) => /app\/(split|pack)_app\.wasm$/.test(r.url));
-  const first = list.find((r) => (merged ? r.url.endsWith('app/pe-explorer_bg.wasm') : /first-[0-9a-f]+_bg\.wasm$/.test(r.url)));
+  // Since 2026-11-29 a release build carries the main module's wasm inside the page.
+  const first = list.find((r) => (merged ? r.url.endsWith('app/pe-explorer_bg.wasm') : /first-[0-9a-f]+_bg\.wasm$/.test(r.url)))
+    ?? list.find((r) => r.url === '(page)' || r.url.startsWith('?'));
   const app = list.filter((r) => (merged ? /app\/(split_app|pack_app|chunk_\d+)\.wasm$/.test(r.url) && at(r.sent) <= m.module : r.url.endsWith('app/pe-explorer_bg.wasm')));
   const edge = (key, pick) => (app.length ? at(pick(...app.map((r) => r[key] ?? NaN))) : null);
   marks.push({
@@ -55,7 +57,7 @@ console.log('| mark | ms | since the mark before, ms |');
 console.log('|---|---|---|');
 const rows = [
   ['first chart', 'chart', null],
-  ["the first paint's wasm has arrived", 'firstDone', null],
+  ["the first paint's wasm has arrived (in the page, where it carries it)", 'firstDone', null],
   ["the app's wasm asked for (its chunks, in a merged build)", 'appSent', 'firstDone'],
   ["its first byte", 'appFirst', 'appSent'],
   ['its last byte', 'appDone', 'appFirst'],

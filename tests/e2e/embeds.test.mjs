@@ -394,13 +394,13 @@ test('the embed dialog: its choices rewrite the code, Escape and a click outside
   const text = page.locator('#share-text');
   await page.getByRole('button', { name: 'Copy embed code' }).click();
   await page.waitForFunction(() => document.activeElement?.id === 'share-text');
-  assert.match(await text.inputValue(), /\?embed=waves&amp;show=chart&amp;d_model=32&amp;theme=host"/);
+  assert.match(await text.inputValue(), /#embed=waves&amp;show=chart&amp;d_model=32&amp;theme=host"/);
   assert.match(await text.inputValue(), /<script>\(function\(\)\{if\(window\.peExplorerHost\)/);
   await page.getByLabel('Chart only', { exact: true }).check();
   await page.getByLabel('Light', { exact: true }).check();
   await page.getByLabel(/^Frame only, fixed height/).check();
   const code = await text.inputValue();
-  assert.match(code, /\?embed=waves&amp;show=chart&amp;controls=none&amp;d_model=32&amp;theme=light"/);
+  assert.match(code, /#embed=waves&amp;show=chart&amp;controls=none&amp;d_model=32&amp;theme=light"/);
   assert.match(code, /height:520px/);
   assert.doesNotMatch(code, /<script/);
   // Escape closes it and gives focus back to the button that opened it.
@@ -418,5 +418,29 @@ test('the embed dialog: its choices rewrite the code, Escape and a click outside
   await page.locator('#share-close').click();
   await page.locator('.share-box').waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.activeElement?.id === 'share-link');
+  await context.close();
+});
+
+test("two embeds on one course page load the same page: their settings are after '#', and each opens with its own", async () => {
+  // The dialog writes the settings after "#" (src/ui/browser.rs, frame_link), so that every
+  // embed of a site asks for the same page, which carries the first module: a browser's cache
+  // keeps it once for all of them. The page moves them into its query as it starts.
+  const a = await code('?view=offsets&d_model=32', ['Chart only']);
+  const b = await code('?view=waves&d_model=48', ['Chart only']);
+  const src = (c) => c.match(/<iframe src="([^"]*)"/)[1].replaceAll('&amp;', '&');
+  for (const c of [a, b]) {
+    assert.equal(src(c).split('#')[0], env.app.url, 'the same page for every embed');
+    assert.doesNotMatch(src(c), /\?/, 'no query to tell the pages apart');
+  }
+  const { page, context, errors } = await course(`${a}\n${b}`);
+  const frames = page.frames().slice(1);
+  assert.equal(frames.length, 2);
+  for (const [frame, view, d] of [[frames[0], 'offsets', '32'], [frames[1], 'waves', '48']]) {
+    await frame.locator(`[data-main-chart] canvas[data-draws]:not([data-early])`).first().waitFor({ timeout: 30000 });
+    const seen = await frame.evaluate(() => ({ search: location.search, hash: location.hash }));
+    assert.match(seen.search, new RegExp(`^\\?embed=${view}&show=chart&controls=none&d_model=${d}`), `${view}: its settings in its query`);
+    assert.equal(seen.hash, '', `${view}: nothing left after '#'`);
+  }
+  assert.deepEqual(errors, []);
   await context.close();
 });

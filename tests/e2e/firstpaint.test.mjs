@@ -195,13 +195,48 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
   page.on('pageerror', (e) => errors.push(e.message));
   const seen = [];
   page.on('request', (r) => r.url().endsWith('/app/pack_app.wasm') && seen.push('the app asked for'));
-  page.on('requestfinished', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && seen.push("the module's wasm in"));
+  // The module's wasm comes inside the page in a release build (scripts/inline_module.mjs),
+  // otherwise as its own file.
+  page.on('requestfinished', (r) => {
+    if (r.url().endsWith('/app/pe-explorer_bg.wasm')) seen.push("the module's wasm in, as a file");
+    else if (r.resourceType() === 'document') seen.push("the module's wasm in, in the page");
+  });
   await page.goto(app.server.url + '?view=offsets');
   await appTakenOver(page, 60000);
   await waitForDraws(page, 'offsets-chart');
+  const inline = await page.evaluate(() => document.getElementById('pe-fetch').hasAttribute('data-inline'));
+  const how = inline ? 'in the page' : 'as a file';
   // Asked for by the page before the first paint could (it runs once the module is in), and
   // fetched once: the first paint's own ask is the same request.
-  assert.deepEqual(seen, ['the app asked for', "the module's wasm in"]);
+  assert.deepEqual(
+    seen.filter((e) => !e.startsWith("the module's") || e.endsWith(how)),
+    ['the app asked for', `the module's wasm in, ${how}`],
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the module's wasm comes inside the page, and a page changed on its way loads the module's file instead", async () => {
+  // As a host that rewrites HTML might: one character of the module's text in the page changed.
+  const { page, errors, context } = await openApp(app, '', { ready: null });
+  const files = [];
+  page.on('request', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && files.push(r.url()));
+  let inline = false;
+  await page.route((url) => url.pathname === new URL(app.server.url).pathname, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/(<script type="application\/octet-stream" id="pe-wasm-1">)(.)/s, (_, tag, c) => {
+      inline = true;
+      return tag + (c === 'a' ? 'b' : 'a');
+    });
+    await route.fulfill({ response, body });
+  });
+  await page.goto(app.server.url + '?view=offsets');
+  await appTakenOver(page);
+  await waitForDraws(page, 'offsets-chart');
+  // A release build carries the module in the page (scripts/inline_module.mjs).
+  assert.ok(inline, "the page carries the module's wasm");
+  assert.equal(files.length, 1, "the module's file was fetched once");
+  assert.equal(await page.locator('#pe-wasm-0, #pe-wasm-1').count(), 0, 'the text is dropped once read');
   assert.deepEqual(errors, []);
   await context.close();
 });

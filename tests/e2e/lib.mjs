@@ -26,8 +26,9 @@ const TYPES = {
  * browser accepts it, otherwise gzip on the fly for text and wasm. A file sent whole says its
  * length, as a static host's does. With `cors: false`, as a host
  * that sends no Access-Control-Allow-Origin (a sandboxed frame cannot load the app from it).
+ * `cache` is the Cache-Control header (`max-age=600`: as GitHub Pages sends).
  */
-export async function serve(root, prefix = '/', { compress = false, cors = true } = {}) {
+export async function serve(root, prefix = '/', { compress = false, cors = true, cache = 'no-store' } = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let rel = decodeURIComponent(url.pathname);
@@ -48,7 +49,7 @@ export async function serve(root, prefix = '/', { compress = false, cors = true 
     }
     const headers = {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
+      'cache-control': cache,
       // As a static host like GitHub Pages does: sandboxed frames (opaque origin) load the app
       // with CORS requests.
       'access-control-allow-origin': '*',
@@ -89,7 +90,7 @@ export const median = (xs) => {
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Headless Chromium with the flags that work as root on a machine without internet. */
-export async function launch() {
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -101,6 +102,7 @@ export async function launch() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
