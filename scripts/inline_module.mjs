@@ -5,17 +5,18 @@
 //    request's latency after it.
 // 2. With --inline (release builds): the main module's wasm (the first paint, with the loader
 //    of the app's chunks) inside the page, so that a phone waits for one request's latency
-//    before its bytes, not two (docs/architecture.md, "The module inside the page"). The bytes
-//    are written as text a browser reads back unchanged: byte b as the character U+00b, but for
-//    the three bytes an HTML parser would not hand back as written (NUL, CR, and "<", which could
-//    close the element), which become U+0100 + b. A character's code modulo 256 is then the byte.
-//    As UTF-8 the text is 12 % longer than the bytes, and compresses to the same size (Brotli:
-//    153.1 KB against 152.9 KB for the wasm; base64 would be 195.1 KB). It is written in two
+//    before its bytes, not two (docs/architecture.md, "View chunks"). The bytes are written as
+//    text a browser reads back unchanged: byte b as the character U+00b, but for the three
+//    bytes an HTML parser would not hand back as written (NUL, CR, and "<", which could close
+//    the element), which become U+0100 + b. A character's code modulo 256 is then the byte.
+//    As UTF-8 the text is 23 % longer than the bytes (NUL is common in wasm, and takes two),
+//    and 2.7 % longer after Brotli (157 KB against 152.9 KB for the wasm; base64 would be
+//    195 KB). It is written in two
 //    halves with a call between them (peExplorerInline.half: a browser that gives no estimate
 //    of the line's speed asks for the app's files then; otherwise the page asks when its own
 //    Brotli size and its scripts' and stylesheet's, in data-inline, say); after them,
-//    peExplorerInline.done checks the length and a checksum, and fetches the file (kept in
-//    app/) if the text was changed on its way.
+//    peExplorerInline.done checks the length and a checksum (FNV-1a), and fetches the file
+//    (kept in app/) if the text was changed on its way.
 //   node scripts/inline_module.mjs STAGING_DIR [--inline]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,9 +53,9 @@ if (inline) {
     }
     return out;
   };
-  // The checksum index.html computes: the sum of the bytes, modulo 2^32.
-  let sum = 0;
-  for (const b of wasm) sum = (sum + b) >>> 0;
+  // The checksum index.html computes: 32-bit FNV-1a over the bytes.
+  let sum = 2166136261;
+  for (const b of wasm) sum = Math.imul(sum ^ b, 16777619) >>> 0;
   const half = wasm.length >> 1;
   const brotli = (t) => zlib.brotliCompressSync(Buffer.from(t), {
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
@@ -72,8 +73,11 @@ if (inline) {
     + page.slice(end);
   // What comes down the line with the page, as Brotli carries it: the page, and the scripts
   // and stylesheet it asks for at once. From it the page estimates when its last byte comes.
-  const withPage = [...page.matchAll(/<link rel="(?:modulepreload|stylesheet)" href="(?:\.\/)?([^"]+)"/g)]
-    .map((m) => brotli(fs.readFileSync(path.join(root, m[1]))));
+  // Trunk writes the stylesheet's address under the site's public URL (`./`, `/` or
+  // `/courses/pe/`), at the top of the build; the module preloads are this script's, in app/.
+  const file = (href, kind) => path.join(root, kind === 'stylesheet' ? path.basename(href) : href);
+  const withPage = [...page.matchAll(/<link rel="(modulepreload|stylesheet)" href="([^"]+)"/g)]
+    .map((m) => brotli(fs.readFileSync(file(m[2], m[1]))));
   if (withPage.length < 3) throw new Error('inline_module.mjs: the page asks for fewer scripts and stylesheets than expected');
   page = page.replace('PAGE_BYTES', String(withPage.reduce((a, b) => a + b, brotli(page))));
 }

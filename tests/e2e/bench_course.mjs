@@ -6,8 +6,9 @@
 //   one later  the heatmap embed alone; once its app is whole, the offsets embed is added to
 //              the page, then the waves embed: each timed from its insertion, as a lazy frame
 //              that loads when the reader scrolls to it.
-// The app is served as a static host does, with `Cache-Control: max-age=600` as GitHub Pages
-// sends it (CACHE=no-store for a host that lets nothing be kept). The course page is another
+// The app is served as bench_mobile.mjs serves it (precompressed Brotli), with the cache header
+// GitHub Pages sends, `Cache-Control: max-age=600` (CACHE=no-store for a host that lets nothing
+// be kept). The course page is another
 // site; Chromium runs its frames in the page's process here (site isolation off), so that the
 // DevTools protocol's throttling, set on the page, covers them. First chart and whole app as
 // bench_mobile.mjs times them, inside each frame.

@@ -173,9 +173,13 @@ const chunks = inDir(path.join(DIST, 'app'), /^split_.*\.wasm$/).map((f) => path
 // Builds before 2026-11-28 (evening) loaded a first-paint module of their own (first-*); the site's
 // module (app/pe-explorer*) is now the first paint, with the app its chunk `split_app`.
 const firstModule = inDir(DIST, /^first-.*(_bg\.wasm|\.js)$/);
+// Since 2026-11-29 a release build's page carries the first paint's wasm (scripts/inline_module.mjs):
+// the page's row then holds it, and the module's row is the file kept as its fallback.
+const inlined = fs.existsSync(path.join(DIST, 'index.html')) && fs.readFileSync(path.join(DIST, 'index.html'), 'utf8').includes('id="pe-wasm-0"');
 const modules = [
+  [inlined ? "the page (`index.html`), with the first paint's wasm inside" : 'the page (`index.html`)', [path.join(DIST, 'index.html')]],
   ...(firstModule.length ? [['first-paint module (`first-*_bg.wasm` + `first-*.js`)', firstModule]] : []),
-  [firstModule.length ? 'app module, the shell (`app/pe-explorer*` + its chunk loader)' : "the site's module, the first paint (`app/pe-explorer*` + its chunk loader)",
+  [firstModule.length ? 'app module, the shell (`app/pe-explorer*` + its chunk loader)' : inlined ? "the site's module as files (`app/pe-explorer*` + its chunk loader; the wasm only if the page's copy fails its check)" : "the site's module, the first paint (`app/pe-explorer*` + its chunk loader)",
     inDir(path.join(DIST, 'app'), /^(pe-explorer(_bg\.wasm|\.js)|__wasm_split\.js)$/)],
   // Since 2026-11-28 (late) each chunk's files are packed into one (scripts/chunks.mjs).
   ...inDir(path.join(DIST, 'app'), /^pack_.*\.wasm$/).map((f) => [`the chunk's files, packed (\`app/${path.basename(f)}\`)`, [f]]),
