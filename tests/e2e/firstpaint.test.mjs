@@ -241,3 +241,26 @@ test("the module's wasm comes inside the page, and a page changed on its way loa
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a page cut short before the module's end loads the module's file instead", async () => {
+  // The connection drops, or a host drops the page's end: the scripts after the module's text
+  // never run, and the page falls back to the file once it is parsed.
+  const { page, errors, context } = await openApp(app, '', { ready: null });
+  const files = [];
+  page.on('request', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && files.push(r.url()));
+  let cut = false;
+  await page.route((url) => url.pathname === new URL(app.server.url).pathname, async (route) => {
+    const response = await route.fetch();
+    const text = await response.text();
+    const at = text.indexOf('<script type="application/octet-stream" id="pe-wasm-1">');
+    cut = at > 0;
+    await route.fulfill({ response, body: cut ? text.slice(0, at + 1000) : text });
+  });
+  await page.goto(app.server.url + '?view=offsets');
+  await appTakenOver(page);
+  await waitForDraws(page, 'offsets-chart');
+  assert.ok(cut, "the page carries the module's wasm");
+  assert.equal(files.length, 1, "the module's file was fetched once");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
