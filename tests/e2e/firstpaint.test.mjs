@@ -217,26 +217,39 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
   await context.close();
 });
 
-test("the module's wasm comes inside the page, and a page changed on its way loads the module's file instead", async () => {
-  // As a host that rewrites HTML might: one character of the module's text in the page changed.
+/** Opens `?view=offsets` with the page's text passed through `alter` on its way (as a host, or
+ * a dropped connection, might change it); `alter` returns the new text, or null when the page
+ * does not carry the module's wasm. Waits for the app's chart; returns the page, how many times
+ * the module's file was fetched, and whether the page was altered. */
+async function alteredPage(alter) {
   const { page, errors, context } = await openApp(app, '', { ready: null });
-  const files = [];
-  page.on('request', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && files.push(r.url()));
-  let inline = false;
+  let files = 0;
+  page.on('request', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && files++);
+  let altered = false;
   await page.route((url) => url.pathname === new URL(app.server.url).pathname, async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(/(<script type="application\/octet-stream" id="pe-wasm-1">)(.)/s, (_, tag, c) => {
-      inline = true;
-      return tag + (c === 'a' ? 'b' : 'a');
-    });
-    await route.fulfill({ response, body });
+    const text = await response.text();
+    const body = alter(text);
+    altered = body !== null;
+    await route.fulfill({ response, body: body ?? text });
   });
   await page.goto(app.server.url + '?view=offsets');
   await appTakenOver(page);
   await waitForDraws(page, 'offsets-chart');
+  return { page, errors, context, files: () => files, altered };
+}
+
+const SECOND_HALF = '<script type="application/octet-stream" id="pe-wasm-1">';
+
+test("the module's wasm comes inside the page, and a page changed on its way loads the module's file instead", async () => {
+  // As a host that rewrites HTML might: one character of the module's text in the page changed.
+  const { page, errors, context, files, altered } = await alteredPage((text) => {
+    const at = text.indexOf(SECOND_HALF) + SECOND_HALF.length;
+    return at > SECOND_HALF.length ? text.slice(0, at) + (text[at] === 'a' ? 'b' : 'a') + text.slice(at + 1) : null;
+  });
   // A release build carries the module in the page (scripts/inline_module.mjs).
-  assert.ok(inline, "the page carries the module's wasm");
-  assert.equal(files.length, 1, "the module's file was fetched once");
+  assert.ok(altered, "the page carries the module's wasm");
+  assert.equal(files(), 1, "the module's file was fetched once");
   assert.equal(await page.locator('#pe-wasm-0, #pe-wasm-1').count(), 0, 'the text is dropped once read');
   assert.deepEqual(errors, []);
   await context.close();
@@ -245,22 +258,12 @@ test("the module's wasm comes inside the page, and a page changed on its way loa
 test("a page cut short before the module's end loads the module's file instead", async () => {
   // The connection drops, or a host drops the page's end: the scripts after the module's text
   // never run, and the page falls back to the file once it is parsed.
-  const { page, errors, context } = await openApp(app, '', { ready: null });
-  const files = [];
-  page.on('request', (r) => r.url().endsWith('/app/pe-explorer_bg.wasm') && files.push(r.url()));
-  let cut = false;
-  await page.route((url) => url.pathname === new URL(app.server.url).pathname, async (route) => {
-    const response = await route.fetch();
-    const text = await response.text();
-    const at = text.indexOf('<script type="application/octet-stream" id="pe-wasm-1">');
-    cut = at > 0;
-    await route.fulfill({ response, body: cut ? text.slice(0, at + 1000) : text });
+  const { errors, context, files, altered } = await alteredPage((text) => {
+    const at = text.indexOf(SECOND_HALF);
+    return at > 0 ? text.slice(0, at + 1000) : null;
   });
-  await page.goto(app.server.url + '?view=offsets');
-  await appTakenOver(page);
-  await waitForDraws(page, 'offsets-chart');
-  assert.ok(cut, "the page carries the module's wasm");
-  assert.equal(files.length, 1, "the module's file was fetched once");
+  assert.ok(altered, "the page carries the module's wasm");
+  assert.equal(files(), 1, "the module's file was fetched once");
   assert.deepEqual(errors, []);
   await context.close();
 });
