@@ -20,10 +20,11 @@ if [ "$profile" = release ]; then
 else
   dir="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug"
 fi
-# shrink WASM: wasm-opt as trunk runs it, in release builds.
+# shrink WASM: wasm-opt as trunk runs it, in release builds (WASM_NAMES=1 keeps the functions'
+# names, for a profile or scripts/wasm_sizes.py).
 shrink() {
   if [ "$profile" = release ]; then
-    wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+    wasm-opt -Oz ${WASM_NAMES:+-g} --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$1" -o "$1"
   fi

@@ -16,7 +16,8 @@
 //    of the line's speed asks for the app's files then; otherwise the page asks when its own
 //    Brotli size and its scripts' and stylesheet's, in data-inline, say); after them,
 //    peExplorerInline.done checks the length and a checksum (FNV-1a), and fetches the file
-//    (kept in app/) if the text was changed on its way.
+//    (kept in app/) if the text was changed on its way. data-app says how many Brotli bytes
+//    the app's pack has: a view's pack is asked for when they are due in.
 //   node scripts/inline_module.mjs STAGING_DIR [--inline]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,7 +63,9 @@ if (inline) {
   }).length;
   const tag = '<script id="pe-fetch">';
   const start = once(tag, 'wasm loader');
-  page = page.slice(0, start) + '<script id="pe-fetch" data-inline="PAGE_BYTES">' + page.slice(start + tag.length);
+  // The app's pack's Brotli bytes: a view's pack is asked for when they are due in.
+  const app = brotli(fs.readFileSync(path.join(root, 'app', 'pack_app.wasm')));
+  page = page.slice(0, start) + `<script id="pe-fetch" data-inline="PAGE_BYTES" data-app="${app}">` + page.slice(start + tag.length);
   const end = page.lastIndexOf('</body>');
   page = page.slice(0, end)
     + '  <!-- The site\'s module, inside the page (scripts/inline_module.mjs). -->\n'

@@ -21,6 +21,8 @@ function inPack(pack, load) {
 }
 function unpack(pack) {
     if (!packs.has(pack)) {
+        // The page asks for no preload of it after this (index.html, peExplorerPreload).
+        globalThis.peExplorerPreload?.taken?.(pack);
         const files = fetch(new URL(`./${pack}`, import.meta.url)).then(async (response) => {
             if (!response.ok) throw new Error(`${pack}: ${response.status}`);
             const bytes = new Uint8Array(await response.arrayBuffer());

@@ -83,13 +83,13 @@ impl View {
     /// 2-D views, and Train.
     pub fn chunk(self) -> Option<&'static str> {
         match self {
-            View::Attention
-            | View::Offsets
-            | View::Waves
-            | View::Rotations
-            | View::Norms
-            | View::Addition
-            | View::Compare => Some("views"),
+            View::Attention => Some("attention"),
+            View::Offsets => Some("offsets"),
+            View::Waves => Some("waves"),
+            View::Rotations => Some("rotations"),
+            View::Norms => Some("norms"),
+            View::Addition => Some("addition"),
+            View::Compare => Some("compare"),
             View::Lesson | View::Quiz => Some("learn"),
             View::Patches => Some("patches"),
             View::Train => Some("train"),

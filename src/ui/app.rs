@@ -34,7 +34,16 @@ fn use_printing() -> bool {
                 .into_iter()
                 .map(|(event, on)| {
                     let printing = printing.clone();
-                    (event, Closure::<dyn FnMut()>::new(move || printing.set(on)))
+                    (
+                        event,
+                        Closure::<dyn FnMut()>::new(move || {
+                            // Every chart on paper: those far down are drawn now.
+                            if on {
+                                browser::draw_all_later();
+                            }
+                            printing.set(on)
+                        }),
+                    )
                 })
                 .collect();
             if let Some(w) = &window {

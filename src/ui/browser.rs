@@ -2,6 +2,7 @@
 //! panics, and the frame an embedded panel sits in.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
@@ -538,6 +539,116 @@ pub fn after(ms: f64, f: impl FnOnce() + 'static) {
     let call = wasm_bindgen::closure::Closure::once_into_js(f);
     let ms = ms.clamp(0.0, 60_000.0).round() as i32;
     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(call.unchecked_ref(), ms);
+}
+
+/// How far from the screen a chart is still drawn at once: two screens' heights below its top
+/// and one above (a phone's fling covers about that before the next idle moment).
+const NEAR_SCREENS: f64 = 2.0;
+
+/// Whether `el` is on or near the screen: within [`NEAR_SCREENS`] below the viewport's top and
+/// one screen above it. While the first paint's page still stands above the app (the app draws
+/// its page under it, then takes over), the position counts from the app's own top.
+pub fn near_screen(el: &web_sys::Element) -> bool {
+    let Some(w) = web_sys::window() else {
+        return true;
+    };
+    // A window not laid out (no height) draws everything at once.
+    let Some(screen) = w
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .filter(|h| *h > 0.0)
+    else {
+        return true;
+    };
+    let r = el.get_bounding_client_rect();
+    let doc = w.document();
+    let app_top = doc
+        .as_ref()
+        .filter(|d| d.get_element_by_id("early").is_some())
+        .and_then(|d| d.get_element_by_id("app-root"))
+        .and_then(|root| root.first_element_child())
+        .map_or(0.0, |first| first.get_bounding_client_rect().top());
+    let top = r.top() - app_top;
+    top < NEAR_SCREENS * screen && r.bottom() - app_top > -screen
+}
+
+thread_local! {
+    /// Charts far down the page, to be drawn when the page is idle (see [`draw_near_or_idle`]).
+    static LATER: RefCell<std::collections::VecDeque<Box<dyn FnOnce()>>> =
+        RefCell::new(std::collections::VecDeque::new());
+    /// Whether an idle callback will draw the next of [`LATER`].
+    static LATER_SCHEDULED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Draws the next chart waiting for an idle moment, then waits for the next moment for the
+/// one after: one chart per task.
+fn draw_next_later() {
+    LATER_SCHEDULED.with(|s| s.set(false));
+    let next = LATER.with(|l| l.borrow_mut().pop_front());
+    if let Some(draw) = next {
+        draw();
+    }
+    if LATER.with(|l| !l.borrow().is_empty()) && !LATER_SCHEDULED.with(|s| s.replace(true)) {
+        when_idle(draw_next_later);
+    }
+}
+
+/// Every chart still waiting, drawn now (the page is about to be printed).
+pub fn draw_all_later() {
+    while let Some(draw) = LATER.with(|l| l.borrow_mut().pop_front()) {
+        draw();
+    }
+}
+
+/// Watches a chart far down the page (`el`): `show` is called once it comes within
+/// [`NEAR_SCREENS`] of the screen (IntersectionObserver), or when the page is idle, one chart
+/// per idle moment, or before the page is printed, whichever is first (`show` must do nothing
+/// the second time). Dropping the watch stops the observer; the idle call stays queued.
+pub fn draw_near_or_idle(el: &web_sys::Element, show: Rc<dyn Fn()>) -> Option<NearWatch> {
+    {
+        let show = show.clone();
+        LATER.with(|l| l.borrow_mut().push_back(Box::new(move || show())));
+    }
+    if !LATER_SCHEDULED.with(|s| s.replace(true)) {
+        when_idle(draw_next_later);
+    }
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+        move |entries: js_sys::Array| {
+            let near = entries.iter().any(|e| {
+                e.dyn_into::<web_sys::IntersectionObserverEntry>()
+                    .is_ok_and(|e| e.is_intersecting())
+            });
+            if near {
+                show();
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    // The screen, grown by one screen above it and by the rest of `NEAR_SCREENS` below.
+    options.set_root_margin(&format!("100% 0px {}% 0px", (NEAR_SCREENS - 1.0) * 100.0));
+    let observer = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    )
+    .ok()?;
+    observer.observe(el);
+    Some(NearWatch {
+        observer,
+        _callback: callback,
+    })
+}
+
+/// An IntersectionObserver of [`draw_near_or_idle`], stopped when dropped.
+pub struct NearWatch {
+    observer: web_sys::IntersectionObserver,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Drop for NearWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
 
 /// Calls `f` once, when the page is next idle (within 4 s: `requestIdleCallback`), or in 1.5 s

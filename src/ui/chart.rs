@@ -63,7 +63,10 @@ pub struct ChartSize {
 }
 
 /// Follows the width of `container` (ResizeObserver) and the pixel ratio (which changes when the
-/// window moves to another screen or the page is zoomed; both fire a window resize).
+/// window moves to another screen or the page is zoomed; both fire a window resize). A chart
+/// far down the page is measured, and so drawn (a chart draws once it has a width), only when
+/// it comes near the screen or the page is idle (`browser::draw_near_or_idle`): a view of many
+/// charts (the attention demo has fifteen) is ready once the ones in sight are drawn.
 #[hook]
 pub fn use_chart_size(container: NodeRef) -> ChartSize {
     let size = use_state(|| ChartSize {
@@ -73,9 +76,13 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
     {
         let size = size.clone();
         use_effect_with((), move |_| {
+            let near = Rc::new(std::cell::Cell::new(false));
             let measure = {
-                let (size, container) = (size.clone(), container.clone());
+                let (size, container, near) = (size.clone(), container.clone(), near.clone());
                 move || {
+                    if !near.get() {
+                        return;
+                    }
                     let Some(el) = container.cast::<HtmlElement>() else {
                         return;
                     };
@@ -91,9 +98,28 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
                     }
                 }
             };
-            measure();
-            let watch = browser::watch_size(container.cast::<web_sys::Element>(), true, measure);
-            move || drop(watch)
+            let measure = Rc::new(measure);
+            let show: Rc<dyn Fn()> = {
+                let measure = measure.clone();
+                Rc::new(move || {
+                    if !near.replace(true) {
+                        measure();
+                    }
+                })
+            };
+            let el = container.cast::<web_sys::Element>();
+            let later = match &el {
+                Some(el) if !browser::near_screen(el) => browser::draw_near_or_idle(el, show),
+                _ => {
+                    show();
+                    None
+                }
+            };
+            let watch = browser::watch_size(el, true, move || measure());
+            move || {
+                drop(watch);
+                drop(later);
+            }
         });
     }
     *size

@@ -88,13 +88,13 @@ macro_rules! chunks {
 }
 
 chunks! {
-    Attention => views::attention: crate::ui::attention::AttentionView,
-    Offsets => views::offsets: crate::ui::schemes::DistanceView,
-    Waves => views::waves: crate::ui::waves::WavesView,
-    Rotations => views::rotations: crate::ui::rotations::RotationsView,
-    Norms => views::norms: crate::ui::norms::NormsView,
-    Addition => views::addition: crate::ui::addition::AdditionView,
-    Compare => views::compare: crate::ui::compare::CompareView,
+    Attention => attention::attention: crate::ui::attention::AttentionView,
+    Offsets => offsets::offsets: crate::ui::schemes::DistanceView,
+    Waves => waves::waves: crate::ui::waves::WavesView,
+    Rotations => rotations::rotations: crate::ui::rotations::RotationsView,
+    Norms => norms::norms: crate::ui::norms::NormsView,
+    Addition => addition::addition: crate::ui::addition::AdditionView,
+    Compare => compare::compare: crate::ui::compare::CompareView,
     Lesson => learn::lesson: crate::ui::lesson::LessonView,
     Quiz => learn::quiz: crate::ui::quiz::QuizView,
     Patches => patches::patches: crate::ui::patches::PatchesView,
@@ -123,10 +123,11 @@ pub fn notify(settings: &Settings) {
 }
 
 /// Every chunk, fetched and compiled when the page is idle after the app has drawn, so that a
-/// tab opened later draws at once.
+/// tab opened later draws at once. Not while a view waits for its own chunk: the others would
+/// share the line with it, and their compiling the processor with its first draw.
 pub fn prefetch() {
     #[cfg(feature = "split")]
-    super::browser::when_idle(split_points::load_all);
+    super::browser::when_idle(chunked::prefetch_when_drawn);
 }
 
 #[cfg(feature = "split")]
@@ -149,6 +150,17 @@ mod chunked {
         static LOADED: RefCell<Vec<(View, Draw)>> = const { RefCell::new(Vec::new()) };
         /// How many lazy views are waiting for their chunk now.
         static WAITING: Cell<u32> = const { Cell::new(0) };
+        /// Whether the walk over every chunk waits for the views that wait.
+        static PREFETCH: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Every chunk now, or once no view waits for its own (see [`super::prefetch`]).
+    pub fn prefetch_when_drawn() {
+        if WAITING.with(Cell::get) == 0 {
+            super::split_points::load_all();
+        } else {
+            PREFETCH.with(|p| p.set(true));
+        }
     }
 
     /// A view waits no more for its chunk (it is drawn, failed or gone): uncounted if it was
@@ -160,6 +172,9 @@ mod chunked {
         }
         if WAITING.with(Cell::get) == 0 {
             browser::hand_over();
+            if PREFETCH.with(|p| p.replace(false)) {
+                browser::when_idle(super::split_points::load_all);
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 // sinusoidal encoding they come apart, and editing a sentence updates every matrix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws, draws, plotHash, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotHash, figureDownload, appTakenOver } from './lib.mjs';
 
 const app = useApp();
 
@@ -115,5 +115,53 @@ test('the demo works at every slider extreme and says what a short length means'
   await page.locator('#d-model-value').press('Enter');
   await page.getByText(/d_model is 4096; to stay readable the demo runs one head at width 64/).waitFor();
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The demo's charts: each one's id, its top from the page's top, whether it is drawn, and
+ * whether it is shown (not in a closed <details>: the weight matrices). */
+const charts = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('#panel-attention canvas[id]')].map((c) => ({
+    id: c.id,
+    shown: !c.closest('details:not([open])'),
+    top: c.getBoundingClientRect().top + scrollY,
+    drawn: Number(c.dataset.draws ?? 0) > 0,
+  })));
+
+test('the demo draws its charts far down the page when the page is idle, without scrolling', async () => {
+  const { page, errors, context } = await openApp(app, '?view=attention', { ready: appTakenOver });
+  const all = await charts(page);
+  assert.ok(all.length >= 15, `${all.length} charts`);
+  for (const { id } of all) await waitForDraws(page, id);
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a page that is never idle, a chart far down is drawn as it comes near, and every chart before the page prints', async () => {
+  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // No idle moment ever comes.
+  await context.addInitScript(() => { window.requestIdleCallback = () => 1; });
+  const page = await context.newPage();
+  await page.goto(app.server.url + '?view=attention');
+  await appTakenOver(page);
+  await waitForDraws(page, 'attention-a');
+  await page.waitForTimeout(300);
+  const screen = await page.evaluate(() => innerHeight);
+  const before = await charts(page);
+  const far = before.filter((c) => c.shown && c.top > 2 * screen);
+  assert.ok(far.length >= 5, `charts far down: ${far.length}`);
+  // In sight, drawn at once; far down, not yet.
+  assert.ok(before.filter((c) => c.top + 100 < screen).every((c) => c.drawn), JSON.stringify(before));
+  assert.ok(far.every((c) => !c.drawn), JSON.stringify(far));
+  // Scrolled near: drawn.
+  const last = far[far.length - 1].id;
+  await page.locator(`#${last}`).scrollIntoViewIfNeeded();
+  await waitForDraws(page, last);
+  // Printed: every chart is on paper, the weight matrices' in their closed <details> too.
+  assert.ok(before.some((c) => !c.shown), 'a chart in a closed <details>');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await page.waitForFunction(() => [...document.querySelectorAll('#panel-attention canvas[id]')].every((c) => Number(c.dataset.draws ?? 0) > 0), null, { timeout: 5000 });
   await context.close();
 });

@@ -209,7 +209,7 @@ for (const [name, files] of modules) {
 const OPENS = {
   patches: ['#tab-patches', '#panel-patches canvas[data-draws]', 'patches'],
   train: ['#tab-train', '#panel-train #train-start', 'train'],
-  offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', 'views'],
+  offsets: ['#tab-offsets', '#panel-offsets canvas[data-draws]', fs.existsSync(path.join(DIST, 'app', 'pack_offsets.wasm')) ? 'offsets' : 'views'],
   lesson: ['#tab-lesson', '#panel-lesson canvas[data-draws]', 'learn'],
 };
 const WAIT_MS = Number(process.env.WAIT_MS ?? 10000);

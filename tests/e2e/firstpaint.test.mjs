@@ -179,7 +179,7 @@ test('on a phone, before the app arrives, a vertical swipe on a first-paint slid
   await context.close();
 });
 
-test("on a slow line the app's files are asked for while the module's wasm arrives, once", async () => {
+test("on a slow line the app's files are asked for while the module's wasm arrives, once, and the view's after them", async () => {
   // Lighthouse's mobile line (as bench_mobile.mjs sets it), with the processor at full speed.
   const context = await app.browser.newContext(PHONE);
   const page = await context.newPage();
@@ -194,7 +194,15 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const seen = [];
-  page.on('request', (r) => r.url().endsWith('/app/pack_app.wasm') && seen.push('the app asked for'));
+  // When the app's pack and the view's were asked for, and the app's first and last bytes came.
+  const at = {};
+  const now = () => performance.now();
+  page.on('request', (r) => {
+    if (r.url().endsWith('/app/pack_app.wasm')) seen.push('the app asked for');
+    if (/\/app\/pack_\w+\.wasm$/.test(r.url())) (at[r.url().replace(/.*\/app\/pack_|\.wasm$/g, '')] ??= []).push(now());
+  });
+  page.on('response', (r) => r.url().endsWith('/app/pack_app.wasm') && (at.appFirst = now()));
+  page.on('requestfinished', (r) => r.url().endsWith('/app/pack_app.wasm') && (at.appLast = now()));
   // The module's wasm comes inside the page in a release build (scripts/inline_module.mjs),
   // otherwise as its own file.
   page.on('requestfinished', (r) => {
@@ -213,6 +221,42 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
     inline ? seen : seen.filter((e) => e !== "the module's wasm in, in the page"),
     ['the app asked for', `the module's wasm in, ${how}`],
   );
+  // The view's pack is asked for once, in the second half of the app's download, not beside
+  // it from the start: the app's pack then ends first, and the app starts while the view's
+  // arrives. (Where the page knows the app's size and the line's speed: a release build.)
+  assert.equal(at.offsets?.length, 1, `the view's pack asked for ${at.offsets?.length} times`);
+  if (inline) {
+    const half = at.appFirst + (at.appLast - at.appFirst) / 2;
+    assert.ok(at.offsets[0] > half, `the view's pack asked for ${(at.offsets[0] - at.appFirst).toFixed(0)} ms after the app's first byte, of ${(at.appLast - at.appFirst).toFixed(0)}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a page that opens on a view from a chunk fetches no other view's chunk until that view is drawn", async () => {
+  const { page, context, errors } = await openApp(app, '', { ready: null });
+  // The view's pack takes a while: the page is idle meanwhile.
+  await page.route('**/app/pack_offsets.wasm', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  // When the app took the page over (the first paint's page gone), on the page's clock.
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.getElementById('early') || !window.wasmBindings) return;
+      window.__over = performance.now();
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(app.server.url + '?view=offsets');
+  await appTakenOver(page);
+  await waitForDraws(page, 'offsets-chart');
+  const before = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => /\/app\/pack_\w+\.wasm$/.test(e.name) && e.startTime < window.__over)
+    .map((e) => e.name.replace(/.*\/app\//, '')));
+  assert.deepEqual([...new Set(before)].sort(), ['pack_app.wasm', 'pack_offsets.wasm'], 'asked for before the view was drawn');
+  // Then, with the page idle, the other views' packs come, so that their tabs open at once.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /pack_waves\.wasm$/.test(e.name)), null, { timeout: 15000 });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -173,18 +173,18 @@ test('rotation sliders follow the length', async () => {
   await context.close();
 });
 
-test('these views come from a chunk of the app fetched on first use: offline it says so, and Try again draws the view', async () => {
-  // The chunk of the 1-D views does not arrive.
-  const { context, page, thrown, online } = await withoutChunk(app, 'views');
+test('a view comes from a chunk of the app fetched on first use: offline it says so, and Try again draws the view', async () => {
+  // The chunk of the By distance view does not arrive.
+  const { context, page, thrown, online } = await withoutChunk(app, 'offsets');
   const fetched = [];
   page.on('request', (r) => { if (/\/app\/pack_/.test(r.url())) fetched.push(r.url().replace(/.*\/app\//, '')); });
   await page.getByRole('tab', { name: 'By distance' }).click();
-  // Back online: Try again fetches the chunk and the view draws, and so does every other view of it.
+  // Back online: Try again fetches the chunk and the view draws; another view's chunk draws too.
   await triedAgain(page, online, 'offsets-chart');
   await tab(page, 'Waves & wavelengths', ['waves-chart']);
   await page.getByRole('tab', { name: 'Position matrix' }).click();
   await waitForDraws(page, 'encoding-heatmap');
-  assert.ok(fetched.includes('pack_views.wasm'), `the chunk was fetched: ${fetched}`);
+  assert.ok(fetched.includes('pack_offsets.wasm'), `the chunk was fetched: ${fetched}`);
   assert.deepEqual(thrown, [], 'uncaught errors or unhandled rejections on the page');
   await context.close();
 });
