@@ -243,7 +243,7 @@ def single_file(dist: Path) -> str:
     # loads its own copies.
     loader = one(r"<script type=\"module\">\s*import init, \* as bindings from \"\./app/pe-explorer\.js\";.*?</script>", page, "site module loader")
     page = page.replace(loader.group(0), "")
-    fetcher = one(r"<script id=\"pe-fetch\"( data-inline=\"\d+\")?>.*?</script>", page, "site wasm fetch")
+    fetcher = one(r"<script id=\"pe-fetch\"[^>]*>.*?</script>", page, "site wasm fetch")
     page = page.replace(fetcher.group(0), "")
     # The site's module inside the page (scripts/inline_module.mjs), where a release build put it.
     page = re.sub(r"\s*<!-- The site's module, inside the page .*?peExplorerInline\.done\([^)]*\);</script>", "", page, flags=re.S)
