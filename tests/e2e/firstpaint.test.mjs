@@ -4,7 +4,7 @@
 // same place, drawn the same, and the focus on the app's own slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws, holdApp, appTakenOver } from './lib.mjs';
+import { useApp, openApp, waitForDraws, holdApp, appTakenOver, serve, DIST } from './lib.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -209,7 +209,9 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
     if (r.url().endsWith('/app/pe-explorer_bg.wasm')) seen.push("the module's wasm in, as a file");
     else if (r.resourceType() === 'document') seen.push("the module's wasm in, in the page");
   });
-  await page.goto(app.server.url + '?view=offsets');
+  // Compressed as hosts send it (the page's estimates count Brotli bytes).
+  const server = await serve(DIST, '/', { compress: true });
+  await page.goto(server.url + '?view=offsets');
   await appTakenOver(page, 60000);
   await waitForDraws(page, 'offsets-chart');
   const inline = await page.evaluate(() => document.getElementById('pe-fetch').hasAttribute('data-inline'));
@@ -231,6 +233,7 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
   }
   assert.deepEqual(errors, []);
   await context.close();
+  await server.close();
 });
 
 test("a page that opens on a view from a chunk fetches no other view's chunk until that view is drawn", async () => {

@@ -76,7 +76,8 @@ export async function serve(root, prefix = '/', { compress = false, cors = true,
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
+  // Closed at once: a browser that stays open keeps its idle connections, which close() waits for.
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
 }
 
 /** The median of the numbers in `xs` (null and undefined left out; null if none is left). */
