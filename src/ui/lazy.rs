@@ -75,12 +75,19 @@ macro_rules! chunks {
             /// Every chunk (see [`super::prefetch`]).
             pub fn load_all() {
                 // One after another: the views of one chunk share its load, and the first
-                // failure (offline) ends the walk; a view's tab tries again when opened.
+                // failure (offline) ends the walk; a view's tab tries again when opened. A
+                // view opened meanwhile has the line to itself: the walk stops before its
+                // next chunk and starts again (past the chunks it has) once the view is drawn.
                 wasm_bindgen_futures::spawn_local(async {
-                    $(match $name().await {
-                        Ok(draw) => super::chunked::remember(View::$view, draw),
-                        Err(_) => return,
-                    })*
+                    $(
+                        if super::chunked::pause_for_views() {
+                            return;
+                        }
+                        match $name().await {
+                            Ok(draw) => super::chunked::remember(View::$view, draw),
+                            Err(_) => return,
+                        }
+                    )*
                 });
             }
         }
@@ -127,7 +134,7 @@ pub fn notify(settings: &Settings) {
 /// share the line with it, and their compiling the processor with its first draw.
 pub fn prefetch() {
     #[cfg(feature = "split")]
-    super::browser::when_idle(chunked::prefetch_when_drawn);
+    super::browser::when_idle(split_points::load_all);
 }
 
 #[cfg(feature = "split")]
@@ -154,13 +161,14 @@ mod chunked {
         static PREFETCH: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// Every chunk now, or once no view waits for its own (see [`super::prefetch`]).
-    pub fn prefetch_when_drawn() {
-        if WAITING.with(Cell::get) == 0 {
-            super::split_points::load_all();
-        } else {
+    /// Whether the walk over every chunk stops for a view that waits for its own; it is then
+    /// walked again once none waits.
+    pub fn pause_for_views() -> bool {
+        let waiting = WAITING.with(Cell::get) > 0;
+        if waiting {
             PREFETCH.with(|p| p.set(true));
         }
+        waiting
     }
 
     /// A view waits no more for its chunk (it is drawn, failed or gone): uncounted if it was

@@ -263,8 +263,10 @@ async function expectTheme(frame, want) {
   assert.fail(`the frame's theme never became ${want}`);
 }
 
-test('a host without CORS headers and a browser without WebAssembly each get a sentence naming the fix', async () => {
+test('a host without CORS headers and a browser without WebAssembly each get a sentence naming the fix', async (t) => {
   const bare = await serve(DIST, '/', { cors: false });
+  // Also when an assertion fails: an open server would keep this file's run from ending.
+  t.after(() => bare.close());
   const src = `${bare.url}?embed=heatmap`;
   const { page, frame, context } = await course(
     `<iframe src="${src}" title="no CORS" style="width:100%;height:400px;border:0" sandbox="allow-scripts"></iframe>`,
@@ -277,7 +279,6 @@ test('a host without CORS headers and a browser without WebAssembly each get a s
   assert.equal(away.searchParams.get('view'), 'heatmap');
   assert.equal(away.searchParams.get('embed'), null);
   await context.close();
-  await bare.close();
   // A browser without WebAssembly (as iOS's Lockdown Mode leaves Safari): the global is gone
   // before any of the page's scripts run.
   const bareContext = await env.browser.newContext();
