@@ -46,9 +46,10 @@ export PE_PYTHON="$py"
 
 step "end-to-end tests of the built page (headless Chromium; JupyterLab and marimo for the widget)"
 # A test that hangs fails the run with the runner's report instead of holding CI to its limit:
-# each test may take 5 minutes (the longest take about 1), the whole step 40 (it takes about
-# 15 on a 2-core machine), and the runner exits once its tests end, whatever a failed test left
-# open (a server that kept a file's run from ending held one CI run to its limit).
+# each test may take 5 minutes (the longest, axe on the compact embeds, takes 1.6 here), the
+# whole step 40 (15 here, on 2 cores), and the runner exits once its tests end, whatever a
+# failed test left open (a server that kept a file's run from ending held one CI run to its
+# limit).
 (cd tests/e2e && timeout --kill-after=30s 40m node --test --test-concurrency=1 --test-force-exit --test-timeout=300000 ./*.test.mjs)
 
 step "all checks passed"
