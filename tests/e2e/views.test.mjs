@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide, withoutChunk, triedAgain } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide, withoutChunk, triedAgain, holdApp } from './lib.mjs';
 
 const app = useApp();
 
@@ -170,6 +170,35 @@ test('rotation sliders follow the length', async () => {
   await slider.focus();
   await page.keyboard.press('End');
   assert.equal(await page.locator('#position-value').inputValue(), '999');
+  await context.close();
+});
+
+test("a page that opens on a view whose chunk does not come says so in the view, not as the page's failure, and Try again draws it", async () => {
+  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const thrown = [];
+  page.on('pageerror', (e) => thrown.push(e.message));
+  let offline = true;
+  await context.route('**/app/pack_offsets.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  // Whether the page ever says it could not start (its note goes when the app takes over).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      window.__bootFailed ??= document.querySelector('.boot-failed')?.textContent;
+    }).observe(document, { childList: true, subtree: true, attributes: true });
+  });
+  // The app's pack held: the page's own early ask for the view's pack (a preload) fails first.
+  const { release, asked } = await holdApp(page);
+  const preloaded = page.waitForRequest(/\/app\/pack_offsets\.wasm$/);
+  await page.goto(app.server.url + '?view=offsets', { waitUntil: 'commit' });
+  await asked;
+  await preloaded;
+  release();
+  await triedAgain(page, () => (offline = false), 'offsets-chart');
+  // The app works, and the page never said it could not start.
+  assert.equal(await page.evaluate(() => window.__bootFailed), undefined, "the page's failure note");
+  await page.getByRole('tab', { name: 'Waves & wavelengths' }).click();
+  await waitForDraws(page, 'waves-chart');
+  assert.deepEqual(thrown, [], 'uncaught errors or unhandled rejections on the page');
   await context.close();
 });
 
