@@ -4,7 +4,7 @@
 // same place, drawn the same, and the focus on the app's own slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws, holdApp, appTakenOver, serve, DIST } from './lib.mjs';
+import { useApp, openApp, waitForDraws, holdApp, holdPack, appTakenOver, serve, DIST } from './lib.mjs';
 
 const app = useApp();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -247,13 +247,28 @@ test("on a slow line the app's files are asked for while the module's wasm arriv
   assert.deepEqual(errors, []);
 });
 
+/** Delays the pack `name` (app/pack_NAME.wasm) by `ms` in `page`. */
+const slowPack = (page, name, ms) => page.route(`**/app/pack_${name}.wasm`, async (route) => {
+  await new Promise((r) => setTimeout(r, ms));
+  await route.continue();
+});
+
+/** The packs `page` has fetched: each file, when it was asked for and when its last byte came,
+ * on the page's clock (its resource timing). */
+const packsFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource')
+  .filter((e) => /\/app\/pack_\w+\.wasm$/.test(e.name))
+  .map((e) => ({ file: e.name.replace(/.*\/app\//, ''), start: e.startTime, end: e.responseEnd })));
+
+/** Until `page` has fetched the pack `name`. */
+const untilFetched = (page, name, timeout = 15000) => page.waitForFunction(
+  (file) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(`/app/${file}`)),
+  `pack_${name}.wasm`, { timeout, polling: 50 },
+);
+
 test("a page that opens on a view from a chunk fetches no other view's chunk until that view is drawn", async () => {
   const { page, context, errors } = await openApp(app, '', { ready: null });
   // The view's pack takes a while: the page is idle meanwhile.
-  await page.route('**/app/pack_offsets.wasm', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
-    await route.continue();
-  });
+  await slowPack(page, 'offsets', 1500);
   // When the app took the page over (the first paint's page gone), on the page's clock.
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
@@ -265,12 +280,11 @@ test("a page that opens on a view from a chunk fetches no other view's chunk unt
   await page.goto(app.server.url + '?view=offsets');
   await appTakenOver(page);
   await waitForDraws(page, 'offsets-chart');
-  const before = await page.evaluate(() => performance.getEntriesByType('resource')
-    .filter((e) => /\/app\/pack_\w+\.wasm$/.test(e.name) && e.startTime < window.__over)
-    .map((e) => e.name.replace(/.*\/app\//, '')));
+  const over = await page.evaluate(() => window.__over);
+  const before = (await packsFetched(page)).filter((p) => p.start < over).map((p) => p.file);
   assert.deepEqual([...new Set(before)].sort(), ['pack_app.wasm', 'pack_offsets.wasm'], 'asked for before the view was drawn');
   // Then, with the page idle, the other views' packs come, so that their tabs open at once.
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /pack_waves\.wasm$/.test(e.name)), null, { timeout: 15000 });
+  await untilFetched(page, 'waves');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -278,38 +292,25 @@ test("a page that opens on a view from a chunk fetches no other view's chunk unt
 test("a tab opened while the page fetches the other views' chunks has the line to itself until its own is in", async () => {
   const { page, context, errors } = await openApp(app, '', { ready: null });
   // The walk over every chunk begins with the attention demo's: held until the test lets it go.
-  let release;
-  const held = new Promise((r) => (release = r));
-  let walking;
-  const walked = new Promise((r) => (walking = r));
-  await page.route('**/app/pack_attention.wasm', async (route) => {
-    walking();
-    await held;
-    await route.continue();
-  });
+  const walk = await holdPack(page, 'attention');
   // The opened view's pack takes a while.
-  await page.route('**/app/pack_patches.wasm', async (route) => {
-    await new Promise((r) => setTimeout(r, 1000));
-    await route.continue();
-  });
+  await slowPack(page, 'patches', 1000);
   await page.goto(app.server.url);
   await appTakenOver(page);
   await waitForDraws(page, 'encoding-heatmap');
-  await walked;
+  await walk.asked;
   const asked = page.waitForRequest(/\/app\/pack_patches\.wasm$/);
   await page.locator('#tab-patches').click();
   await asked;
   // The chunk on its way comes in, and the walk asks for no other until the view's is in.
-  release();
+  walk.release();
   await page.locator('#panel-patches canvas[data-draws]').first().waitFor({ timeout: 20000 });
   // Then it goes on to the last chunk.
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/app\/pack_train\.wasm$/.test(e.name)), null, { timeout: 20000 });
-  const packs = await page.evaluate(() => performance.getEntriesByType('resource')
-    .filter((e) => /\/app\/pack_\w+\.wasm$/.test(e.name))
-    .map((e) => ({ pack: e.name.replace(/.*\/app\/pack_|\.wasm$/g, ''), start: e.startTime, end: e.responseEnd })));
-  const patches = packs.find((p) => p.pack === 'patches');
-  const meanwhile = packs.filter((p) => p.start > 0 && p.start < patches.end && !['app', 'attention', 'patches'].includes(p.pack));
-  assert.deepEqual(meanwhile.map((p) => p.pack), [], "asked for while the opened view's chunk was on its way");
+  await untilFetched(page, 'train', 20000);
+  const packs = await packsFetched(page);
+  const patches = packs.find((p) => p.file === 'pack_patches.wasm');
+  const meanwhile = packs.filter((p) => p.start > 0 && p.start < patches.end && !['pack_app.wasm', 'pack_attention.wasm', 'pack_patches.wasm'].includes(p.file));
+  assert.deepEqual(meanwhile.map((p) => p.file), [], "asked for while the opened view's chunk was on its way");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -289,15 +289,14 @@ export async function workersSoon(page, expected) {
 }
 
 /**
- * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs, packed
- * with the chunks it shares into one file by scripts/chunks.mjs): the first paint runs alone
- * until `release()`; `asked` resolves when it has asked for the app.
+ * Holds the pack `name` back in `page` (app/pack_NAME.wasm: a chunk's files, packed by
+ * scripts/chunks.mjs) until `release()`; `asked` resolves when the page has asked for it.
  */
-export async function holdApp(page) {
+export async function holdPack(page, name) {
   let release, ask;
   const held = new Promise((r) => (release = r));
   const asked = new Promise((r) => (ask = r));
-  await page.route('**/app/pack_app.wasm', async (route) => {
+  await page.route(`**/app/pack_${name}.wasm`, async (route) => {
     ask();
     await held;
     await route.continue();
@@ -306,11 +305,17 @@ export async function holdApp(page) {
 }
 
 /**
- * A page of `app` on the matrix whose chunk `name` (src/ui/lazy.rs; its files are packed into
- * app/pack_NAME.wasm by scripts/chunks.mjs) does not arrive, as offline, until `online()`;
- * `thrown` collects uncaught errors.
+ * Holds the app back in `page` (the chunk of the site's module that holds it, src/main.rs): the
+ * first paint runs alone until `release()`; `asked` resolves when it has asked for the app.
  */
-export async function withoutChunk(app, name) {
+export const holdApp = (page) => holdPack(page, 'app');
+
+/**
+ * A new page of `app`, not yet opened, on which the chunk `name` (src/ui/lazy.rs; its files are
+ * packed into app/pack_NAME.wasm by scripts/chunks.mjs) does not arrive, as offline, until
+ * `online()`; `thrown` collects uncaught errors.
+ */
+export async function offlineChunk(app, name) {
   const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const thrown = [];
@@ -318,9 +323,15 @@ export async function withoutChunk(app, name) {
   // The prefetch when the page is idle fails too.
   let offline = true;
   await context.route(`**/app/pack_${name}.wasm`, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
-  await page.goto(app.server.url + '?view=heatmap');
-  await waitForDraws(page, 'encoding-heatmap');
   return { context, page, thrown, online: () => { offline = false; } };
+}
+
+/** The page of {@link offlineChunk}, opened on the matrix. */
+export async function withoutChunk(app, name) {
+  const offline = await offlineChunk(app, name);
+  await offline.page.goto(app.server.url + '?view=heatmap');
+  await waitForDraws(offline.page, 'encoding-heatmap');
+  return offline;
 }
 
 /** The failure note of a view whose chunk did not arrive, then Try again once `online()` drew `chart`. */

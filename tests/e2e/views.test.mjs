@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide, withoutChunk, triedAgain, holdApp } from './lib.mjs';
+import { useApp, openApp, waitForDraws, draws, plotColours, plotHash, slide, withoutChunk, offlineChunk, triedAgain, holdApp } from './lib.mjs';
 
 const app = useApp();
 
@@ -174,12 +174,7 @@ test('rotation sliders follow the length', async () => {
 });
 
 test("a page that opens on a view whose chunk does not come says so in the view, not as the page's failure, and Try again draws it", async () => {
-  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  const thrown = [];
-  page.on('pageerror', (e) => thrown.push(e.message));
-  let offline = true;
-  await context.route('**/app/pack_offsets.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  const { context, page, thrown, online } = await offlineChunk(app, 'offsets');
   // Whether the page ever says it could not start (its note goes when the app takes over).
   await page.addInitScript(() => {
     new MutationObserver(() => {
@@ -193,7 +188,7 @@ test("a page that opens on a view whose chunk does not come says so in the view,
   await asked;
   await preloaded;
   release();
-  await triedAgain(page, () => (offline = false), 'offsets-chart');
+  await triedAgain(page, online, 'offsets-chart');
   // The app works, and the page never said it could not start.
   assert.equal(await page.evaluate(() => window.__bootFailed), undefined, "the page's failure note");
   await page.getByRole('tab', { name: 'Waves & wavelengths' }).click();
