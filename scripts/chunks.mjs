@@ -52,6 +52,13 @@ for (const [name, files] of Object.entries(chunks)) {
   const [own, ...needed] = files;
   packs[name] = [...needed, own].filter((f) => name === 'app' || !inApp.has(f));
 }
+// A part drawn only inside a view of another chunk is named after that chunk (`train_held_out`
+// inside `train`, src/ui/lazy.rs): it always loads after it, so its pack leaves out what that
+// chunk's pack holds.
+for (const name of Object.keys(packs)) {
+  const within = Object.keys(packs).find((o) => o !== 'app' && o !== name && name.startsWith(`${o}_`));
+  if (within) packs[name] = packs[name].filter((f) => !packs[within].includes(f));
+}
 const packedIn = {};
 for (const [name, files] of Object.entries(packs)) {
   const parts = [Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0])];

@@ -88,6 +88,8 @@ macro_rules! chunks {
                             Err(_) => return,
                         }
                     )*
+                    // Then the views' parts (`ui::parts`), as long as no view waits.
+                    crate::ui::parts::load_all(super::chunked::pause_for_views).await;
                 });
             }
         }

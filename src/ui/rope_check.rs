@@ -27,6 +27,28 @@ pub struct RopeCheckProps {
     pub on_action: Callback<Action>,
 }
 
+/// What the RoPE views draw below their charts: the cache at chosen positions (the matrix view)
+/// and the check of your own numbers; a part of its own, fetched after the view (`ui::lazy`).
+#[derive(Properties, PartialEq, Clone)]
+pub struct RopeExtrasProps {
+    pub settings: Rc<Settings>,
+    pub on_action: Callback<Action>,
+    /// Whether the cache at chosen positions comes first.
+    #[prop_or_default]
+    pub cache: bool,
+}
+
+pub fn rope_extras(props: RopeExtrasProps) -> Html {
+    html! {
+        <>
+            if props.cache {
+                <super::rope_cache::RopeCacheAt settings={(*props.settings).clone()} />
+            }
+            <RopeCheck settings={props.settings} on_action={props.on_action} />
+        </>
+    }
+}
+
 /// A vector as the field shows it: shortest round-trip numbers, comma separated.
 fn vector_text(v: &[f64]) -> String {
     vector_to_text(v, ", ")

@@ -12,9 +12,8 @@ use super::file_stem;
 use super::heatmap::MatrixCard;
 use super::line_chart::LineCard;
 use super::offsets::OffsetsView;
+use super::parts::RopeExtras;
 use super::props::ViewProps;
-use super::rope_cache::RopeCacheAt;
-use super::rope_check::RopeCheck;
 use crate::action::Action;
 use crate::figures::rope::{cache_csv, cos_heatmap};
 use crate::figures::schemes::{
@@ -249,8 +248,7 @@ pub(crate) fn rope_table_view(props: &ViewProps) -> Html {
                         loaded with the other.", s.schemes.rope.pairing.id()) }</p>
                     <p>{ extrapolation }</p>
                 </div>
-                <RopeCacheAt settings={s.clone()} />
-                <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
+                <RopeExtras settings={Rc::new(s.clone())} on_action={props.on_action.clone()} cache={true} />
             </>
         },
     )
@@ -316,7 +314,7 @@ pub(crate) fn rope_distance_view(props: &ViewProps) -> Html {
                     description="Each RoPE pair's frequency, plain and with the chosen extension method, marked by what the method does to it, with the frequency that turns once over the trained length."
                     file_stem={file_stem(s, "rope_pairs")} csv={Some(pairs_csv)} />
                 <p class="explain" id="rope-pairs-summary">{ pairs.summary.clone() }</p>
-                <RopeCheck settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
+                <RopeExtras settings={Rc::new(s.clone())} on_action={props.on_action.clone()} />
             </>
         },
     )

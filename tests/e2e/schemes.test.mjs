@@ -2,7 +2,7 @@
 // demo puts each in its own place, and the numbers the issue names appear on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, waitForDraws, plotColours, figureDownload } from './lib.mjs';
+import { useApp, openApp, waitForDraws, plotColours, figureDownload, offlineChunk } from './lib.mjs';
 
 const app = useApp();
 
@@ -260,7 +260,12 @@ test('RoPE: check your own numbers with a typed q and k, in the link; a bad vect
     return q.get('qv') === '1,1,0,0' && q.get('kv') === '1,1,0,0' && q.get('m') === '3' && q.get('n') === '1';
   });
   // d = 4, base 10,000: θ = 1 and 0.01. Rotate-half: cos 2 + cos 0.02; adjacent pairs: 2·cos 2.
-  const row = async (n) => (await page.locator('#rope-check-scores tbody tr').nth(n).locator('td').allTextContents()).map(Number);
+  // The check is a part of its own (src/ui/lazy.rs): after a reload it fills in once the matrix is drawn.
+  const row = async (n) => {
+    const tr = page.locator('#rope-check-scores tbody tr').nth(n);
+    await tr.waitFor();
+    return (await tr.locator('td').allTextContents()).map(Number);
+  };
   const [half, adjacent] = await row(0);
   assert.ok(Math.abs(half - (Math.cos(2) + Math.cos(0.02))) < 1e-8, `rotate-half ${half}`);
   assert.ok(Math.abs(adjacent - 2 * Math.cos(2)) < 1e-8, `adjacent ${adjacent}`);
@@ -280,6 +285,30 @@ test('RoPE: check your own numbers with a typed q and k, in the link; a bad vect
   assert.ok(Math.abs(one[1] - Math.cos(1)) < 1e-8 && Math.abs(one[5] - Math.sin(1)) < 1e-8, lines[2]);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('RoPE: the check of your own numbers comes after the view, from a chunk of its own; offline, the matrix is drawn and the check says so in its place, and Try again draws it', async (t) => {
+  const { context, page, thrown, online } = await offlineChunk(app, 'rope_extras');
+  t.after(() => context.close());
+  await page.goto(app.server.url + '?scheme=rope&view=heatmap');
+  await waitForDraws(page, 'rope-heatmap');
+  // The app took over from the first paint without the part.
+  await page.waitForFunction(() => !document.getElementById('early'));
+  const note = page.locator('section[aria-labelledby="rope-title"] .view-failed');
+  await note.waitFor();
+  assert.match(await note.textContent(), /This part of the view could not be loaded right now\. Check the connection and try again/);
+  assert.equal(await page.locator('#rope-check-q').count(), 0);
+  // The rest of the app works meanwhile: a slider still moves the matrix.
+  const before = await page.locator('#rope-heatmap').getAttribute('data-draws');
+  await page.locator('#d-model-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => Number(document.getElementById('rope-heatmap').dataset.draws) > n, Number(before));
+  online();
+  await note.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('#rope-check-q').waitFor();
+  await page.locator('#rope-cache-positions').waitFor();
+  await note.waitFor({ state: 'detached' });
+  assert.deepEqual(thrown, []);
 });
 
 test("t2t: fairseq's padding_idx shifts the positions, in the matrix and the link", async () => {

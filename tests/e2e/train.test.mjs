@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useApp, openApp, workersFor, workersSoon } from './lib.mjs';
+import { useApp, openApp, workersFor, workersSoon, holdPack, waitForDraws } from './lib.mjs';
 
 const app = useApp();
 const SCRIPT = path.resolve(import.meta.dirname, '../../static/train/pe_model.py');
@@ -85,6 +85,30 @@ test('a small experiment trains in a worker and shows every result', async () =>
   assert.match(page.url(), /run=1/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("a run's results come from a chunk of their own: held back, the view and its curves draw and a run trains; then the results appear", async (t) => {
+  const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const thrown = [];
+  page.on('pageerror', (e) => thrown.push(e.message));
+  const held = await holdPack(page, 'train_held_out');
+  await page.goto(app.server.url + `?view=train${SMALL}`);
+  await page.waitForSelector('#train-start');
+  await waitForDraws(page, 'train-loss');
+  // The app took over from the first paint without the results' chunk.
+  await page.waitForFunction(() => !document.getElementById('early'));
+  await page.click('#train-start');
+  await done(page);
+  await held.asked;
+  // The curves filled in (drawn again since the empty ones) while the results could not come.
+  assert.ok(Number(await page.locator('#train-loss').getAttribute('data-draws')) >= 2);
+  assert.equal(await page.locator('#train-table').count(), 0);
+  held.release();
+  await page.locator('#train-table').waitFor();
+  await page.locator('.train-maps').waitFor();
+  assert.deepEqual(thrown, []);
 });
 
 test('an exported model reproduces the held-out accuracy shown, in NumPy', async () => {
