@@ -53,7 +53,7 @@ for (const [name, files] of Object.entries(chunks)) {
   packs[name] = [...needed, own].filter((f) => name === 'app' || !inApp.has(f));
 }
 // A part drawn only inside a view of another chunk is named after that chunk (`train_held_out`
-// inside `train`, src/ui/lazy.rs): it always loads after it, so its pack leaves out what that
+// inside `train`, src/ui/parts.rs): it always loads after it, so its pack leaves out what that
 // chunk's pack holds.
 for (const name of Object.keys(packs)) {
   const within = Object.keys(packs).find((o) => o !== 'app' && o !== name && name.startsWith(`${o}_`));

@@ -9,8 +9,10 @@ use yew::prelude::*;
 /// a split build): a component `$part` with the props `$props`, which draws `$draw` once the
 /// chunk `$chunk` is here, an empty place meanwhile, and a note with Try again if it does not
 /// come. The page does not wait for a part: the first paint gives way when the view is drawn,
-/// and the part fills in below. Its chunk is fetched when a view first draws it, or by the idle
-/// walk (`lazy::prefetch`) after the views' chunks. A part drawn only inside the views of one
+/// and the part fills in below. Its chunk is fetched when a view first draws it or asks for it
+/// ([`fetch`]), or by the idle walk (`lazy::prefetch`) after the views' chunks. `$draw` is a
+/// plain function, called by the part's component only once its chunk is here: it must call no
+/// hook itself, but draw a component that does. A part drawn only inside the views of one
 /// chunk is named after it (`train_held_out` inside `train`): it always loads after that chunk,
 /// so its pack leaves out the files that chunk's pack holds (`scripts/chunks.mjs`).
 macro_rules! parts {
@@ -38,14 +40,37 @@ macro_rules! parts {
             )*
 
             /// Every part's chunk, one after another, until `pause` says a view waits for its
-            /// own or a fetch fails.
+            /// own or a fetch fails; each part is then drawn at once.
             pub async fn load_all(pause: fn() -> bool) {
                 $(
-                    if pause() || $chunk().await.is_err() {
+                    if pause() {
                         return;
+                    }
+                    match $chunk().await {
+                        Ok(draw) => parted::remember(stringify!($chunk), draw),
+                        Err(_) => return,
                     }
                 )*
             }
+
+            /// One part's chunk, fetched now.
+            pub fn fetch(part: Part) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match part {
+                        $(Part::$part => {
+                            if let Ok(draw) = $chunk().await {
+                                parted::remember(stringify!($chunk), draw);
+                            }
+                        })*
+                    }
+                });
+            }
+        }
+
+        /// The parts, to fetch one before it is drawn ([`fetch`]).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Part {
+            $($part),*
         }
     };
 }
@@ -53,6 +78,16 @@ macro_rules! parts {
 parts! {
     RopeExtras => rope_extras: crate::ui::rope_check::RopeExtrasProps => crate::ui::rope_check::rope_extras,
     TrainHeldOut => train_held_out: crate::ui::train_results::HeldOutProps => crate::ui::train_results::held_out,
+}
+
+/// Fetches a part's chunk before it is drawn: a view whose part comes with the user's next step
+/// (Train's results, once a run starts) asks for it when it is drawn, so that the part is there
+/// by then. Nothing without the `split` feature.
+pub fn fetch(part: Part) {
+    #[cfg(feature = "split")]
+    part_points::fetch(part);
+    #[cfg(not(feature = "split"))]
+    let _ = part;
 }
 
 /// Every part's chunk, for the idle walk over the chunks (`lazy::prefetch`), which passes its
@@ -88,7 +123,7 @@ mod parted {
         })
     }
 
-    fn remember<P: 'static>(name: &'static str, draw: fn(P) -> Html) {
+    pub(super) fn remember<P: 'static>(name: &'static str, draw: fn(P) -> Html) {
         LOADED.with(|l| {
             let mut l = l.borrow_mut();
             if !l.iter().any(|(n, _)| *n == name) {

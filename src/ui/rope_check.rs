@@ -28,7 +28,7 @@ pub struct RopeCheckProps {
 }
 
 /// What the RoPE views draw below their charts: the cache at chosen positions (the matrix view)
-/// and the check of your own numbers; a part of its own, fetched after the view (`ui::lazy`).
+/// and the check of your own numbers; a part of its own, fetched after the view (`ui::parts`).
 #[derive(Properties, PartialEq, Clone)]
 pub struct RopeExtrasProps {
     pub settings: Rc<Settings>,

@@ -106,6 +106,9 @@ pub fn train_view(props: &ViewProps) -> Html {
                 send.emit(Command::Start(settings, Part::WHOLE));
             }
             acted.set(true);
+            // A run's results, a part of their own, are fetched now (after the view is
+            // drawn), so that they are here when a run starts.
+            super::parts::fetch(super::parts::Part::TrainHeldOut);
         });
     }
     // Once trained: the attention maps of the chosen example (unless they are here from
@@ -490,7 +493,7 @@ fn results(props: &ResultsProps) -> Html {
             </div>
 
             if props.started {
-                <super::parts::TrainHeldOut all={all.clone()} maps={maps.clone()}
+                <super::parts::TrainHeldOut maps={maps.clone()}
                     send={props.send.clone()} on_action={props.on_action.clone()} />
             }
         </>

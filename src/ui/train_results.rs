@@ -64,12 +64,11 @@ impl PartialEq for MapsProps {
 }
 
 /// What a run shows below its curves: held-out accuracy by test length, "dog bites man", the
-/// extension, the attention maps, the learned table and the downloads. A part of its own, fetched
-/// when a run starts (`ui::lazy`): the view's first screen is its settings and empty curves.
+/// extension, the attention maps, the learned table and the downloads, from the board's runs
+/// (extensions included). A part of its own (`ui::parts`), drawn once a run has started: the
+/// view's first screen is its settings and empty curves.
 #[derive(Properties, Clone)]
 pub struct HeldOutProps {
-    /// The board's runs, extensions included.
-    pub(crate) all: Progress,
     pub(crate) maps: MapsProps,
     pub(crate) send: Callback<Command>,
     pub(crate) on_action: Callback<Action>,
@@ -77,9 +76,7 @@ pub struct HeldOutProps {
 
 impl PartialEq for HeldOutProps {
     fn eq(&self, o: &Self) -> bool {
-        self.all == o.all
-            && self.maps == o.maps
-            && Rc::ptr_eq(&self.maps.examples, &o.maps.examples)
+        self.maps == o.maps && Rc::ptr_eq(&self.maps.examples, &o.maps.examples)
     }
 }
 
@@ -91,7 +88,7 @@ pub fn held_out(props: HeldOutProps) -> Html {
 fn held_out_view(props: &HeldOutProps) -> Html {
     let maps = &props.maps;
     let s = &maps.settings;
-    let all = &props.all;
+    let all = &maps.board.progress;
     let trained = stretch::trained_only(all);
     let p = &trained;
     let palette = maps.palette;

@@ -12,8 +12,11 @@ const app = useApp();
 const SMALL = '&task=passkey&schemes=causal,rope&steps=200&lr=0.02&train_len=8&width=16&tune_steps=6';
 const METHODS = ['extrapolate', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope', 'drope'];
 
-const done = (page, timeout = 180000) =>
-  page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout });
+// Done, with the run's results drawn (a part from a chunk of its own, src/ui/parts.rs).
+const done = async (page, timeout = 180000) => {
+  await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout });
+  await page.waitForFunction(() => !document.querySelector('section.train .lazy-part'), null, { timeout: 30000 });
+};
 
 const rowCells = (page, table, run) =>
   page.locator(`#${table} tbody tr[data-run="${run}"] td .train-acc`).allTextContents();

@@ -260,7 +260,7 @@ test('RoPE: check your own numbers with a typed q and k, in the link; a bad vect
     return q.get('qv') === '1,1,0,0' && q.get('kv') === '1,1,0,0' && q.get('m') === '3' && q.get('n') === '1';
   });
   // d = 4, base 10,000: θ = 1 and 0.01. Rotate-half: cos 2 + cos 0.02; adjacent pairs: 2·cos 2.
-  // The check is a part of its own (src/ui/lazy.rs): after a reload it fills in once the matrix is drawn.
+  // The check is a part of its own (src/ui/parts.rs): after a reload it fills in once the matrix is drawn.
   const row = async (n) => {
     const tr = page.locator('#rope-check-scores tbody tr').nth(n);
     await tr.waitFor();

@@ -20,8 +20,37 @@ const SMALL = '&schemes=none,sinusoidal,learned,rope&steps=60&train_len=8&width=
 const openTrain = (query, options = {}) =>
   openApp(app, `?view=train${query}`, { ready: (page) => page.waitForSelector('#train-start'), ...options });
 
+const phaseDone = (page, timeout = 120000) =>
+  page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout });
+
+/** Waits until the experiment is done and its results (a part from a chunk of its own) are drawn. */
 async function done(page, timeout = 120000) {
-  await page.waitForFunction(() => document.querySelector('section.train')?.dataset.phase === 'done', null, { timeout });
+  await phaseDone(page, timeout);
+  await page.waitForFunction(() => !document.querySelector('section.train .lazy-part'), null, { timeout: 30000 });
+}
+
+/** The names of the files packed in app/pack_NAME.wasm (scripts/chunks.mjs: one custom section each). */
+async function packed(name) {
+  const bytes = new Uint8Array(await (await fetch(`${app.server.url}app/pack_${name}.wasm`)).arrayBuffer());
+  const names = [];
+  let at = 8;
+  const leb = () => {
+    let value = 0, shift = 0, byte;
+    do {
+      byte = bytes[at++];
+      value += (byte & 127) * 2 ** shift;
+      shift += 7;
+    } while (byte & 128);
+    return value;
+  };
+  while (at < bytes.length) {
+    at++;
+    const end = leb() + at;
+    const length = leb();
+    names.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
+    at = end;
+  }
+  return names;
 }
 
 /** Opens the Train view with `query`, presses Train and waits until the experiment is done. */
@@ -100,8 +129,8 @@ test("a run's results come from a chunk of their own: held back, the view and it
   // The app took over from the first paint without the results' chunk.
   await page.waitForFunction(() => !document.getElementById('early'));
   await page.click('#train-start');
-  await done(page);
-  await held.asked;
+  await phaseDone(page);
+  await Promise.race([held.asked, new Promise((_, fail) => setTimeout(() => fail(new Error("the results' pack was never asked for")), 30000))]);
   // The curves filled in (drawn again since the empty ones) while the results could not come.
   assert.ok(Number(await page.locator('#train-loss').getAttribute('data-draws')) >= 2);
   assert.equal(await page.locator('#train-table').count(), 0);
@@ -109,6 +138,10 @@ test("a run's results come from a chunk of their own: held back, the view and it
   await page.locator('#train-table').waitFor();
   await page.locator('.train-maps').waitFor();
   assert.deepEqual(thrown, []);
+  // Drawn only inside Train, the results' pack holds none of the files Train's pack brought.
+  const [train, results] = [await packed('train'), await packed('train_held_out')];
+  assert.ok(train.length > 0 && results.length > 0, `${train} | ${results}`);
+  assert.deepEqual(results.filter((f) => train.includes(f)), []);
 });
 
 test('an exported model reproduces the held-out accuracy shown, in NumPy', async () => {
