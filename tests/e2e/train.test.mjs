@@ -29,28 +29,10 @@ async function done(page, timeout = 120000) {
   await page.waitForFunction(() => !document.querySelector('section.train .lazy-part'), null, { timeout: 30000 });
 }
 
-/** The names of the files packed in app/pack_NAME.wasm (scripts/chunks.mjs: one custom section each). */
-async function packed(name) {
-  const bytes = new Uint8Array(await (await fetch(`${app.server.url}app/pack_${name}.wasm`)).arrayBuffer());
-  const names = [];
-  let at = 8;
-  const leb = () => {
-    let value = 0, shift = 0, byte;
-    do {
-      byte = bytes[at++];
-      value += (byte & 127) * 2 ** shift;
-      shift += 7;
-    } while (byte & 128);
-    return value;
-  };
-  while (at < bytes.length) {
-    at++;
-    const end = leb() + at;
-    const length = leb();
-    names.push(new TextDecoder().decode(bytes.subarray(at, at + length)));
-    at = end;
-  }
-  return names;
+/** Which packs hold each packed file: the table scripts/chunks.mjs writes into the chunk loader. */
+async function packedIn() {
+  const loader = await (await fetch(`${app.server.url}app/__wasm_split.js`)).text();
+  return JSON.parse(loader.match(/const packedIn = (\{.*?\});/)[1]);
 }
 
 /** Opens the Train view with `query`, presses Train and waits until the experiment is done. */
@@ -139,7 +121,8 @@ test("a run's results come from a chunk of their own: held back, the view and it
   await page.locator('.train-maps').waitFor();
   assert.deepEqual(thrown, []);
   // Drawn only inside Train, the results' pack holds none of the files Train's pack brought.
-  const [train, results] = [await packed('train'), await packed('train_held_out')];
+  const packs = Object.entries(await packedIn());
+  const [train, results] = ['pack_train.wasm', 'pack_train_held_out.wasm'].map((pack) => packs.filter(([, p]) => p.includes(pack)).map(([f]) => f));
   assert.ok(train.length > 0 && results.length > 0, `${train} | ${results}`);
   assert.deepEqual(results.filter((f) => train.includes(f)), []);
 });
