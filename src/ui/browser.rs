@@ -601,6 +601,18 @@ pub fn draw_all_later() {
     }
 }
 
+/// Calls `show` once `el` is on or near the screen: at once if it is now (or there is no
+/// element), otherwise as [`draw_near_or_idle`] says. Keep the watch while it may still call.
+pub fn show_when_near(el: Option<&web_sys::Element>, show: Rc<dyn Fn()>) -> Option<NearWatch> {
+    match el {
+        Some(el) if !near_screen(el) => draw_near_or_idle(el, show),
+        _ => {
+            show();
+            None
+        }
+    }
+}
+
 /// Watches a chart far down the page (`el`): `show` is called once it comes within
 /// [`NEAR_SCREENS`] of the screen (IntersectionObserver), or when the page is idle, one chart
 /// per idle moment, or before the page is printed, whichever is first (`show` must do nothing

@@ -108,13 +108,7 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
                 })
             };
             let el = container.cast::<web_sys::Element>();
-            let later = match &el {
-                Some(el) if !browser::near_screen(el) => browser::draw_near_or_idle(el, show),
-                _ => {
-                    show();
-                    None
-                }
-            };
+            let later = browser::show_when_near(el.as_ref(), show);
             let watch = browser::watch_size(el, true, move || measure());
             move || {
                 drop(watch);
@@ -123,6 +117,46 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
         });
     }
     *size
+}
+
+/// Whether the element of `node` has come on or near the screen since it was first drawn (or
+/// the page has been idle, or is being printed): what [`use_chart_size`] waits for before a
+/// chart far down the page draws. See [`Later`].
+#[hook]
+pub fn use_near(node: NodeRef) -> bool {
+    let near = use_state_eq(|| false);
+    {
+        let near = near.clone();
+        use_effect_with((), move |_| {
+            let show: Rc<dyn Fn()> = Rc::new(move || near.set(true));
+            let later = browser::show_when_near(node.cast::<web_sys::Element>().as_ref(), show);
+            move || drop(later)
+        });
+    }
+    *near
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LaterProps {
+    pub children: Html,
+    /// The height kept for the section while it waits (a CSS length), so that the page does
+    /// not move when it comes.
+    pub min_height: AttrValue,
+}
+
+/// A section far down a view whose numbers take a while to compute, drawn once it comes near
+/// the screen or the page is idle ([`use_near`]): its numbers are not computed while the view
+/// first draws. Until then it holds its place, empty.
+#[function_component(Later)]
+pub fn later(props: &LaterProps) -> Html {
+    let node = use_node_ref();
+    if use_near(node.clone()) {
+        return props.children.clone();
+    }
+    html! {
+        <div ref={node} class="later" aria-hidden="true"
+            style={format!("min-height: {}", props.min_height)}></div>
+    }
 }
 
 #[derive(Properties, PartialEq)]

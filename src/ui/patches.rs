@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::chart::{csv_export, Shared};
+use super::chart::{csv_export, Later, Shared};
 use super::code::CodeSection;
 use super::controls::{options, Choice, NumberControl, Segmented, Toggle};
 use super::heatmap::Heatmap;
@@ -328,7 +328,11 @@ pub fn patches_view(props: &ViewProps) -> Html {
                     </p>
                 </aside>
             </div>
-            <Resolution settings={props.settings.clone()} on_action={props.on_action.clone()} />
+            // Its maps on grids up to 4× the trained one take longest of this view: computed
+            // once the section comes near the screen.
+            <Later min_height="40rem">
+                <Resolution settings={props.settings.clone()} on_action={props.on_action.clone()} />
+            </Later>
         </section>
         <PatchCode inputs={inputs.clone()} />
         <MropePanel settings={props.settings.clone()} on_action={props.on_action.clone()} />

@@ -254,6 +254,35 @@ test('resolution: axial RoPE at 1×, 2× and 4× its trained grid, interpolated 
   await context.close();
 });
 
+test('on a phone, the resolution figure far down is computed after the view has drawn, and is whole once near', async () => {
+  // Its maps, on grids up to 4× the trained one, are this view's longest computation: the view
+  // is drawn and the first paint gives way without them; they come when the section nears the
+  // screen or the page is idle.
+  const context = await app.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    // In the order the page changed, even within one task: the section's arrival, and whether
+    // it was already there when the first paint's page went.
+    window.__order = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if ([...r.addedNodes].some((n) => n.nodeType === 1 && (n.matches('.resolution') || n.querySelector('.resolution')))) window.__order.push('resolution');
+        if ([...r.removedNodes].some((n) => n.id === 'early')) window.__order.push('handed over');
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(app.server.url + '?view=patches');
+  await waitForDraws(page, 'patches-chart');
+  await page.locator('.resolution').scrollIntoViewIfNeeded();
+  await waitForDraws(page, 'patch-resolution');
+  assert.deepEqual(await page.evaluate(() => window.__order), ['handed over', 'resolution']);
+  assert.match(await page.locator('.resolution .panel-side').textContent(), /56 × 56 grid maps onto the trained 14 × 14/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('M-RoPE: the sin table turns each token by its own id, and a cell reads its angle, cos and sin', async () => {
   const { page, errors, context } = await open('?view=patches&grid_h=4&grid_w=4&frames=0');
   await waitForDraws(page, 'mrope-cos');
