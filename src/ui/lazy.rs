@@ -149,6 +149,7 @@ mod chunked {
     use crate::action::Action;
     use crate::state::{Settings, View};
     use crate::ui::browser;
+    use crate::ui::chunk_load::{failed_note, use_chunk, Stage};
     use crate::ui::props::ViewProps;
 
     /// Draws a view, once its chunk is here.
@@ -222,69 +223,35 @@ mod chunked {
         pub on_action: Callback<Action>,
     }
 
-    /// Where the chunk stands: on its way, here, or failed.
-    #[derive(Clone)]
-    enum Stage {
-        Loading,
-        Ready(Draw),
-        Failed,
-    }
-
     /// A view drawn from its chunk: fetched on first use, then drawn as any view is. Its first
     /// draw ends the first paint when the page opened on it.
     #[function_component(LazyView)]
     fn lazy_view(props: &LazyProps) -> Html {
-        let view = props.view;
-        let stage = use_state(|| loaded(view).map_or(Stage::Loading, Stage::Ready));
-        let attempt = use_state(|| 0_u32);
-        // Whether this view is counted in `WAITING`.
-        let waiting = use_mut_ref(|| false);
-        {
-            let (stage, waiting) = (stage.clone(), waiting.clone());
-            use_effect_with((view, *attempt), move |(view, _)| {
-                let view = *view;
-                if let Some(draw) = loaded(view) {
-                    // Drawn at once from the first render; set only after a load elsewhere.
-                    if !matches!(*stage, Stage::Ready(_)) {
-                        stage.set(Stage::Ready(draw));
-                    }
-                } else {
-                    stage.set(Stage::Loading);
-                    if !waiting.replace(true) {
-                        WAITING.with(|w| w.set(w.get() + 1));
-                    }
-                    wasm_bindgen_futures::spawn_local(async move {
-                        match load(view).await {
-                            Ok(draw) => {
-                                remember(view, draw);
-                                stage.set(Stage::Ready(draw));
-                            }
-                            Err(why) => {
-                                // The loader's reason is for the console: the reader is told
-                                // what to do.
-                                web_sys::console::warn_1(
-                                    &format!("the {} view's chunk: {why}", view.id()).into(),
-                                );
-                                stage.set(Stage::Failed);
-                            }
-                        }
-                    });
-                }
-                // Gone before its chunk came (another tab): it waits no more.
-                move || {
-                    if *waiting.borrow() {
-                        stop_waiting(&waiting);
-                    }
-                }
-            });
-        }
-        // The view on the page (or the reason it is not): the app takes over from the first
+        let (stage, retry) = use_chunk(
+            props.view,
+            |view| format!("the {} view's chunk", view.id()),
+            loaded,
+            load,
+            remember,
+        );
+        // Whether this view is counted in `WAITING`: while its chunk is on its way. Once the
+        // view is on the page (or the reason it is not), the app takes over from the first
         // paint, if it has not yet and no other view waits for its chunk. Effects run after the
         // children's: the view's charts are drawn.
+        let waiting = use_mut_ref(|| false);
         let settled = !matches!(*stage, Stage::Loading);
         use_effect_with(settled, move |settled| {
+            if !*settled && !waiting.replace(true) {
+                WAITING.with(|w| w.set(w.get() + 1));
+            }
             if *settled {
                 stop_waiting(&waiting);
+            }
+            // Gone before its chunk came (another tab): it waits no more.
+            move || {
+                if *waiting.borrow() {
+                    stop_waiting(&waiting);
+                }
             }
         });
         let props = ViewProps {
@@ -294,18 +261,10 @@ mod chunked {
         match &*stage {
             Stage::Ready(draw) => draw(props),
             Stage::Loading => html! { <div class="lazy-view" aria-busy="true"></div> },
-            Stage::Failed => {
-                let retry = {
-                    let attempt = attempt.clone();
-                    Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-                };
-                html! {
-                    <div class="note note-error view-failed" role="alert">
-                        <p>{ "This view could not be loaded right now. Check the connection and try again; if it keeps failing, reload the page." }</p>
-                        <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
-                    </div>
-                }
-            }
+            Stage::Failed => failed_note(
+                "This view could not be loaded right now. Check the connection and try again; if it keeps failing, reload the page.",
+                retry,
+            ),
         }
     }
 }

@@ -5,6 +5,8 @@ pub mod app;
 pub mod attention;
 pub mod browser;
 pub mod chart;
+#[cfg(feature = "split")]
+pub mod chunk_load;
 pub mod code;
 pub mod compare;
 pub mod controls;

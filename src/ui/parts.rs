@@ -109,6 +109,8 @@ mod parted {
     use wasm_split_helpers::SplitLoaderError;
     use yew::prelude::*;
 
+    use crate::ui::chunk_load::{failed_note, use_chunk, Stage};
+
     thread_local! {
         /// The parts whose chunk is here, by chunk name: each a `fn(Props) -> Html`.
         static LOADED: RefCell<Vec<(&'static str, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
@@ -132,12 +134,6 @@ mod parted {
         });
     }
 
-    enum Stage<P> {
-        Loading,
-        Ready(fn(P) -> Html),
-        Failed,
-    }
-
     /// The part drawn from its chunk `name`, which `load` fetches (once; a failed fetch is tried
     /// again by Try again).
     #[hook]
@@ -146,46 +142,20 @@ mod parted {
         P: 'static,
         F: Future<Output = Result<fn(P) -> Html, SplitLoaderError>> + 'static,
     {
-        let stage = use_state(|| loaded::<P>(name).map_or(Stage::Loading, Stage::Ready));
-        let attempt = use_state(|| 0_u32);
-        {
-            let stage = stage.clone();
-            use_effect_with(*attempt, move |_| {
-                if let Some(draw) = loaded::<P>(name) {
-                    if !matches!(*stage, Stage::Ready(_)) {
-                        stage.set(Stage::Ready(draw));
-                    }
-                } else {
-                    stage.set(Stage::Loading);
-                    wasm_bindgen_futures::spawn_local(async move {
-                        match load().await {
-                            Ok(draw) => {
-                                remember(name, draw);
-                                stage.set(Stage::Ready(draw));
-                            }
-                            Err(why) => {
-                                web_sys::console::warn_1(
-                                    &format!("the chunk {name}: {why}").into(),
-                                );
-                                stage.set(Stage::Failed);
-                            }
-                        }
-                    });
-                }
-            });
-        }
+        let (stage, retry) = use_chunk(
+            name,
+            |name| format!("the chunk {name}"),
+            loaded::<P>,
+            move |_| load(),
+            remember::<P>,
+        );
         match &*stage {
             Stage::Ready(draw) => draw(props),
             Stage::Loading => html! { <div class="lazy-part" aria-busy="true"></div> },
-            Stage::Failed => {
-                let retry = Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1));
-                html! {
-                    <div class="note note-error view-failed" role="alert">
-                        <p>{ "This part of the view could not be loaded right now. Check the connection and try again." }</p>
-                        <button type="button" class="button button-small" onclick={retry}>{ "Try again" }</button>
-                    </div>
-                }
-            }
+            Stage::Failed => failed_note(
+                "This part of the view could not be loaded right now. Check the connection and try again.",
+                retry,
+            ),
         }
     }
 }
