@@ -120,8 +120,8 @@ pub fn use_chart_size(container: NodeRef) -> ChartSize {
 }
 
 /// Whether the element of `node` has come on or near the screen since it was first drawn (or
-/// the page has been idle, or is being printed): what [`use_chart_size`] waits for before a
-/// chart far down the page draws. See [`Later`].
+/// the page has been idle, or is being printed): the same wait as a chart's far down the page
+/// before it draws ([`use_chart_size`]). See [`Later`].
 #[hook]
 pub fn use_near(node: NodeRef) -> bool {
     let near = use_state_eq(|| false);

@@ -329,7 +329,7 @@ pub fn patches_view(props: &ViewProps) -> Html {
                 </aside>
             </div>
             // Its maps on grids up to 4× the trained one take longest of this view: computed
-            // once the section comes near the screen.
+            // once the section comes near the screen or the page is idle.
             <Later min_height="40rem">
                 <Resolution settings={props.settings.clone()} on_action={props.on_action.clone()} />
             </Later>
