@@ -329,8 +329,9 @@ pub fn patches_view(props: &ViewProps) -> Html {
                 </aside>
             </div>
             // Its maps on grids up to 4× the trained one take longest of this view: computed
-            // once the section comes near the screen or the page is idle.
-            <Later min_height="40rem">
+            // once the section comes near the screen or the page is idle. Its place meanwhile is
+            // as tall as the section (measured: 1,096 px at 390 px wide, 685 px at 1,400).
+            <Later min_height="max(43rem, calc(1255px - 40.7vw))">
                 <Resolution settings={props.settings.clone()} on_action={props.on_action.clone()} />
             </Later>
         </section>

@@ -263,6 +263,8 @@ test('on a phone, the resolution figure far down is computed after the view has 
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.addInitScript(() => {
+    // No idle moment comes: the section must come because it nears the screen.
+    window.requestIdleCallback = () => 0;
     // In the order the page changed, even within one task: the section's arrival, and whether
     // it was already there when the first paint's page went.
     window.__order = [];
@@ -275,9 +277,15 @@ test('on a phone, the resolution figure far down is computed after the view has 
   });
   await page.goto(app.server.url + '?view=patches');
   await waitForDraws(page, 'patches-chart');
-  await page.locator('.resolution').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.getElementById('early'));
+  // Its place, held far down: as tall as the section will be, so that nothing moves when it comes.
+  const held = await page.locator('.later').evaluate((e) => e.getBoundingClientRect().height);
+  assert.equal(await page.locator('.resolution').count(), 0, 'computed before it came near');
+  await page.locator('.later').scrollIntoViewIfNeeded();
   await waitForDraws(page, 'patch-resolution');
   assert.deepEqual(await page.evaluate(() => window.__order), ['handed over', 'resolution']);
+  const real = await page.locator('.resolution').evaluate((e) => e.getBoundingClientRect().height);
+  assert.ok(Math.abs(held / real - 1) < 0.15, `its place was ${held} px, the section ${real} px`);
   assert.match(await page.locator('.resolution .panel-side').textContent(), /56 × 56 grid maps onto the trained 14 × 14/);
   assert.deepEqual(errors, []);
   await context.close();
